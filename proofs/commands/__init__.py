@@ -1,0 +1,1 @@
+"""One module per pe-proofs subcommand: NAME, HELP, add_arguments(parser), run(args) -> int."""

@@ -1,0 +1,1 @@
+"""Printers: independent backends over one Derivation/TheoremResult (text, latex, markdown)."""

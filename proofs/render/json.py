@@ -1,0 +1,66 @@
+"""JSON printer: one object per theorem, every step with its expression and both checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from proofs.derivation import Derivation, LinkResult
+from proofs.theorem import TheoremResult
+
+
+def _check(link: LinkResult | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    if link is None:
+        return None, None
+    s, n = link.symbolic, link.numeric
+    symbolic = {
+        "passed": s.passed,
+        "rule": s.rule,
+        "residue": None if s.residue is None else sp.sstr(s.residue),
+    }
+    numeric = {
+        "passed": n.passed,
+        "points": n.points,
+        "max_relative_difference": n.max_relative,
+        "counterexample": None if n.counterexample is None else n.counterexample.describe(),
+    }
+    return symbolic, numeric
+
+
+def theorem_json(result: TheoremResult, twin: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON object of one checked theorem; twin is its numeric table as a dict, if run."""
+    th = result.theorem
+    steps = []
+    parts = []
+    for pr in result.parts:
+        part, verdict = pr.part, pr.verdict
+        parts.append(
+            {
+                "title": part.title,
+                "kind": type(part).__name__,
+                "status": verdict.status,
+                "reason": verdict.reason,
+            }
+        )
+        if isinstance(part, Derivation):
+            for j, step in enumerate(part.steps):
+                symbolic, numeric = _check(verdict.links[j - 1] if j else None)
+                steps.append(
+                    {
+                        "part": part.title,
+                        "expr": sp.sstr(step.expr),
+                        "justification": step.justification,
+                        "symbolic": symbolic,
+                        "numeric": numeric,
+                    }
+                )
+    return {
+        "name": th.name,
+        "title": th.title,
+        "statement": th.statement,
+        "status": result.status,
+        "parts": parts,
+        "steps": steps,
+        "numeric_twin": {"function": th.twin, "table": twin},
+    }

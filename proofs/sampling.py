@@ -1,0 +1,84 @@
+"""Seeded random points that respect each symbol's SymPy assumptions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+
+import sympy as sp
+
+# A sampled value must satisfy every assumption the symbol carries; these are the ones
+# the generator below aims at directly. Anything else is checked by rejection.
+_MAX_TRIES = 200
+
+
+def _candidate(symbol: sp.Symbol, rng: random.Random) -> sp.Expr:
+    """One exact value drawn from the widest domain the symbol's assumptions allow."""
+    a = symbol.assumptions0
+    if a.get("integer"):
+        lo, hi = -12, 12
+        if a.get("positive"):
+            lo = 1
+        elif a.get("nonnegative"):
+            lo = 0
+        elif a.get("negative"):
+            hi = -1
+        elif a.get("nonpositive"):
+            hi = 0
+        n = rng.randint(lo, hi)
+        if a.get("even"):
+            n = 2 * n if n != 0 or not a.get("nonzero") else 2
+        elif a.get("odd"):
+            n = 2 * n + 1
+        return sp.Integer(n)
+    if a.get("real") or a.get("rational"):
+        # 30 exact digits: the point is exact, so both precisions see the same number.
+        scale = rng.choice((1, 1, 1, 10, 100)) * 10
+        x = sp.Rational(rng.randint(-(10**30), 10**30), 10**30) * scale
+        if a.get("positive") or a.get("nonnegative"):
+            x = abs(x)
+        elif a.get("negative") or a.get("nonpositive"):
+            x = -abs(x)
+        return x
+    re = sp.Rational(rng.randint(-(10**30), 10**30), 10**30) * 3
+    im = sp.Rational(rng.randint(-(10**30), 10**30), 10**30) * 3
+    return re + sp.I * im
+
+
+def satisfies(symbol: sp.Symbol, value: sp.Expr) -> bool:
+    """True when value provably has every assumption the symbol carries (True or False)."""
+    for name, wanted in symbol.assumptions0.items():
+        if name in ("commutative",):
+            continue
+        have = getattr(value, "is_" + name, None)
+        if have is not wanted:
+            return False
+    return True
+
+
+def sample_value(symbol: sp.Symbol, rng: random.Random) -> sp.Expr | None:
+    """A value for symbol satisfying its assumptions, or None if none was found."""
+    for _ in range(_MAX_TRIES):
+        value = _candidate(symbol, rng)
+        if satisfies(symbol, value):
+            return value
+    return None
+
+
+def sample_points(
+    symbols: Iterable[sp.Symbol], *, seed: int = 0
+) -> Iterator[dict[sp.Symbol, sp.Expr]]:
+    """An endless stream of points (symbol -> exact value), reproducible from seed.
+
+    Stops early if some symbol's assumptions cannot be met by the generator.
+    """
+    ordered = sorted(set(symbols), key=lambda s: s.name)
+    rng = random.Random(seed)
+    while True:
+        point = {}
+        for s in ordered:
+            value = sample_value(s, rng)
+            if value is None:
+                return
+            point[s] = value
+        yield point

@@ -1,0 +1,157 @@
+"""Theorem: a named statement, the parts that prove it, and its numeric twin.
+
+A part is either a Derivation (an equality chain) or a Fact (a checked statement that is
+not an equality: "R(k*omega) does not contain pos", "this system has no solution"). The theorem
+is proved only when every part is.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from proofs.derivation import Derivation, Status, Verdict
+from proofs.linear_system import LinearSolution, solve_linear
+
+
+@dataclass(frozen=True)
+class FreeOf:
+    """Fact: expr does not contain any of symbols (checked on its free symbols)."""
+
+    title: str
+    expr: sp.Basic
+    symbols: tuple[sp.Symbol, ...]
+
+    def verify(self, *, seed: int = 0) -> Verdict:
+        found = sorted(s.name for s in self.symbols if s in self.expr.free_symbols)
+        if found:
+            return Verdict("refuted", f"the expression contains {', '.join(found)}")
+        names = ", ".join(s.name for s in self.symbols)
+        return Verdict("proved", f"its free symbols do not include {names}")
+
+
+@dataclass(frozen=True)
+class NonZero:
+    """Fact: expr != 0, decided by SymPy's assumptions on the symbols it contains."""
+
+    title: str
+    expr: sp.Expr
+
+    def verify(self, *, seed: int = 0) -> Verdict:
+        z = sp.simplify(self.expr).is_zero
+        if z is False:
+            hyps = ", ".join(_hypotheses(self.expr)) or "its value"
+            return Verdict("proved", f"nonzero by the hypotheses {hyps}")
+        if z:
+            return Verdict("refuted", "the expression is identically 0")
+        return Verdict("undecided", "SymPy cannot tell from the hypotheses whether it vanishes")
+
+
+@dataclass(frozen=True)
+class LinearSystem:
+    """Fact: the linear system {e = 0} in unknowns has the expected outcome.
+
+    expect: "inconsistent" (no solution, with a certificate) or a dict unknown -> value
+    (the unique solution). All equations are kept; nothing is dropped.
+    """
+
+    title: str
+    equations: tuple[sp.Expr, ...]
+    unknowns: tuple[sp.Symbol, ...]
+    expect: str | dict[sp.Symbol, sp.Expr]
+
+    def solve(self) -> LinearSolution:
+        return solve_linear(self.equations, self.unknowns)
+
+    def verify(self, *, seed: int = 0) -> Verdict:
+        result = self.solve()
+        if result.status == "undecided":
+            return Verdict("undecided", result.reason)
+        if self.expect == "inconsistent":
+            if result.status == "inconsistent":
+                return Verdict("proved", result.reason)
+            return Verdict("refuted", f"the system is solvable: {result.solution}")
+        if result.status == "inconsistent":
+            return Verdict("refuted", result.reason)
+        if result.free:
+            return Verdict(
+                "refuted", f"the solution is not unique: {', '.join(map(str, result.free))} free"
+            )
+        wrong = [u for u, v in self.expect.items() if sp.simplify(result.solution[u] - v) != 0]
+        if wrong:
+            return Verdict("refuted", f"the unique solution is {result.solution}")
+        return Verdict("proved", f"unique solution {result.solution}")
+
+
+Fact = FreeOf | NonZero | LinearSystem
+Part = Derivation | Fact
+
+
+def _hypotheses(expr: sp.Basic) -> list[str]:
+    out = []
+    for s in sorted(expr.free_symbols, key=lambda s: s.name):
+        a = s.assumptions0
+        for word in ("positive", "nonzero", "integer", "real"):
+            if a.get(word):
+                out.append(f"{s.name} {word}")
+                break
+    return out
+
+
+@dataclass(frozen=True)
+class PartResult:
+    """A part and its verdict."""
+
+    part: Part
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class TheoremResult:
+    """A theorem's parts with their verdicts, and the theorem's status."""
+
+    theorem: Theorem
+    parts: tuple[PartResult, ...]
+
+    @property
+    def status(self) -> Status:
+        statuses = {p.verdict.status for p in self.parts}
+        if statuses == {"proved"}:
+            return "proved"
+        return "refuted" if "refuted" in statuses else "undecided"
+
+
+@dataclass(frozen=True)
+class Theorem:
+    """A named statement with the parts that prove it.
+
+    name: the command-line name. title: a heading. statement: one line in words.
+    formulas: the statement's key equations, for printers. parts: derivations and facts.
+    twin: dotted path of the numeric cross-check (a function returning a numeric Table).
+    twin_kwargs: the arguments the twin is called with. remarks: sentences that bound the claim.
+    """
+
+    name: str
+    title: str
+    statement: str
+    parts: tuple[Part, ...]
+    twin: str
+    formulas: tuple[sp.Basic, ...] = ()
+    twin_kwargs: dict[str, object] = field(default_factory=dict)
+    remarks: tuple[str, ...] = ()
+
+    def verify(self, *, seed: int = 0) -> TheoremResult:
+        """Verify every part independently."""
+        return TheoremResult(self, tuple(PartResult(p, p.verify(seed=seed)) for p in self.parts))
+
+    def twin_function(self) -> Callable[..., object]:
+        """The numeric twin, imported by name (proofs use numeric/, never the reverse)."""
+        module, _, attr = self.twin.rpartition(".")
+        return getattr(importlib.import_module(module), attr)
+
+    def run_twin(self):
+        """Compute the numeric twin's table with this theorem's arguments."""
+        return self.twin_function()(**self.twin_kwargs)

@@ -1,0 +1,73 @@
+"""The rotation theorem, and the wrong variants of it that must be refuted."""
+
+import pytest
+import sympy as sp
+
+from proofs import prove_identity, rotation
+from proofs.encoding import (
+    D_MODEL,
+    POS,
+    I,
+    K,
+    omega,
+    pe_pair,
+    pe_vector,
+    rotation_matrix,
+    shift_matrix,
+)
+
+
+def test_rotation_theorem_is_proved():
+    result = rotation.build().verify()
+    assert result.status == "proved", [str(p.verdict) for p in result.parts]
+
+
+def test_pair_statement_is_symbolic_in_i_and_d_model():
+    derivation = rotation.pair_derivation()
+    assert {I, D_MODEL, POS, K} <= derivation.symbols
+    assert derivation.verify().status == "proved"
+
+
+@pytest.mark.parametrize("d_model", [2, 6, 16])
+def test_whole_vector_for_other_d_model(d_model):
+    assert rotation.vector_derivation(d_model).verify().status == "proved"
+
+
+def test_rotation_is_free_of_pos_as_a_checked_fact():
+    result = rotation.build().verify()
+    free_of = [p for p in result.parts if type(p.part).__name__ == "FreeOf"]
+    assert free_of and all(p.verdict.proved for p in free_of)
+
+
+W = omega()
+TARGET = pe_pair(POS + K, W)
+
+WRONG = {
+    "wrong rotation sign": sp.Matrix(
+        [[sp.cos(K * W), -sp.sin(K * W)], [sp.sin(K * W), sp.cos(K * W)]]
+    ),
+    "transposed R": rotation_matrix(K * W).T,
+    "angle uses pos": rotation_matrix(POS * W),
+    "frequency exponent i instead of 2i": rotation_matrix(K * sp.Integer(10000) ** (-I / D_MODEL)),
+    "frequency off by one": rotation_matrix(K * omega(I + 1)),
+    "wrong base": rotation_matrix(K * omega(base=sp.Integer(1000))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_wrong_rotations_are_refuted(name):
+    verdict = prove_identity(WRONG[name] * pe_pair(POS, W), TARGET)
+    assert verdict.status == "refuted"
+    assert verdict.counterexample is not None
+
+
+def test_sin_and_cos_swapped_is_refuted():
+    swapped = sp.Matrix([sp.cos(POS * W), sp.sin(POS * W)])
+    verdict = prove_identity(rotation_matrix(K * W) * swapped, TARGET)
+    assert verdict.status == "refuted"
+
+
+def test_wrong_block_order_of_m_k_is_refuted():
+    m = shift_matrix(K, 4)
+    permuted = sp.diag(m[2:, 2:], m[:2, :2])
+    assert prove_identity(permuted * pe_vector(POS, 4), pe_vector(POS + K, 4)).status == "refuted"
