@@ -43,9 +43,16 @@ class Table:
 
 
 def format_cell(cell: Cell, spec: str = "") -> str:
-    """One cell as text: booleans as True/False, None as an empty cell, numbers by spec."""
+    """One cell as text: booleans as True/False, None as an empty cell, strings as they are,
+    numbers by spec.
+
+    A spec "~.N" prints N decimals with trailing zeros dropped, the way NumPy prints arrays
+    (0.54, 1., -0.544), so tables can show a course's printed digits exactly.
+    """
     if cell is None:
         return ""
-    if isinstance(cell, bool) or not spec:
+    if isinstance(cell, bool | str) or not spec:
         return str(cell)
+    if spec.startswith("~"):
+        return format(cell, spec[1:] + "f").rstrip("0")
     return format(cell, spec)

@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        summary = f"all {len(names)} theorems proved" if all_ok else "not every theorem was proved"
+        count = f"{len(names)} theorem{'s' if len(names) != 1 else ''}"
+        summary = f"{count}: every one proved" if all_ok else f"{count}: not every one was proved"
         print(f"{MARK['proved'] if all_ok else MARK['refuted']} {summary}")
     return 0 if all_ok else 1

@@ -1,0 +1,46 @@
+"""numeric: NumPy tables of the sinusoidal positional encoding, its mpmath reference, and the
+numeric cross-checks of every identity. The ground floor: never imports sympy or proofs."""
+
+from numeric.checks import (
+    best_linear_shift,
+    bounds_table,
+    ramp_range_table,
+    ramp_table,
+    rotation_check,
+    rotation_table,
+    unique_rows,
+    unique_rows_table,
+)
+from numeric.module import module_formula_rows, module_sinusoidal_pe
+from numeric.reference import max_abs_error, max_deviation, reference_pe, table_error
+from numeric.table import Table
+from numeric.tables import (
+    accuracy_bound,
+    frequencies,
+    ramp_encoding,
+    raw_index_encoding,
+    sinusoidal_pe,
+)
+
+__all__ = [
+    "Table",
+    "accuracy_bound",
+    "best_linear_shift",
+    "bounds_table",
+    "frequencies",
+    "max_abs_error",
+    "max_deviation",
+    "module_formula_rows",
+    "module_sinusoidal_pe",
+    "ramp_encoding",
+    "ramp_range_table",
+    "ramp_table",
+    "raw_index_encoding",
+    "reference_pe",
+    "rotation_check",
+    "rotation_table",
+    "sinusoidal_pe",
+    "table_error",
+    "unique_rows",
+    "unique_rows_table",
+]

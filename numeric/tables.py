@@ -1,0 +1,240 @@
+"""Encodings as NumPy tables: the sinusoidal one (accurate and fast), the ramp and the raw index.
+
+How the sinusoidal table is computed: position P splits as P = q·B + r with B = BLOCK. The
+angle-addition identity gives sin(Pω) + i·cos(Pω) = conj(e^{i·qBω}) · (sin(rω) + i·cos(rω)),
+so only the block starts and the B offsets need sin and cos; each entry of the table is then
+one complex multiply. Those few angles are reduced modulo 2π with error-free products (ω and
+2π split into short pieces), which is what keeps every entry within a few ulps at any
+position, where the direct formula loses digits as soon as pos·ω is rounded.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import mpmath
+import numpy as np
+from numpy.typing import DTypeLike
+
+from numeric import validate
+
+BLOCK = 256
+# Bits kept in the leading pieces of ω and 2π: |m| < 2**31 times a 22-bit piece, and a
+# multiple n < 2**29 of 2π times a 24-bit piece, are both exact in float64.
+_OMEGA_BITS = 22
+_TWO_PI_BITS = 24
+# Largest error of a float64 entry, measured against numeric.reference (see the tests).
+_FLOAT64_ERROR_BOUND = 2e-15
+
+
+def _split(x: mpmath.mpf, bits: int) -> tuple[float, float, float]:
+    """x as hi + mid + lo: hi and mid carry `bits` significant bits each, lo is the rest."""
+    pieces = []
+    rest = x
+    for _ in range(2):
+        if rest == 0:
+            pieces.append(0.0)
+            continue
+        mantissa, exponent = mpmath.frexp(rest)
+        piece = mpmath.ldexp(mpmath.nint(mpmath.ldexp(mantissa, bits)), exponent - bits)
+        pieces.append(float(piece))
+        rest -= piece
+    pieces.append(float(rest))
+    return pieces[0], pieces[1], pieces[2]
+
+
+with mpmath.workprec(256):
+    _P1, _P2, _P3 = _split(2 * mpmath.pi, _TWO_PI_BITS)
+_INV_TWO_PI = 1.0 / (2.0 * math.pi)
+
+
+@dataclass(frozen=True)
+class _Frequencies:
+    """ω_i (correctly rounded) and its split into exact-product pieces w1 + w2 + w3."""
+
+    approx: np.ndarray
+    w1: np.ndarray
+    w2: np.ndarray
+    w3: np.ndarray
+
+
+def _omega(i: int, d_model: int, base: float) -> mpmath.mpf:
+    return mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d_model)
+
+
+@lru_cache(maxsize=64)
+def _frequencies(d_model: int, base: float) -> _Frequencies:
+    with mpmath.workprec(256):
+        omegas = [_omega(i, d_model, base) for i in range(d_model // 2)]
+        pieces = np.array([_split(w, _OMEGA_BITS) for w in omegas]).T
+        approx = np.array([float(w) for w in omegas])
+    return _Frequencies(approx, pieces[0], pieces[1], pieces[2])
+
+
+@lru_cache(maxsize=8)
+def _offsets(d_model: int, base: float) -> np.ndarray:
+    """sin(rω_i) + i·cos(rω_i) for the offsets r = 0 .. BLOCK - 1 within a block (read-only)."""
+    angles = _reduced_angles(
+        np.arange(BLOCK, dtype=np.float64)[:, None], _frequencies(d_model, base)
+    )
+    offsets = np.sin(angles) + 1j * np.cos(angles)
+    offsets.flags.writeable = False
+    return offsets
+
+
+def frequencies(d_model: int, *, base: float = 10000.0) -> np.ndarray:
+    """The pair frequencies ω_i = base^(-2i/d_model), i = 0 .. d_model/2 - 1, correctly rounded."""
+    d_model = validate.d_model(d_model)
+    return _frequencies(d_model, validate.base(base)).approx.copy()
+
+
+def accuracy_bound(dtype: DTypeLike) -> float:
+    """Largest absolute error of an entry of sinusoidal_pe(..., dtype=dtype) against exact values."""
+    dtype = validate.dtype(dtype)
+    if dtype == np.float64:
+        return _FLOAT64_ERROR_BOUND
+    # One rounding of a value in [-1, 1]: half an ulp of [0.5, 1), which is eps/4.
+    return float(np.finfo(dtype).eps) / 4 + _FLOAT64_ERROR_BOUND
+
+
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _reduced_angles(m: np.ndarray, freq: _Frequencies) -> np.ndarray:
+    """m·ω_i reduced to about [-π, π] with an absolute error of an ulp of π; m is a column of ints."""
+    n = np.rint(m * freq.approx * _INV_TWO_PI)
+    # Both products are exact and so is their difference (it is a multiple of w1's last bit
+    # and small), so the large part of the angle cancels without error.
+    s = m * freq.w1 - n * _P1
+    s, e1 = _two_sum(s, m * freq.w2)
+    s, e2 = _two_sum(s, -n * _P2)
+    return s + (e1 + e2 + (m * freq.w3 - n * _P3))
+
+
+def _fraction_phase(fraction: float, d_model: int, base: float) -> np.ndarray:
+    """fraction·ω_i modulo 2π, for a non-integer start."""
+    with mpmath.workprec(256):
+        two_pi = 2 * mpmath.pi
+        return np.array(
+            [
+                float(mpmath.fmod(fraction * _omega(i, d_model, base), two_pi))
+                for i in range(d_model // 2)
+            ]
+        )
+
+
+def _pieces(first_offset: int, max_len: int):
+    """Row ranges of the table as (row0, row1, block0, block1, offset0): partial or whole blocks."""
+    row, block = 0, 0
+    if first_offset:
+        n = min(BLOCK - first_offset, max_len)
+        yield row, n, 0, 1, first_offset
+        row, block = n, 1
+    whole = (max_len - row) // BLOCK
+    if whole:
+        yield row, row + whole * BLOCK, block, block + whole, 0
+        row, block = row + whole * BLOCK, block + whole
+    if row < max_len:
+        yield row, max_len, block, block + 1, 0
+
+
+def _product(blocks: np.ndarray, offsets: np.ndarray, piece, out=None) -> np.ndarray:
+    """The (rows, pairs) complex values sin + i·cos for one piece, written to out if given."""
+    row0, row1, block0, block1, offset0 = piece
+    if block1 - block0 == 1:
+        return np.multiply(blocks[block0], offsets[offset0 : offset0 + row1 - row0], out=out)
+    shape = (block1 - block0, BLOCK, blocks.shape[1])
+    target = None if out is None else out.reshape(shape)
+    result = np.multiply(blocks[block0:block1, None, :], offsets[None, :, :], out=target)
+    return result.reshape(row1 - row0, -1)
+
+
+def _split_whole(piece, blocks_per_chunk: int):
+    """A piece of whole blocks cut into chunks of at most blocks_per_chunk blocks."""
+    row0, row1, block0, block1, offset0 = piece
+    for b in range(block0, block1, blocks_per_chunk):
+        end = min(b + blocks_per_chunk, block1)
+        start_row = row0 + (b - block0) * BLOCK
+        yield start_row, min(start_row + (end - b) * BLOCK, row1), b, end, offset0
+
+
+def sinusoidal_pe(
+    max_len: int,
+    d_model: int,
+    *,
+    base: float = 10000.0,
+    dtype: DTypeLike = np.float64,
+    layout: str = "interleaved",
+    start: float = 0,
+) -> np.ndarray:
+    """The sinusoidal positional encoding table, shape (max_len, d_model).
+
+    Row j is position start + j. Pair i has frequency ω_i = base^(-2i/d_model).
+    layout "interleaved" (the paper's) puts sin(pos·ω_i) at column 2i and cos at 2i + 1;
+    "concatenated" (tensor2tensor, fairseq) puts all sines in the first half, cosines in the second.
+    Entries are computed in float64 to within accuracy_bound(float64) of the exact values, then
+    rounded once to dtype (float64, float32 or float16). d_model must be even (one sin and one
+    cos per pair); positions must stay below 2**31 in magnitude.
+    """
+    max_len = validate.max_len(max_len)
+    d_model = validate.d_model(d_model)
+    base = validate.base(base)
+    dtype = validate.dtype(dtype)
+    layout = validate.layout(layout)
+    start = validate.finite(start, "start")
+    whole_start = math.floor(start)
+    if abs(whole_start) + max_len + 1 > validate.MAX_POSITION:
+        raise ValueError(
+            f"positions start .. start + max_len must stay below 2**31 in magnitude, got start={start}"
+        )
+    out = np.empty((max_len, d_model), dtype=dtype)
+    if max_len == 0:
+        return out
+    freq = _frequencies(d_model, base)
+    offsets = _offsets(d_model, base)
+    first_block = whole_start // BLOCK
+    last_block = (whole_start + max_len - 1) // BLOCK
+    block_starts = np.arange(first_block, last_block + 1, dtype=np.float64)[:, None] * BLOCK
+    block_angles = _reduced_angles(block_starts, freq)
+    if start != whole_start:
+        block_angles += _fraction_phase(start - whole_start, d_model, base)
+    blocks = np.cos(block_angles) - 1j * np.sin(block_angles)
+    pieces = _pieces(whole_start - first_block * BLOCK, max_len)
+    if dtype == np.float64 and layout == "interleaved":
+        # sin + i·cos stored as a complex128 is exactly the interleaved (sin, cos) row.
+        target = out.view(np.complex128)
+        for piece in pieces:
+            _product(blocks, offsets, piece, out=target[piece[0] : piece[1]])
+        return out
+    # Other dtypes and layouts go through a small complex buffer, a few blocks at a time.
+    blocks_per_chunk = max(1, 2**22 // (16 * BLOCK * blocks.shape[1]))
+    half = d_model // 2
+    for piece in pieces:
+        for chunk in _split_whole(piece, blocks_per_chunk):
+            values = _product(blocks, offsets, chunk)
+            rows = slice(chunk[0], chunk[1])
+            if layout == "interleaved":
+                out[rows] = values.view(np.float64)
+            else:
+                out[rows, :half] = values.real
+                out[rows, half:] = values.imag
+    return out
+
+
+def ramp_encoding(max_len: int, *, dtype: DTypeLike = np.float64) -> np.ndarray:
+    """The linear ramp pos / max_len as a (max_len, 1) table: the module's 'simpler' alternative."""
+    max_len = validate.max_len(max_len)
+    dtype = validate.dtype(dtype)
+    return (np.arange(max_len, dtype=np.float64) / max(max_len, 1)).astype(dtype)[:, None]
+
+
+def raw_index_encoding(max_len: int, *, dtype: DTypeLike = np.float64) -> np.ndarray:
+    """The raw position index 0, 1, ..., max_len - 1 as a (max_len, 1) table."""
+    max_len = validate.max_len(max_len)
+    dtype = validate.dtype(dtype)
+    return np.arange(max_len, dtype=np.float64).astype(dtype)[:, None]
