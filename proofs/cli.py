@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS: tuple[str, ...] = ("prove", "list")
+COMMANDS: tuple[str, ...] = ("prove", "list", "tables", "precision", "latex", "markdown", "shift")
 DEFAULT_COMMAND = "prove"
 
 

@@ -7,12 +7,13 @@ checked on its own, twice: symbolically (the difference reduces to exactly 0) an
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Literal
 
 import sympy as sp
 
-from proofs.numeric_check import Counterexample, NumericResult, check_numeric
+from proofs.numeric_check import LOW_DPS, Counterexample, NumericResult, check_numeric
 from proofs.symbolic_check import SymbolicResult, check_symbolic
 
 Status = Literal["proved", "refuted", "undecided"]
@@ -43,7 +44,19 @@ def _shape(expr: sp.Basic) -> tuple[int, int] | None:
 
 def explicit(expr: sp.Basic) -> sp.Basic:
     """expr with any unevaluated matrix product (kept for display) carried out."""
-    return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
+    if isinstance(expr, sp.MatrixBase):
+        return sp.ImmutableMatrix(expr)
+    if not isinstance(expr, sp.MatrixExpr):
+        return expr
+    return _carry_out(expr)
+
+
+@functools.lru_cache(maxsize=512)
+def _carry_out(expr: sp.MatrixExpr) -> sp.ImmutableMatrix:
+    # doit(deep=False) multiplies the explicit factors directly; as_explicit() would build and
+    # evaluate a Sum per entry, about ten times slower.
+    done = expr.doit(deep=False)
+    return sp.ImmutableMatrix(done if isinstance(done, sp.MatrixBase) else done.as_explicit())
 
 
 @dataclass(frozen=True)
@@ -101,14 +114,34 @@ class Verdict:
 def check_link(a: sp.Basic, b: sp.Basic, *, seed: int = 0) -> LinkResult:
     """Check a = b twice: by symbolic reduction and at seeded numeric points."""
     a, b = explicit(a), explicit(b)
-    symbolic = check_symbolic(a, b)
     numeric = check_numeric(a, b, seed=seed)
-    if symbolic.passed is None and numeric.passed:
-        # Inconclusive algebra: look harder for a tiny discrepancy before saying "undecided".
-        deeper = check_numeric(a, b, seed=seed + 1, points=8, low_dps=150, high_dps=300)
+    # A certified counterexample already refutes the link; the algebra is then only asked for
+    # its cheap reductions, since simplify() on a false claim can run for minutes.
+    symbolic = check_symbolic(a, b, thorough=numeric.passed is not False)
+    if symbolic.passed is not True and numeric.passed:
+        # The algebra did not prove the link: look harder for a tiny discrepancy before saying
+        # "undecided", and find a point to show for a certified one however small it is.
+        low = _deep_dps(symbolic)
+        deeper = check_numeric(a, b, seed=seed + 1, points=8, low_dps=low, high_dps=2 * low)
         if deeper.passed is False:
             numeric = deeper
     return LinkResult(symbolic, numeric)
+
+
+# The deeper look works at >= _DEEP_DPS digits; a certificate of size 10**-n asks for
+# LOW_DPS + n, capped so a freak certificate cannot stall the run.
+_DEEP_DPS = 150
+_DEEP_MAX_DPS = 3000
+
+
+def _deep_dps(symbolic: SymbolicResult) -> int:
+    """Working digits for the deeper look: enough to see a certified constant difference."""
+    if symbolic.passed is False:
+        size = sp.Abs(symbolic.residue).evalf(15)
+        if size.is_Float and size > 0:
+            digits = LOW_DPS - int(sp.floor(sp.log(size, 10)))
+            return min(max(_DEEP_DPS, digits), _DEEP_MAX_DPS)
+    return _DEEP_DPS
 
 
 @dataclass(frozen=True)
@@ -142,6 +175,12 @@ class Derivation:
     def symbols(self) -> set[sp.Symbol]:
         """Every free symbol of the chain; their assumptions are the claim's hypotheses."""
         return set().union(*(s.expr.free_symbols for s in self.steps))
+
+    def _repr_latex_(self) -> str:
+        """Jupyter: the chain as display math, each link with its justification."""
+        from proofs.render.latex import aligned_block  # printers depend on us, not the reverse
+
+        return aligned_block(self)
 
     def verify(self, *, seed: int = 0) -> Verdict:
         """Check every link; if one fails, check the claim itself to tell refuted from undecided."""

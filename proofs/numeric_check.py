@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import mpmath
 import sympy as sp
+from sympy.core.evalf import PrecisionExhausted
 
 from proofs.sampling import sample_points
 
@@ -82,15 +83,48 @@ def _entries(expr: sp.Basic) -> list[tuple[tuple[int, int] | None, sp.Expr]]:
     return [(None, expr)]
 
 
-def _evaluate(func, args: list[sp.Expr], dps: int):
-    with mpmath.workdps(dps):
-        values = [_to_mp(a) for a in args]
-        result = func(*values)
-        return mpmath.mpmathify(result)
-
-
 def _short(x) -> str:
     return mpmath.nstr(x, 20)
+
+
+class _Side:
+    """All entries of one side of a link, evaluable at an exact point in any working precision."""
+
+    def __init__(self, exprs: list[sp.Expr], symbols: list[sp.Symbol]) -> None:
+        self.exprs = [sp.sympify(e) for e in exprs]
+        self.symbols = symbols
+        # A Sum or Product whose limit is a symbol cannot take an mpmath number as that limit
+        # (range() needs an int), so integer symbols are substituted exactly, point by point.
+        has_sum = any(e.has(sp.Sum, sp.Product) for e in self.exprs)
+        self.integers = [s for s in symbols if s.is_integer] if has_sum else []
+        # One function for all entries, with common subexpressions (sin(pos*w), ...) shared.
+        self.func = None if self.integers else self._compile(symbols, self.exprs)
+        self._by_integers: dict[tuple[sp.Expr, ...], tuple[list[sp.Symbol], object]] = {}
+
+    @staticmethod
+    def _compile(symbols: list[sp.Symbol], exprs: list[sp.Expr]):
+        return sp.lambdify(symbols, exprs, modules="mpmath", cse=True)
+
+    def __call__(self, point: dict[sp.Symbol, sp.Expr], values: dict[sp.Symbol, object]) -> list:
+        """The entries at point; values holds the point's coordinates as mpmath numbers."""
+        if self.func is not None:
+            return [mpmath.mpmathify(v) for v in self.func(*(values[s] for s in self.symbols))]
+        key = tuple(point[s] for s in self.integers)
+        if key not in self._by_integers:
+            mapping = dict(zip(self.integers, key, strict=True))
+            concrete = [e.xreplace(mapping).doit() for e in self.exprs]
+            rest = [s for s in self.symbols if s not in self.integers]
+            self._by_integers[key] = (rest, self._compile(rest, concrete))
+        rest, func = self._by_integers[key]
+        return [mpmath.mpmathify(v) for v in func(*(values[s] for s in rest))]
+
+
+def _evaluate(
+    sides: tuple[_Side, _Side], point: dict[sp.Symbol, sp.Expr], dps: int
+) -> tuple[list, list]:
+    with mpmath.workdps(dps):
+        values = {s: _to_mp(v) for s, v in point.items()}
+        return sides[0](point, values), sides[1](point, values)
 
 
 def check_numeric(
@@ -114,10 +148,7 @@ def check_numeric(
         ),
         key=lambda s: s.name,
     )
-    funcs = [
-        (pos, sp.lambdify(symbols, a, modules="mpmath"), sp.lambdify(symbols, b, modules="mpmath"))
-        for (pos, a), (_, b) in pairs
-    ]
+    sides = (_Side([a for (_, a), _ in pairs], symbols), _Side([b for _, (_, b) in pairs], symbols))
     compared = 0
     worst = mpmath.mpf(0)
     attempts = 0
@@ -126,26 +157,23 @@ def check_numeric(
         if compared >= points or attempts >= MAX_ATTEMPTS:
             break
         attempts += 1
-        args = [point[s] for s in symbols]
         try:
-            hi = [
-                (pos, _evaluate(f, args, high_dps), _evaluate(g, args, high_dps))
-                for pos, f, g in funcs
-            ]
-            lo = [(_evaluate(f, args, low_dps), _evaluate(g, args, low_dps)) for _, f, g in funcs]
+            lhs_hi, rhs_hi = _evaluate(sides, point, high_dps)
+            lhs_lo, rhs_lo = _evaluate(sides, point, low_dps)
         except (ZeroDivisionError, ValueError, TypeError, OverflowError, ArithmeticError):
             continue  # outside the expression's domain: not evidence either way
-        if any(not mpmath.isfinite(v) for _, a, b in hi for v in (a, b)):
+        if any(not mpmath.isfinite(v) for v in (*lhs_hi, *rhs_hi)):
             continue
         compared += 1
-        for (pos, a_hi, b_hi), (a_lo, b_lo) in zip(hi, lo, strict=True):
+        for j, ((pos, a), (_, b)) in enumerate(pairs):
+            a_hi, b_hi, a_lo, b_lo = lhs_hi[j], rhs_hi[j], lhs_lo[j], rhs_lo[j]
             with mpmath.workdps(high_dps):
                 d_hi = abs(a_hi - b_hi)
                 d_lo = abs(a_lo - b_lo)
                 scale = max(abs(a_hi), abs(b_hi))
                 rel = d_hi / scale if scale else d_hi
                 stable = d_hi > 0 and abs(d_hi - d_lo) <= _STABLE * d_hi
-                if stable:
+                if stable and _certified_nonzero(a - b, point, high_dps):
                     cx = Counterexample(
                         point={s.name: _show_exact(point[s]) for s in symbols},
                         lhs=_short(a_hi),
@@ -164,6 +192,21 @@ def check_numeric(
             detail=f"only {compared} of {points} points could be evaluated",
         )
     return NumericResult(True, compared, float(worst))
+
+
+def _certified_nonzero(difference: sp.Expr, point: dict[sp.Symbol, sp.Expr], dps: int) -> bool:
+    """True if SymPy's accuracy-tracking evalf shows difference != 0 at the exact point.
+
+    Both fixed precisions can lose the same digits: in sin(x + 2**700) the 30-digit x is
+    absorbed at 60 and at 120 digits alike, so a true identity looks stably false. evalf
+    raises its working precision until its answer is certain; if it cannot tell the value
+    from 0 within 2*dps digits, the two sides agree as far as this check can see.
+    """
+    try:
+        value = difference.subs(point).evalf(15, maxn=2 * dps, strict=True)
+    except PrecisionExhausted:
+        return False
+    return value.is_zero is False
 
 
 def _show_exact(value: sp.Expr) -> str:

@@ -8,7 +8,7 @@ import importlib
 from proofs.theorem import Theorem
 
 # One module per theorem; each defines NAME and build(d_model) -> Theorem.
-THEOREM_MODULES: tuple[str, ...] = ("rotation", "ramp")
+THEOREM_MODULES: tuple[str, ...] = ("rotation", "ramp", "bounded", "unique", "dot_product", "shift_maps", "group", "layouts", "rope")
 
 
 def names() -> list[str]:

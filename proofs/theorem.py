@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Status, Verdict
+from proofs.derivation import Derivation, Status, Verdict, check_link
 from proofs.linear_system import LinearSolution, solve_linear
 
 
@@ -48,6 +48,39 @@ class NonZero:
         if z:
             return Verdict("refuted", "the expression is identically 0")
         return Verdict("undecided", "SymPy cannot tell from the hypotheses whether it vanishes")
+
+
+@dataclass(frozen=True)
+class NonNegative:
+    """Fact: expr >= 0, shown by an equal witness that SymPy's assumptions see is nonnegative.
+
+    expr = witness is checked like a derivation link (symbolically and numerically); then
+    witness.is_nonnegative must be True, as for a square of a real or a sum of such squares.
+    Example: 1 - sin(x) = (sin(x/2) - cos(x/2))**2 >= 0 for real x.
+    """
+
+    title: str
+    expr: sp.Expr
+    witness: sp.Expr
+
+    def verify(self, *, seed: int = 0) -> Verdict:
+        link = check_link(self.expr, self.witness, seed=seed)
+        sign = self.witness.is_nonnegative
+        if link.status == "refuted":
+            cx = link.numeric.counterexample
+            return Verdict("refuted", "the expression differs from its witness", cx, (link,))
+        if sign is False:
+            reason = "SymPy's assumptions make the witness negative"
+            return Verdict("refuted", reason, None, (link,))
+        if link.status == "undecided":
+            reason = "the expression was not shown equal to its witness"
+            return Verdict("undecided", reason, None, (link,))
+        if sign is None:
+            reason = "SymPy cannot tell from the hypotheses that the witness is ≥ 0"
+            return Verdict("undecided", reason, None, (link,))
+        hyps = ", ".join(_hypotheses(self.witness)) or "its value"
+        reason = f"equal to its witness ({link.symbolic.rule}), which is ≥ 0 by {hyps}"
+        return Verdict("proved", reason, None, (link,))
 
 
 @dataclass(frozen=True)
@@ -86,7 +119,7 @@ class LinearSystem:
         return Verdict("proved", f"unique solution {result.solution}")
 
 
-Fact = FreeOf | NonZero | LinearSystem
+Fact = FreeOf | NonZero | NonNegative | LinearSystem
 Part = Derivation | Fact
 
 
@@ -122,6 +155,18 @@ class TheoremResult:
         if statuses == {"proved"}:
             return "proved"
         return "refuted" if "refuted" in statuses else "undecided"
+
+    def _repr_latex_(self) -> str:
+        """Jupyter: the theorem's derivations as display math."""
+        from proofs.render.latex import result_latex  # printers depend on us, not the reverse
+
+        return result_latex(self)
+
+    def _repr_markdown_(self) -> str:
+        """Jupyter: the theorem as Markdown, its status first."""
+        from proofs.render.markdown import result_markdown  # printers depend on us, not the reverse
+
+        return result_markdown(self)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,238 @@
+"""Theorem (dot_product): PE(p)·PE(p+k) = Σ_i cos(k·ω_i) depends on the offset k only, evenly.
+
+Statement. For all real pos and k, every pair index i and every d_model,
+    PE_i(pos)·PE_i(pos + k) = cos(k·ω_i),   ‖PE_i(pos + k) − PE_i(pos)‖² = 2 − 2cos(k·ω_i),
+neither of which contains pos, and PE_i(pos)·PE_i(pos − k) = PE_i(pos)·PE_i(pos + k). Summed
+over the pairs (for symbolic d_model, and written out for a concrete one): f(k) = PE(pos)·PE(pos + k) = Σ_i cos(k·ω_i)
+and ‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(k·ω_i)). f is even, and not odd (f(0) ≠ 0), so
+the dot product alone cannot tell "k before" from "k after".
+
+Numeric twin: numeric.dot_product.dot_product_table (figure: numeric.dot_product_plot.plot).
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from proofs.derivation import Derivation, Step
+from proofs.encoding import D_MODEL, OMEGA_I, POS, I, K, frequencies, omega, pe_pair, pe_vector
+from proofs.theorem import FreeOf, NonZero, Theorem
+
+NAME = "dot_product"
+
+
+def _dot(a: sp.ImmutableMatrix, b: sp.ImmutableMatrix) -> sp.MatMul:
+    """aᵀ·b, kept unevaluated for display."""
+    return sp.MatMul(a.T, b, evaluate=False)
+
+
+def _scalar(expr: sp.Expr) -> sp.ImmutableMatrix:
+    return sp.ImmutableMatrix([[expr]])
+
+
+def offset_sum(k: sp.Expr, d_model: int, *, evaluate: bool = True) -> sp.Expr:
+    """f(k) = Σ_i cos(k·ω_i) for a concrete d_model; evaluate=False keeps cos(−x) as written."""
+    terms = [sp.cos(k * w, evaluate=evaluate) for w in frequencies(d_model)]
+    return sp.Add(*terms, evaluate=evaluate)
+
+
+def pair_dot_derivation() -> Derivation:
+    """PE_i(pos)·PE_i(pos + k) = cos(k·ω_i), with i and d_model symbolic."""
+    w = omega()
+    a, b = pe_pair(POS, w), pe_pair(POS + K, w)
+    return Derivation(
+        "One pair: PE_i(pos)·PE_i(pos + k) = cos(kω_i)",
+        (
+            Step(_dot(a, b), "dot product of the pairs at pos and pos + k"),
+            Step(_scalar((a.T * b)[0]), "matrix product"),
+            Step(
+                _scalar(sp.cos(K * w)), "cos(a − b) = cos a cos b + sin a sin b, with a − b = kω_i"
+            ),
+        ),
+        display=((w, OMEGA_I),),
+    )
+
+
+PAIRS = (I, 0, D_MODEL / 2 - 1)
+
+
+def general_dot_derivation() -> Derivation:
+    """PE(pos)·PE(pos + k) = Σ_i cos(k·ω_i) with d_model symbolic: the pair identity summed."""
+    w = omega()
+    a, b = pe_pair(POS, w), pe_pair(POS + K, w)
+    return Derivation(
+        "The whole vector, any d_model: PE(pos)·PE(pos + k) = Σ_i cos(kω_i)",
+        (
+            Step(
+                sp.Sum((a.T * b)[0], PAIRS),
+                "the dot product, pair by pair over i = 0 .. d_model/2 − 1",
+            ),
+            Step(sp.Sum(sp.cos(K * w), PAIRS), "the pair identity inside the sum"),
+        ),
+        display=((w, OMEGA_I),),
+    )
+
+
+def general_distance_derivation() -> Derivation:
+    """‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(k·ω_i)) with d_model symbolic."""
+    w = omega()
+    diff = pe_pair(POS + K, w) - pe_pair(POS, w)
+    return Derivation(
+        "The whole vector, any d_model: ‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(kω_i))",
+        (
+            Step(sp.Sum((diff.T * diff)[0], PAIRS), "the squared distance, pair by pair"),
+            Step(sp.Sum(2 - 2 * sp.cos(K * w), PAIRS), "the pair identity inside the sum"),
+        ),
+        display=((w, OMEGA_I),),
+    )
+
+
+def pair_distance_derivation() -> Derivation:
+    """‖PE_i(pos + k) − PE_i(pos)‖² = 2 − 2cos(k·ω_i), with i and d_model symbolic."""
+    w = omega()
+    diff = pe_pair(POS + K, w) - pe_pair(POS, w)
+    return Derivation(
+        "One pair: ‖PE_i(pos + k) − PE_i(pos)‖² = 2 − 2cos(kω_i)",
+        (
+            Step(_dot(diff, diff), "squared distance of the pairs"),
+            Step(_scalar((diff.T * diff)[0]), "matrix product"),
+            Step(_scalar(2 - 2 * sp.cos(K * w)), "expand; sin² + cos² = 1 twice; cos(a − b)"),
+        ),
+        display=((w, OMEGA_I),),
+    )
+
+
+def pair_even_derivation() -> Derivation:
+    """PE_i(pos)·PE_i(pos − k) = PE_i(pos)·PE_i(pos + k), with i and d_model symbolic."""
+    w = omega()
+    here = pe_pair(POS, w)
+    return Derivation(
+        "One pair, k before and k after: PE_i(pos)·PE_i(pos − k) = PE_i(pos)·PE_i(pos + k)",
+        (
+            Step(_dot(here, pe_pair(POS - K, w)), "dot product with the pair k before"),
+            Step(
+                _scalar(sp.cos(-K * w, evaluate=False)), "the pair identity with −k in place of k"
+            ),
+            Step(_scalar(sp.cos(K * w)), "cos is even"),
+            Step(_dot(here, pe_pair(POS + K, w)), "the pair identity, read backwards"),
+        ),
+        display=((w, OMEGA_I),),
+    )
+
+
+def vector_dot_derivation(d_model: int) -> Derivation:
+    """PE(pos)·PE(pos + k) = Σ_i cos(k·ω_i) for a concrete d_model."""
+    a, b = pe_vector(POS, d_model), pe_vector(POS + K, d_model)
+    return Derivation(
+        f"The whole vector, d_model = {d_model}: PE(pos)·PE(pos + k) = Σ_i cos(kω_i)",
+        (
+            Step(_dot(a, b), "dot product"),
+            Step(_scalar((a.T * b)[0]), "matrix product: pair by pair"),
+            Step(_scalar(offset_sum(K, d_model)), "the pair identity, once per pair"),
+        ),
+    )
+
+
+def vector_distance_derivation(d_model: int) -> Derivation:
+    """‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(k·ω_i)) for a concrete d_model."""
+    diff = pe_vector(POS + K, d_model) - pe_vector(POS, d_model)
+    return Derivation(
+        f"The whole vector, d_model = {d_model}: ‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(kω_i))",
+        (
+            Step(_dot(diff, diff), "squared distance"),
+            Step(_scalar((diff.T * diff)[0]), "matrix product: pair by pair"),
+            Step(
+                _scalar(sp.Add(*(2 - 2 * sp.cos(K * w) for w in frequencies(d_model)))),
+                "the pair distance identity, once per pair",
+            ),
+        ),
+    )
+
+
+def vector_even_derivation(d_model: int) -> Derivation:
+    """f(−k) = f(k): PE(pos)·PE(pos − k) = PE(pos)·PE(pos + k) for a concrete d_model."""
+    here = pe_vector(POS, d_model)
+    return Derivation(
+        f"f is even, d_model = {d_model}: PE(pos)·PE(pos − k) = PE(pos)·PE(pos + k)",
+        (
+            Step(_dot(here, pe_vector(POS - K, d_model)), "dot product with the vector k before"),
+            Step(
+                _scalar(offset_sum(-K, d_model, evaluate=False)),
+                "the whole-vector identity with −k",
+            ),
+            Step(_scalar(offset_sum(K, d_model)), "cos is even, term by term"),
+            Step(
+                _dot(here, pe_vector(POS + K, d_model)), "the whole-vector identity, read backwards"
+            ),
+        ),
+    )
+
+
+def not_odd_derivation(d_model: int) -> Derivation:
+    """f(k) + f(−k) = 2f(k), the quantity an odd f would make vanish."""
+    return Derivation(
+        f"Not odd, d_model = {d_model}: f(k) + f(−k) = 2·Σ_i cos(kω_i)",
+        (
+            Step(
+                sp.Add(
+                    offset_sum(K, d_model), offset_sum(-K, d_model, evaluate=False), evaluate=False
+                ),
+                "f(k) + f(−k)",
+            ),
+            Step(2 * offset_sum(K, d_model), "cos is even"),
+        ),
+    )
+
+
+def build(d_model: int = 8) -> Theorem:
+    """The relative dot-product theorem; d_model sets the size of the whole-vector statements."""
+    w = omega()
+    f_sum = offset_sum(K, d_model)
+    at_zero = (2 * f_sum).subs(K, 0)
+    return Theorem(
+        name=NAME,
+        title="The dot product of two encodings depends only on their offset, and evenly",
+        statement=(
+            "For all real pos and k, PE(pos)·PE(pos + k) = Σ_i cos(kω_i) and "
+            "‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(kω_i)), free of pos; the dot product is "
+            "even in k, so it cannot tell k before from k after."
+        ),
+        formulas=(
+            sp.Eq(
+                _dot(pe_pair(POS, OMEGA_I), pe_pair(POS + K, OMEGA_I)),
+                _scalar(sp.cos(K * OMEGA_I)),
+                evaluate=False,
+            ),
+        ),
+        parts=(
+            pair_dot_derivation(),
+            FreeOf("cos(kω_i) does not depend on pos", sp.cos(K * w), (POS,)),
+            pair_distance_derivation(),
+            pair_even_derivation(),
+            general_dot_derivation(),
+            general_distance_derivation(),
+            vector_dot_derivation(d_model),
+            FreeOf(f"Σ_i cos(kω_i) (d_model = {d_model}) does not depend on pos", f_sum, (POS,)),
+            vector_distance_derivation(d_model),
+            vector_even_derivation(d_model),
+            not_odd_derivation(d_model),
+            NonZero(
+                f"at k = 0 it is 2f(0) = {sp.sstr(at_zero)} ≠ 0, so f(−k) = −f(k) fails: f is not odd",
+                at_zero,
+            ),
+        ),
+        twin="numeric.dot_product.dot_product_table",
+        twin_kwargs={"d_model": d_model},
+        remarks=(
+            "The pair statements and the sums over the d_model/2 pairs hold with i and d_model "
+            "symbolic; the concrete-d_model parts write the same sums out term by term.",
+            "Evenness is a limitation: attention scores built from PE(p)·PE(q) alone see |p − q|, "
+            "not its sign. The rotation theorem's M_k does distinguish k from −k.",
+        ),
+    )
+
+
+if __name__ == "__main__":
+    from proofs.cli import run_theorem_module
+
+    raise SystemExit(run_theorem_module(NAME))

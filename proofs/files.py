@@ -1,0 +1,139 @@
+"""Writing output files safely: atomically, and never over a file pe-proofs did not write.
+
+How we tell our files from others: every output directory holds a manifest,
+.pe-proofs-manifest.json, listing each file pe-proofs wrote there with the SHA-256 of what it
+wrote. An existing file may be replaced only if the manifest lists it and its content still
+has a listed hash; a file that is not listed (someone else's) or that changed since (edited by
+hand) is refused before anything is written. Nothing is ever deleted.
+
+Each file is written to a temporary file in the same directory and moved into place with
+os.replace, so a reader sees the old file or the new one, never half of one. The manifest is
+updated first to accept both the old and the new content of every file about to change, and
+narrowed to the new content once all are written; an interrupted run therefore leaves every
+file recognisably ours.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+MANIFEST = ".pe-proofs-manifest.json"
+_TOOL = "pe-proofs"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def sha256(data: bytes) -> str:
+    """The hex SHA-256 of data."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _check_name(name: str) -> None:
+    if not _NAME.fullmatch(name) or name == MANIFEST:
+        raise ValueError(
+            f"output file name {name!r} is not allowed: use letters, digits, '.', '_' and '-', "
+            "with no directory part"
+        )
+
+
+def read_manifest(root: Path) -> dict[str, list[str]]:
+    """name -> accepted SHA-256 hashes, from root's manifest ({} when there is none)."""
+    path = root / MANIFEST
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        files = data["files"] if data.get("tool") == _TOOL else None
+        if not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and all(isinstance(h, str) for h in v)
+            for k, v in files.items()
+        ):
+            raise ValueError
+    except (ValueError, KeyError, AttributeError, UnicodeDecodeError):
+        raise ValueError(
+            f"{path} is not a pe-proofs manifest; refusing to write into {root}"
+        ) from None
+    return {k: list(v) for k, v in files.items()}
+
+
+def _manifest_bytes(files: Mapping[str, list[str]]) -> bytes:
+    body = {"tool": _TOOL, "files": {k: sorted(set(v)) for k, v in sorted(files.items())}}
+    return (json.dumps(body, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def _umask_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write data to path via a temporary file in the same directory and os.replace."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, _umask_mode())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _current_hash(root: Path, name: str, manifest: Mapping[str, list[str]]) -> str | None:
+    """The hash of an existing file we may replace, None if absent; ValueError if not ours."""
+    path = root / name
+    if not os.path.lexists(path):
+        return None
+    if path.is_symlink() or not path.is_file():
+        raise ValueError(
+            f"refusing to overwrite {path}: it is not a regular file written by pe-proofs"
+        )
+    if name not in manifest:
+        raise ValueError(
+            f"refusing to overwrite {path}: pe-proofs did not write it (not in {MANIFEST})"
+        )
+    digest = sha256(path.read_bytes())
+    if digest not in manifest[name]:
+        raise ValueError(f"refusing to overwrite {path}: it changed since pe-proofs wrote it")
+    return digest
+
+
+def write_files(root: Path | str, files: Mapping[str, bytes]) -> list[str]:
+    """Write every name -> content of files into root; return the names whose content changed.
+
+    Every existing file is checked before anything is written, so a refusal (ValueError)
+    leaves the directory as it was. Files with unchanged content are not touched.
+    """
+    root = Path(root)
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"output directory {root} exists and is not a directory")
+    for name in files:
+        _check_name(name)
+    root.mkdir(parents=True, exist_ok=True)
+    manifest = read_manifest(root)
+    current = {name: _current_hash(root, name, manifest) for name in files}
+    new = {name: sha256(data) for name, data in files.items()}
+    changed = [name for name in files if current[name] != new[name]]
+    if not changed and all(manifest.get(n) == [new[n]] for n in files):
+        return []
+    # Accept old and new content while files are being replaced, then only the new.
+    pending = dict(manifest)
+    for name in changed:
+        pending[name] = [h for h in (current[name], new[name]) if h is not None]
+    atomic_write(root / MANIFEST, _manifest_bytes(pending))
+    for name in changed:
+        atomic_write(root / name, files[name])
+    final = dict(manifest)
+    final.update({name: [new[name]] for name in files})
+    atomic_write(root / MANIFEST, _manifest_bytes(final))
+    return changed

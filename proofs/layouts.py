@@ -1,0 +1,390 @@
+"""Theorem (layouts): the shift property survives every layout and schedule, and odd d_model if padded.
+
+Statement.
+1. Layout. The concatenated layout [sin(pos·ω_0) … sin(pos·ω_{d/2−1}) | cos(pos·ω_0) …] of
+   tensor2tensor and fairseq is P·PE(pos) for the permutation matrix P that sends interleaved
+   column 2i to i and column 2i+1 to d/2 + i. P is orthogonal, so P·M_k·Pᵀ maps the
+   concatenated encoding at pos to the one at pos + k, and it does not contain pos.
+2. Schedule. R(kω)·(sin(pos·ω), cos(pos·ω)) = (sin((pos+k)ω), cos((pos+k)ω)) for an arbitrary
+   real ω, so any frequency schedule keeps the property; the paper's base^(−2i/d_model) and
+   tensor2tensor's base^(−i/max(d_model/2 − 1, 1)) are checked as instances with i and d_model symbolic.
+3. Odd d_model = 2n + 1.
+   Zero padding (n pairs and a constant 0 last component): diag(M_k, 1) is a pos-independent map.
+   An unpaired last sine (n pairs and sin(pos·ω_n) with no cosine, ω_j = base^(−2j/d) distinct):
+   for every real k with sin(k·ω_n) ≠ 0 no pos-independent matrix A gives
+   A·PE(pos) = PE(pos + k) for all pos. The hypothesis cannot be dropped: when k·ω_n is a
+   multiple of π, sin((pos+k)ω_n) = ±sin(pos·ω_n) and a map exists.
+The whole-vector statements are checked at concrete sizes: d_model for the layout, and the odd
+size 2n + 1 = 7 for item 3.
+
+Numeric twin: numeric.layout_checks.layout_table.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from proofs.derivation import Derivation, Step
+from proofs.encoding import (
+    BASE,
+    D_MODEL,
+    POS,
+    I,
+    K,
+    frequencies,
+    omega,
+    pe_pair,
+    pe_vector,
+    rotation_matrix,
+    shift_matrix,
+)
+from proofs.theorem import FreeOf, LinearSystem, Theorem
+
+NAME = "layouts"
+
+# An arbitrary real frequency: the schedule-free form of the pair identity.
+W = sp.Symbol("omega", real=True)
+# Stands for sin(k·ω_n) in the unpaired-sine argument; its hypothesis is the theorem's.
+SIGMA = sp.Symbol("sigma", real=True, nonzero=True)
+N_INT = sp.Symbol("n", integer=True)
+# The odd size of item 3. Fixed rather than tied to --d-model: the impossibility is a
+# Vandermonde system in algebraic numbers, exact row reduction of which grows fast with n.
+ODD_D_MODEL = 7
+
+
+# ── 1. Layout ─────────────────────────────────────────────────────────────────────────────
+
+
+def concatenated_index(j: int, d_model: int) -> int:
+    """Where interleaved column j (sin of pair j//2 if j is even, else its cos) sits in [sin | cos]."""
+    return j // 2 if j % 2 == 0 else d_model // 2 + j // 2
+
+
+def permutation_matrix(d_model: int) -> sp.ImmutableMatrix:
+    """P with P[concatenated_index(j), j] = 1, so P·PE_interleaved = PE_concatenated."""
+    p = sp.zeros(d_model, d_model)
+    for j in range(d_model):
+        p[concatenated_index(j, d_model), j] = 1
+    return sp.ImmutableMatrix(p)
+
+
+def concatenated_vector(pos: sp.Expr, d_model: int) -> sp.ImmutableMatrix:
+    """The [sin | cos] encoding, written from its own definition (not from P)."""
+    ws = frequencies(d_model)
+    return sp.ImmutableMatrix([sp.sin(pos * w) for w in ws] + [sp.cos(pos * w) for w in ws])
+
+
+def concatenated_shift_matrix(k: sp.Expr, d_model: int) -> sp.ImmutableMatrix:
+    """P·M_k·Pᵀ, the shift map of the concatenated layout."""
+    p = permutation_matrix(d_model)
+    return sp.ImmutableMatrix(p * shift_matrix(k, d_model) * p.T)
+
+
+def permutation_derivation(d_model: int) -> Derivation:
+    p = permutation_matrix(d_model)
+    return Derivation(
+        f"P is orthogonal (d_model = {d_model}): P·Pᵀ = I = Pᵀ·P",
+        (
+            Step(sp.MatMul(p, p.T, evaluate=False), "statement, left side"),
+            Step(
+                sp.ImmutableMatrix(sp.eye(d_model)),
+                "each row of P holds one 1, in a different column",
+            ),
+            Step(sp.MatMul(p.T, p, evaluate=False), "and so does each column"),
+        ),
+    )
+
+
+def layout_derivation(d_model: int) -> Derivation:
+    p = permutation_matrix(d_model)
+    return Derivation(
+        f"The concatenated layout is P times the interleaved one (d_model = {d_model})",
+        (
+            Step(sp.MatMul(p, pe_vector(POS, d_model), evaluate=False), "P·PE(pos)"),
+            Step(
+                concatenated_vector(POS, d_model),
+                "row concatenated_index(j) of P picks interleaved entry j: sines first, then cosines",
+            ),
+        ),
+    )
+
+
+def block_form_derivation(d_model: int) -> Derivation:
+    """P·M_k·Pᵀ = [[C, S], [−S, C]] with C = diag(cos kω_i), S = diag(sin kω_i)."""
+    p, m_k = permutation_matrix(d_model), shift_matrix(K, d_model)
+    ws = frequencies(d_model)
+    c = sp.diag(*[sp.cos(K * w) for w in ws])
+    s = sp.diag(*[sp.sin(K * w) for w in ws])
+    return Derivation(
+        f"The concatenated shift map (d_model = {d_model}): P·M_k·Pᵀ = [[C, S], [−S, C]], "
+        "C = diag(cos kω_i), S = diag(sin kω_i)",
+        (
+            Step(sp.MatMul(p, m_k, p.T, evaluate=False), "statement, left side"),
+            Step(
+                sp.ImmutableMatrix(sp.BlockMatrix([[c, s], [-s, c]]).as_explicit()),
+                "conjugation by P regroups rows and columns: sine rows first, cosine rows second",
+            ),
+        ),
+    )
+
+
+def concatenated_shift_derivation(d_model: int) -> Derivation:
+    p, m_k = permutation_matrix(d_model), shift_matrix(K, d_model)
+    pe = pe_vector(POS, d_model)
+    return Derivation(
+        f"P·M_k·Pᵀ shifts the concatenated encoding by k (d_model = {d_model})",
+        (
+            Step(
+                sp.MatMul(
+                    concatenated_shift_matrix(K, d_model),
+                    concatenated_vector(POS, d_model),
+                    evaluate=False,
+                ),
+                "statement, left side",
+            ),
+            Step(
+                sp.MatMul(p, m_k, p.T, p, pe, evaluate=False),
+                "the layout identity: concat(pos) = P·PE(pos)",
+            ),
+            Step(sp.MatMul(p, m_k, pe, evaluate=False), "P is orthogonal: Pᵀ·P = I"),
+            Step(
+                sp.MatMul(p, pe_vector(POS + K, d_model), evaluate=False),
+                "theorem rotation: M_k·PE(pos) = PE(pos + k)",
+            ),
+            Step(concatenated_vector(POS + K, d_model), "the layout identity at pos + k"),
+        ),
+    )
+
+
+# ── 2. Any frequency schedule ─────────────────────────────────────────────────────────────
+
+
+def tensor2tensor_omega(
+    i: sp.Expr = I, d_model: sp.Expr = D_MODEL, base: sp.Expr = BASE
+) -> sp.Expr:
+    """tensor2tensor's spacing base**(−i/max(d_model/2 − 1, 1)) (its guard keeps d_model = 2 defined)."""
+    return base ** (-sp.sympify(i) / sp.Max(d_model / 2 - 1, 1))
+
+
+def pair_shift_derivation(w: sp.Expr, title: str, source: str) -> Derivation:
+    """R(kw)·pair(pos) = pair(pos + k) for the frequency w, via the matrix product and angle addition."""
+    product = sp.ImmutableMatrix(
+        [
+            sp.sin(POS * w) * sp.cos(K * w) + sp.cos(POS * w) * sp.sin(K * w),
+            sp.cos(POS * w) * sp.cos(K * w) - sp.sin(POS * w) * sp.sin(K * w),
+        ]
+    )
+    return Derivation(
+        title,
+        (
+            Step(
+                sp.MatMul(rotation_matrix(K * w), pe_pair(POS, w), evaluate=False),
+                "statement, left side",
+            ),
+            Step(product, "matrix product"),
+            Step(
+                sp.ImmutableMatrix([sp.sin(POS * w + K * w), sp.cos(POS * w + K * w)]),
+                f"angle addition{source}",
+            ),
+            Step(pe_pair(POS + K, w), "factor out the frequency"),
+        ),
+    )
+
+
+# ── 3. Odd d_model ────────────────────────────────────────────────────────────────────────
+
+
+def odd_frequencies(d_odd: int) -> list[sp.Expr]:
+    """ω_j = base**(−2j/d_odd) for j = 0 .. n, with n = (d_odd − 1)/2."""
+    return [omega(j, d_odd) for j in range(d_odd // 2 + 1)]
+
+
+def _pairs(pos: sp.Expr, ws: list[sp.Expr]) -> list[sp.Expr]:
+    return [e for w in ws for e in pe_pair(pos, w)]
+
+
+def zero_padded_vector(pos: sp.Expr, d_odd: int) -> sp.ImmutableMatrix:
+    """n interleaved pairs, then a constant 0."""
+    return sp.ImmutableMatrix([*_pairs(pos, odd_frequencies(d_odd)[:-1]), sp.Integer(0)])
+
+
+def unpaired_sine_vector(pos: sp.Expr, d_odd: int) -> sp.ImmutableMatrix:
+    """n interleaved pairs, then sin(pos·ω_n) with no cosine."""
+    ws = odd_frequencies(d_odd)
+    return sp.ImmutableMatrix([*_pairs(pos, ws[:-1]), sp.sin(pos * ws[-1])])
+
+
+def padded_shift_matrix(k: sp.Expr, d_odd: int) -> sp.ImmutableMatrix:
+    """diag(R(kω_0), …, R(kω_{n−1}), 1)."""
+    blocks = [rotation_matrix(k * w) for w in odd_frequencies(d_odd)[:-1]]
+    return sp.ImmutableMatrix(sp.diag(*blocks, sp.Integer(1)))
+
+
+def zero_padding_derivation(d_odd: int) -> Derivation:
+    return Derivation(
+        f"Zero padding keeps the property (d_model = {d_odd}): diag(M_k, 1) shifts the padded encoding",
+        (
+            Step(
+                sp.MatMul(
+                    padded_shift_matrix(K, d_odd), zero_padded_vector(POS, d_odd), evaluate=False
+                ),
+                "statement, left side",
+            ),
+            Step(
+                zero_padded_vector(POS + K, d_odd),
+                "each pair rotates as in theorem rotation; the padded 0 stays 0",
+            ),
+        ),
+    )
+
+
+def row_unknowns(d_odd: int) -> tuple[sp.Symbol, ...]:
+    """a_0 … a_{d−1}: the last row of a candidate matrix A."""
+    return tuple(sp.Symbol(f"a_{j}", real=True) for j in range(d_odd))
+
+
+def last_row_residual(d_odd: int) -> sp.Expr:
+    """f(pos) = a·PE(pos) − sin((pos + k)·ω_n): zero for all pos if the last row of A works."""
+    a = sp.ImmutableMatrix([row_unknowns(d_odd)])
+    w_last = odd_frequencies(d_odd)[-1]
+    return (a * unpaired_sine_vector(POS, d_odd))[0, 0] - sp.sin((POS + K) * w_last)
+
+
+def last_row_derivation(d_odd: int) -> Derivation:
+    w_last = odd_frequencies(d_odd)[-1]
+    unknowns = row_unknowns(d_odd)
+    rest = sum(a * e for a, e in zip(unknowns[:-1], unpaired_sine_vector(POS, d_odd), strict=False))
+    split = sp.Add(
+        rest,
+        sp.Mul(unknowns[-1] - sp.cos(K * w_last), sp.sin(POS * w_last), evaluate=False),
+        -sp.sin(K * w_last) * sp.cos(POS * w_last),
+        evaluate=False,
+    )
+    return Derivation(
+        f"Unpaired last sine (d_model = {d_odd}): the last row a of a candidate A must make "
+        "f(pos) = a·PE(pos) − sin((pos + k)ω_n) vanish for all pos",
+        (
+            Step(last_row_residual(d_odd), "f(pos)"),
+            Step(
+                split,
+                "angle addition: the target needs the missing cos(pos·ω_n), with weight sin(kω_n)",
+            ),
+        ),
+    )
+
+
+def even_derivative_equations(d_odd: int) -> tuple[sp.Expr, ...]:
+    """f^(m)(0) for m = 0, 2, …, 2n, computed by differentiation, sin(k·ω_n) written as sigma."""
+    f = last_row_residual(d_odd)
+    w_last = odd_frequencies(d_odd)[-1]
+    n = d_odd // 2
+    return tuple(
+        sp.expand(sp.diff(f, POS, m).subs(POS, 0)).xreplace({sp.sin(K * w_last): SIGMA})
+        for m in range(0, 2 * n + 1, 2)
+    )
+
+
+def period_edge_derivation(d_odd: int) -> Derivation:
+    """When k·ω_n = n·π the unpaired sine only changes sign: the hypothesis sin(kω_n) ≠ 0 is needed."""
+    w_last = odd_frequencies(d_odd)[-1]
+    k_edge = sp.pi * N_INT / w_last
+    return Derivation(
+        f"Edge (d_model = {d_odd}): at k = nπ/ω_n, sin(kω_n) = 0 and the sine only changes sign, "
+        "so there the last row ±e_last (with the pairs rotated) is a map",
+        (
+            Step(sp.sin((POS + k_edge) * w_last), "the last component at pos + k"),
+            Step(
+                (-1) ** N_INT * sp.sin(POS * w_last),
+                "angle addition with sin(nπ) = 0 and cos(nπ) = (−1)ⁿ",
+            ),
+        ),
+    )
+
+
+def _cosine_weights(n: int) -> str:
+    names = [f"a_{2 * j + 1}" for j in range(n)]
+    return ", ".join(names) if n <= 4 else f"{names[0]}, {names[1]}, …, {names[-1]}"
+
+
+# ── The theorem ───────────────────────────────────────────────────────────────────────────
+
+
+def build(d_model: int = 8) -> Theorem:
+    """The layouts theorem; d_model sets the layout size (the odd size is ODD_D_MODEL)."""
+    d_odd = ODD_D_MODEL
+    n = d_odd // 2
+    return Theorem(
+        name=NAME,
+        title="Layouts and schedules keep the shift property; odd d_model needs zero padding",
+        statement=(
+            "The [sin | cos] layout is P·PE for a permutation P, so P·M_k·Pᵀ shifts it by k; the pair "
+            "identity holds for any frequency, so for every schedule; for odd d_model zero padding "
+            "keeps a pos-independent map and an unpaired last sine admits none when sin(kω_last) ≠ 0."
+        ),
+        formulas=(
+            sp.Eq(
+                sp.MatMul(rotation_matrix(K * W), pe_pair(POS, W), evaluate=False),
+                pe_pair(POS + K, W),
+                evaluate=False,
+            ),
+        ),
+        parts=(
+            permutation_derivation(d_model),
+            layout_derivation(d_model),
+            block_form_derivation(d_model),
+            concatenated_shift_derivation(d_model),
+            FreeOf(
+                f"P·M_k·Pᵀ (d_model = {d_model}) does not depend on pos",
+                concatenated_shift_matrix(K, d_model),
+                (POS,),
+            ),
+            pair_shift_derivation(
+                W, "Any frequency: R(kω) shifts the pair at frequency ω, for every real ω", ""
+            ),
+            FreeOf("R(kω) does not depend on pos, for any ω", rotation_matrix(K * W), (POS,)),
+            pair_shift_derivation(
+                omega(),
+                "Instance: the paper's schedule ω_i = 10000^(−2i/d_model), i and d_model symbolic",
+                " (the any-frequency identity with ω = 10000^(−2i/d_model))",
+            ),
+            pair_shift_derivation(
+                tensor2tensor_omega(),
+                "Instance: tensor2tensor's ω_i = 10000^(−i/max(d_model/2 − 1, 1)), i and d_model symbolic",
+                " (the any-frequency identity with tensor2tensor's ω_i)",
+            ),
+            zero_padding_derivation(d_odd),
+            FreeOf(
+                f"diag(M_k, 1) (d_model = {d_odd}) does not depend on pos",
+                padded_shift_matrix(K, d_odd),
+                (POS,),
+            ),
+            last_row_derivation(d_odd),
+            LinearSystem(
+                f"If f vanished for all pos, so would f, f'', …, f^({2 * n}) at pos = 0. Those even "
+                f"derivatives involve only the cosine weights {_cosine_weights(n)} and form a "
+                f"Vandermonde system in ω_0², …, ω_{n}² (distinct) with right side ∝ σ = sin(kω_{n}) ≠ 0: "
+                "no solution, so no matrix A exists",
+                even_derivative_equations(d_odd),
+                row_unknowns(d_odd),
+                "inconsistent",
+            ),
+            period_edge_derivation(d_odd),
+        ),
+        twin="numeric.layout_checks.layout_table",
+        twin_kwargs={"d_model": d_model, "d_odd": d_odd},
+        remarks=(
+            "Layout, zero padding and the unpaired sine are checked at the concrete sizes shown; "
+            "the any-frequency pair identity and both schedule instances hold with i and d_model symbolic.",
+            "The unpaired-sine impossibility assumes sin(k·ω_last) ≠ 0 (σ). That holds for every k with "
+            "0 < |k| < π/ω_last, and — since ω_last is algebraic and π is transcendental — for every "
+            "nonzero rational k; that last step (Lindemann) is not checked by the engine.",
+            "Only the last row is needed for the impossibility, so it holds whatever the other rows of A are; "
+            "the derivative argument does not assume the sines and cosines are linearly independent.",
+        ),
+    )
+
+
+if __name__ == "__main__":
+    from proofs.cli import run_theorem_module
+
+    raise SystemExit(run_theorem_module(NAME))

@@ -1,0 +1,158 @@
+"""Markdown printer: the same notes as the LaTeX backend, laid out like the course's modules.
+
+Math goes in $$\\begin{aligned} ... \\end{aligned}$$ blocks (no align*, no \\label), which both
+MathJax and KaTeX render; the expressions come from the same SymPy printer as the PDF.
+Justifications stay out of the math, as a numbered list under each chain, so a wide chain
+never has to carry a paragraph of text inside a formula.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import sympy as sp
+
+from numeric.table import Cell, Table, format_cell
+from proofs.derivation import Derivation, Verdict
+from proofs.render.latex import (
+    Display,
+    derivation_math_rows,
+    fact_caption,
+    fact_math,
+    is_number,
+    latex_math,
+    link_checks,
+    theorem_display,
+)
+from proofs.theorem import Part, TheoremResult
+
+MARK = {"proved": "✓", "refuted": "✗", "undecided": "?"}
+
+
+def md_text(text: str) -> str:
+    """Prose with the characters Markdown (and a $-math renderer) would interpret escaped."""
+    return re.sub(r"([\\`*_\[\]<>|$])", r"\\\1", text)
+
+
+def math_block(body: str) -> str:
+    """A display-math block that MathJax and KaTeX both render."""
+    return f"$$\n{body}\n$$"
+
+
+def aligned(rows: Sequence[str]) -> str:
+    """Rows of an aligned environment inside a display-math block."""
+    return math_block("\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}")
+
+
+def derivation_markdown(derivation: Derivation, verdict: Verdict | None = None) -> str:
+    """A chain: its aligned steps tagged (1), (2), ..., then the numbered justifications."""
+    rows = derivation_math_rows(derivation)
+    tagged = [rows[0]] + [rf"{row} && \text{{({j})}}" for j, row in enumerate(rows[1:], 1)]
+    out = [aligned(tagged), ""]
+    for j, step in enumerate(derivation.steps[1:], 1):
+        check = ""
+        if verdict is not None and len(verdict.links) >= j:
+            link = verdict.links[j - 1]
+            check = f" — {MARK[link.status]} {md_text(link.symbolic.rule or 'not reduced')}"
+        out.append(f"{j}. {md_text(step.justification)}{check}")
+    return "\n".join(out)
+
+
+def _verdict(verdict: Verdict) -> str:
+    line = f"{MARK[verdict.status]} **{verdict.status}**: {md_text(verdict.reason)}"
+    if verdict.counterexample is not None:
+        line += f". Counterexample {md_text(verdict.counterexample.describe())}"
+    checks = link_checks(verdict)
+    return line + (f". {md_text(checks)}" if checks else "")
+
+
+def part_markdown(part: Part, verdict: Verdict, number: int, display: Display = ()) -> str:
+    """One part: a numbered heading, its chain or fact, and its verdict."""
+    out = [f"### {number}. {md_text(part.title)}", ""]
+    if isinstance(part, Derivation):
+        out.append(derivation_markdown(part, verdict))
+    else:
+        out += [md_text(fact_caption(part)), "", math_block(fact_math(part, display))]
+    out += ["", _verdict(verdict)]
+    return "\n".join(out)
+
+
+def _cell(cell: Cell, spec: str) -> str:
+    if isinstance(cell, bool | np.bool_):
+        return "✓" if cell else "✗"
+    return md_text(format_cell(cell, spec))
+
+
+def table_markdown(table: Table) -> str:
+    """A numeric Table as a Markdown table, numbers right-aligned, title above, note below."""
+    specs = table.formats or ("",) * len(table.columns)
+    numeric = [
+        bool(table.rows) and all(is_number(r[c]) for r in table.rows)
+        for c in range(len(table.columns))
+    ]
+    out = [f"*{md_text(table.title)}*", ""]
+    out.append("| " + " | ".join(md_text(c) for c in table.columns) + " |")
+    out.append("|" + "|".join(" ---: " if n else " --- " for n in numeric) + "|")
+    for row in table.rows:
+        out.append("| " + " | ".join(_cell(c, s) for c, s in zip(row, specs, strict=True)) + " |")
+    if table.note:
+        out += ["", md_text(table.note)]
+    if table.passed is not None:
+        out += ["", f"Numeric check: **{'✓ passed' if table.passed else '✗ failed'}**."]
+    return "\n".join(out)
+
+
+def theorem_markdown(
+    result: TheoremResult, table: Table | None, *, figure: str | None = None
+) -> str:
+    """One theorem as a course-style Markdown page; figure: a PNG file name beside it."""
+    th = result.theorem
+    out = [
+        f"# {md_text(th.title)}",
+        "",
+        f"**Theorem ({md_text(th.name)}).** *{md_text(th.statement)}*",
+    ]
+    if th.formulas:
+        out += ["", aligned([latex_math(f) for f in th.formulas])]
+    out += ["", "## Proof"]
+    for number, pr in enumerate(result.parts, 1):
+        out += ["", part_markdown(pr.part, pr.verdict, number, theorem_display(result))]
+    proved = sum(pr.verdict.status == "proved" for pr in result.parts)
+    out += ["", f"**Status: {result.status}** ({proved} of {len(result.parts)} parts proved)."]
+    if th.remarks:
+        out += ["", "## Remarks", ""] + [f"- {md_text(r)}" for r in th.remarks]
+    if table is not None:
+        out += ["", "## Verified: numeric cross-check", ""]
+        out += [f"Computed independently with NumPy by `{th.twin}`.", "", table_markdown(table)]
+    if figure is not None:
+        out += ["", f"![{md_text(th.title)}]({figure})"]
+    return "\n".join(out) + "\n"
+
+
+def inline_markdown(pieces: Sequence[str | sp.Basic]) -> str:
+    """A paragraph of prose pieces and SymPy expressions (set as $inline$ math)."""
+    return "".join(md_text(p) if isinstance(p, str) else f"${latex_math(p)}$" for p in pieces)
+
+
+def index_markdown(
+    title: str, intro: Sequence[Sequence[str | sp.Basic]], entries: Sequence[tuple[str, str, str]]
+) -> str:
+    """The notes' README: title, introduction, and a linked list of (name, title, status)."""
+    out = [f"# {md_text(title)}", ""]
+    for paragraph in intro:
+        out += [inline_markdown(paragraph), ""]
+    out += ["## Theorems", ""]
+    out += [f"- [{md_text(t)}]({name}.md) — {MARK[s]} {s}" for name, t, s in entries]
+    return "\n".join(out) + "\n"
+
+
+def result_markdown(result: TheoremResult) -> str:
+    """A checked theorem for Jupyter: a one-line summary, then the page without its twin."""
+    proved = sum(pr.verdict.status == "proved" for pr in result.parts)
+    summary = (
+        f"{MARK[result.status]} **{md_text(result.theorem.name)}: {result.status}** "
+        f"({proved} of {len(result.parts)} parts proved)"
+    )
+    return summary + "\n\n" + theorem_markdown(result, None)

@@ -1,0 +1,74 @@
+"""The boundedness theorem, its checked inequality facts, and its numeric twin."""
+
+import pytest
+import sympy as sp
+
+from numeric.norms import bounds_table
+from proofs import bounded
+from proofs.derivation import Derivation, Step
+from proofs.encoding import D_MODEL, POS, I, omega, pe_vector
+from proofs.theorem import NonNegative
+
+X = POS * omega()
+
+
+@pytest.mark.slow
+def test_bounded_theorem_is_proved():
+    result = bounded.build().verify()
+    assert result.status == "proved", [str(p.verdict) for p in result.parts]
+
+
+def test_pair_statement_is_symbolic_in_i_and_d_model():
+    derivation = bounded.pair_norm_derivation()
+    assert {I, D_MODEL, POS} <= derivation.symbols
+    assert derivation.verify().proved
+
+
+def test_each_bound_is_a_proved_fact_in_general():
+    for fact in bounded.bound_facts():
+        assert {I, D_MODEL} <= fact.expr.free_symbols
+        assert fact.verify().proved, fact.title
+
+
+@pytest.mark.parametrize("d_model", [2, pytest.param(6, marks=pytest.mark.slow)])
+def test_norm_for_other_d_model(d_model):
+    assert bounded.vector_norm_derivation(d_model).verify().proved
+
+
+def test_wrong_norm_is_refuted():
+    pe = pe_vector(POS, 4)
+    wrong = Derivation("‖PE‖² = d_model", (Step((pe.T * pe)[0], "norm"), Step(sp.Integer(4), "?")))
+    assert wrong.verify().status == "refuted"
+
+
+def test_nonnegative_with_a_wrong_witness_is_refuted():
+    fact = NonNegative(
+        "1 − sin x = (sin(x/2) + cos(x/2))²", 1 - sp.sin(X), (sp.sin(X / 2) + sp.cos(X / 2)) ** 2
+    )
+    assert fact.verify().status == "refuted"
+
+
+def test_nonnegative_with_a_negative_witness_is_refuted():
+    fact = NonNegative("−1 − sin² x ≥ 0", -1 - sp.sin(X) ** 2, -1 - sp.sin(X) ** 2)
+    assert fact.verify().status == "refuted"
+
+
+def test_nonnegative_with_an_unsigned_witness_is_undecided_not_proved():
+    fact = NonNegative("sin x ≥ 0", sp.sin(X), sp.sin(X))
+    assert fact.verify().status == "undecided"
+
+
+def test_twin_passes_and_reports_each_d_model():
+    table = bounded.build().run_twin()
+    assert table.passed is True
+    assert [row[0] for row in table.rows] == [2, 8, 64, 512]
+    for d, _, lo, hi, half, err, tol, ok in table.rows:
+        assert -1 - 1e-14 <= lo < 0 < hi <= 1 + 1e-14 and half == d / 2 and err <= tol and ok
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"max_len": 0}, {"d_models": (3,)}, {"d_models": ()}, {"max_len": -5}]
+)
+def test_twin_rejects_bad_input(kwargs):
+    with pytest.raises(ValueError):
+        bounds_table(**kwargs)
