@@ -17,6 +17,14 @@ from sympy.solvers.solveset import NonlinearError
 
 def _zero(expr: sp.Expr) -> bool | None:
     """True/False when SymPy can prove expr = 0 / expr != 0 under the symbols' assumptions."""
+    # Most entries are plain numbers or rational functions: settle those before simplify().
+    if expr.is_zero is not None:
+        return bool(expr.is_zero)
+    cheap = sp.cancel(sp.expand(expr))
+    if cheap == 0:
+        return True
+    if cheap.is_zero is False:
+        return False
     reduced = sp.simplify(expr)
     if reduced == 0:
         return True
