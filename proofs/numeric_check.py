@@ -24,9 +24,9 @@ MIN_POINTS = 24
 MAX_ATTEMPTS = 200
 # Spec tolerance of the design: agreement to 1e-40 relative. Reported beside every check.
 RELATIVE_TOLERANCE = mpmath.mpf("1e-40")
-# Below this (relative to max(|lhs|, |rhs|, 1)) a difference at HIGH_DPS is taken as rounding
-# noise without a second evaluation: it is 10**60 times finer than RELATIVE_TOLERANCE.
-_NOISE_FLOOR = mpmath.mpf("1e-100")
+# A difference below 10**-(high_dps - _NOISE_DIGITS) relative to max(|lhs|, |rhs|, 1) is taken
+# as rounding noise without a second evaluation (at 120 digits: 1e-100, far finer than 1e-40).
+_NOISE_DIGITS = 20
 # Two evaluations of a real difference agree to this relative amount; noise does not.
 _STABLE = mpmath.mpf("1e-6")
 
@@ -180,11 +180,11 @@ def check_numeric(
             # The second precision only matters where the sides differ by more than the
             # noise floor of the first; an exact or near-exact match needs no second opinion.
             with mpmath.workdps(high_dps):
+                # The floor follows the working precision, so a deeper look sees deeper.
+                floor = mpmath.mpf(10) ** (_NOISE_DIGITS - high_dps)
                 gaps = [
                     (abs(a - b), max(abs(a), abs(b))) for a, b in zip(lhs_hi, rhs_hi, strict=True)
                 ]
-                # The floor follows the working precision, so a deeper look sees deeper.
-                floor = _NOISE_FLOOR * mpmath.mpf(10) ** (HIGH_DPS - high_dps)
                 close = all(gap <= floor * max(scale, 1) for gap, scale in gaps)
             if not close:
                 lhs_lo, rhs_lo = _evaluate(sides, point, low_dps)

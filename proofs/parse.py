@@ -25,6 +25,7 @@ MAX_DECIMAL_EXPONENT = 1000
 MAX_POWER_BITS = 4096
 MAX_SYMBOLIC_EXPONENT = 64
 MAX_ROOT_BITS = 1024
+MAX_NUMBER_BITS = 16384
 
 DEFAULT_SYMBOLS: Mapping[str, sp.Symbol] = MappingProxyType(
     {
@@ -120,11 +121,15 @@ def parse_expression(text: str, *, symbols: Mapping[str, sp.Symbol] | None = Non
       allows a numeric exponent of magnitude at most 64, so ``E**(10**10)`` is refused;
     - a symbolic exponent (``10000**(2*i/d_model)``) is accepted when a conservative
       estimate of the numbers that SymPy could compute from it by combining exponents, e.g.
-      ``(2**pos)**(10**10/pos)``, stays within 4096 bits.
+      ``(2**pos)**(10**10/pos)``, stays within 4096 bits;
+    - every part of the expression that is a plain number (no symbols), rational or not,
+      must stay below 2**16384 in size: SymPy decides the sign of e.g. ``sin(exp(2**64))`` by
+      numeric evaluation at a precision beyond the number's size, which would never finish.
 
-    ``exp(x)`` is a function call rather than a power: its argument may be large
-    (``exp(10**30)`` stays unevaluated) unless it contains ``log``, because SymPy rewrites
-    ``exp(c*log(b))`` as ``b**c``; then the estimate above applies. A result containing
+    ``exp(x)`` with symbolic ``x`` may have any coefficients (``exp(10**30*pos)`` stays
+    unevaluated), except when ``x`` contains ``log``, because SymPy rewrites ``exp(c*log(b))``
+    as ``b**c``; then the growth estimate above applies. With a numeric ``x`` the number rule
+    applies, so ``exp(2000)`` is accepted and ``exp(10**30)`` is refused. A result containing
     ``zoo``/``nan``/``oo`` (e.g. ``1/0``, ``log(0)``) is refused.
     """
     if not isinstance(text, str):
@@ -360,6 +365,17 @@ class _Parser:
     # --- building (only validated trees get here) -------------------------------------------
 
     def _build(self, node: ast.expr) -> sp.Expr:
+        result = self._build_node(node)
+        # SymPy settles signs of numbers such as sin(exp(2**64)) by evalf, whose precision must
+        # exceed the number's size, so a huge number anywhere would hang later queries.
+        if not result.free_symbols and _magnitude(result) > MAX_NUMBER_BITS:
+            raise ValueError(
+                f"the number {self._render(node)} is too large; "
+                f"numbers are limited to {MAX_NUMBER_BITS} bits"
+            )
+        return result
+
+    def _build_node(self, node: ast.expr) -> sp.Expr:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, float):
                 return self._decimal(node)
@@ -540,9 +556,43 @@ def _growth(expr: sp.Basic) -> float:
 def _coefficients(expr: sp.Basic) -> float:
     """Sum of the numerators of the numbers in ``expr`` outside log arguments."""
     if expr.is_Rational:
-        numerator = abs(int(expr.p))
-        # Far above any limit; avoids OverflowError in float().
-        return float(numerator) if numerator.bit_length() < 1000 else math.inf
+        return _to_float(abs(int(expr.p)))
     if isinstance(expr, sp.log):
         return 0.0
     return sum((_coefficients(arg) for arg in expr.args), 0.0)
+
+
+def _magnitude(number: sp.Basic) -> float:
+    """Upper estimate of ``|log2|number||``, the bits of a (possibly irrational) number."""
+    if number.is_Rational:
+        return max(1.0, _rational_bits(number))
+    if isinstance(number, sp.exp):
+        return math.log2(math.e) * _bound(number.args[0])
+    if number.is_Pow:
+        base, exponent = number.args
+        return _magnitude(base) * _bound(exponent)
+    if isinstance(number, sp.log):
+        return math.log2(_magnitude(number.args[0]) + 1) + 1
+    if isinstance(number, (sp.sin, sp.cos)):
+        return 1.0
+    if number.is_Add:
+        return max(_magnitude(arg) for arg in number.args) + 1
+    if number.is_Mul:
+        return sum(_magnitude(arg) for arg in number.args)
+    return 2.0
+
+
+def _bound(number: sp.Basic) -> float:
+    """Upper estimate of ``|number|``."""
+    if number.is_Rational:
+        numerator, denominator = abs(int(number.p)), int(number.q)
+        if numerator.bit_length() - denominator.bit_length() > 1000:
+            return math.inf
+        return numerator / denominator
+    # Capped so that 2**bits stays a finite float; anything near the cap is refused anyway.
+    return 2.0 ** min(_magnitude(number), 1000.0)
+
+
+def _to_float(value: int) -> float:
+    # Far above any limit; avoids OverflowError in float().
+    return float(value) if value.bit_length() < 1000 else math.inf
