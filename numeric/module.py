@@ -28,6 +28,8 @@ def module_formula_rows(
     """
     d_model = validate.d_model(d_model)
     dtype = validate.dtype(dtype)
+    rows = np.shape(positions)[0] if np.ndim(positions) else 1
+    validate.fits_in_memory(3 * rows * d_model * dtype.itemsize, f"a ({rows}, {d_model}) table")
     # float16 positions above 65504 overflow to inf: that failure is what is being measured.
     with np.errstate(invalid="ignore", over="ignore"):
         position = np.asarray(positions).astype(dtype)[:, None]

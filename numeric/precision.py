@@ -53,6 +53,12 @@ def precision_table(
     samples = validate.integer(samples, "samples")
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
+    # The module's formula builds a (samples, d_model) table per dtype, with temporaries.
+    validate.fits_in_memory(
+        3 * samples * d_model * 8,
+        f"a ({samples}, {d_model}) table",
+        "use fewer samples or a smaller d_model",
+    )
     dims = default_dims(d_model) if dims is None else validate.indices(dims, d_model, "dims")
     if not dims:
         raise ValueError("dims must list at least one dim")

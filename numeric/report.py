@@ -82,7 +82,9 @@ def check_options(
         shifts[option] = value
     widest = max(d_model, EXERCISE_D_MODEL)
     validate.fits_in_memory(
-        2 * max_len * widest * BYTES_PER_ENTRY, f"a ({max_len}, {widest}) table"
+        2 * max_len * widest * BYTES_PER_ENTRY,
+        f"a ({max_len}, {widest}) table",
+        f"use a smaller {names['max_len']} or {names['d_model']}",
     )
     return {
         "max_len": max_len,

@@ -87,6 +87,7 @@ def _offsets(d_model: int, base: float) -> np.ndarray:
 def frequencies(d_model: int, *, base: float = 10000.0) -> np.ndarray:
     """The pair frequencies ω_i = base^(-2i/d_model), i = 0 .. d_model/2 - 1, correctly rounded."""
     d_model = validate.d_model(d_model)
+    validate.fits_in_memory(4 * d_model * 8, f"{d_model // 2} frequencies")
     return _frequencies(d_model, validate.base(base)).approx.copy()
 
 
@@ -192,6 +193,7 @@ def sinusoidal_pe(
         raise ValueError(
             f"positions start .. start + max_len must stay below 2**31 in magnitude, got start={start}"
         )
+    validate.fits_in_memory(max_len * d_model * dtype.itemsize, f"a ({max_len}, {d_model}) table")
     out = np.empty((max_len, d_model), dtype=dtype)
     if max_len == 0:
         return out
@@ -230,6 +232,7 @@ def ramp_encoding(max_len: int, *, dtype: DTypeLike = np.float64) -> np.ndarray:
     """The linear ramp pos / max_len as a (max_len, 1) table: the module's 'simpler' alternative."""
     max_len = validate.max_len(max_len)
     dtype = validate.dtype(dtype)
+    validate.fits_in_memory(max_len * (16 + dtype.itemsize), f"a ({max_len}, 1) table")
     return (np.arange(max_len, dtype=np.float64) / max(max_len, 1)).astype(dtype)[:, None]
 
 
@@ -237,4 +240,5 @@ def raw_index_encoding(max_len: int, *, dtype: DTypeLike = np.float64) -> np.nda
     """The raw position index 0, 1, ..., max_len - 1 as a (max_len, 1) table."""
     max_len = validate.max_len(max_len)
     dtype = validate.dtype(dtype)
+    validate.fits_in_memory(max_len * (8 + dtype.itemsize), f"a ({max_len}, 1) table")
     return np.arange(max_len, dtype=np.float64).astype(dtype)[:, None]

@@ -113,12 +113,12 @@ def available_memory() -> int:
     return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
-def fits_in_memory(nbytes: int, what: str) -> None:
-    """Raise if nbytes of working memory for `what` exceed half the available memory."""
+def fits_in_memory(nbytes: int, what: str, hint: str = "ask for a smaller table") -> None:
+    """Raise, before anything is allocated, if nbytes for `what` exceed half the available memory."""
     # Half, because the checks need temporaries beside the table itself.
     limit = available_memory() // 2
     if nbytes > limit:
         raise ValueError(
             f"{what} needs {nbytes / 2**30:.1f} GiB, more than the "
-            f"{limit / 2**30:.1f} GiB this machine can spare; use a smaller --max-len or --d-model"
+            f"{limit / 2**30:.1f} GiB this machine can spare; {hint}"
         )

@@ -115,7 +115,11 @@ def build(d_model: int = 8) -> Theorem:
         formulas=(
             sp.Eq(sp.sin(POS * OMEGA_I) ** 2 + sp.cos(POS * OMEGA_I) ** 2, 1, evaluate=False),
             sp.Eq(
-                _gram(sp.MatrixSymbol("PE", d_model, 1)), sp.Integer(d_model) / 2, evaluate=False
+                sp.Sum(
+                    sp.sin(POS * OMEGA_I) ** 2 + sp.cos(POS * OMEGA_I) ** 2, (I, 0, D_MODEL / 2 - 1)
+                ),
+                D_MODEL / 2,
+                evaluate=False,
             ),
         ),
         parts=(
@@ -125,6 +129,7 @@ def build(d_model: int = 8) -> Theorem:
             vector_norm_derivation(d_model),
         ),
         twin="numeric.norms.bounds_table",
+        figure="proofs.figures.spectrum",
         remarks=(
             "The bounds are inequalities, which the equality engine does not check as such: each is "
             "shown as an equality to a square (checked symbolically and numerically) plus SymPy's "

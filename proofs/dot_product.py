@@ -223,6 +223,7 @@ def build(d_model: int = 8) -> Theorem:
         ),
         twin="numeric.dot_product.dot_product_table",
         twin_kwargs={"d_model": d_model},
+        figure="numeric.dot_product_plot.plot",
         remarks=(
             "The pair statements and the sums over the d_model/2 pairs hold with i and d_model "
             "symbolic; the concrete-d_model parts write the same sums out term by term.",

@@ -10,7 +10,8 @@ Each file is written to a temporary file in the same directory and moved into pl
 os.replace, so a reader sees the old file or the new one, never half of one. The manifest is
 updated first to accept both the old and the new content of every file about to change, and
 narrowed to the new content once all are written; an interrupted run therefore leaves every
-file recognisably ours.
+file recognisably ours. A Ctrl-C that arrives during the (millisecond) write phase is held
+until the phase is done, so it never leaves a stray temporary file.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ import hashlib
 import json
 import os
 import re
+import signal
 import tempfile
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 MANIFEST = ".pe-proofs-manifest.json"
@@ -108,15 +111,49 @@ def _current_hash(root: Path, name: str, manifest: Mapping[str, list[str]]) -> s
     return digest
 
 
+def check_directory(root: Path | str, name: str = "output directory") -> Path:
+    """root as a Path if it is, or can be created as, a writable directory; ValueError otherwise.
+
+    name is what the message blames, e.g. "--out". Nothing is created.
+    """
+    text = os.fspath(root)
+    if "\0" in text:
+        raise ValueError(f"{name} must be a path without NUL bytes, got {text!r}")
+    root = Path(text)
+    try:
+        # The nearest part of the path that exists must be a directory we may write into.
+        existing = next(p for p in (root, *root.parents) if os.path.lexists(p))
+        if not existing.is_dir():
+            raise ValueError(
+                f"{name} must be a directory or a path that can be created as one, "
+                f"but {existing} is not a directory"
+            )
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise ValueError(f"{name} must be a writable directory, but {existing} is not writable")
+    except OSError as exc:
+        raise ValueError(f"{name} {text!r} cannot be used: {exc.strerror or exc}") from None
+    return root
+
+
+def check_writable(root: Path | str, names: list[str], name: str = "output directory") -> Path:
+    """Refuse, before any work is done, a root or file names that write_files would refuse."""
+    root = check_directory(root, name)
+    for file_name in names:
+        _check_name(file_name)
+    if root.is_dir():
+        manifest = read_manifest(root)
+        for file_name in names:
+            _current_hash(root, file_name, manifest)
+    return root
+
+
 def write_files(root: Path | str, files: Mapping[str, bytes]) -> list[str]:
     """Write every name -> content of files into root; return the names whose content changed.
 
     Every existing file is checked before anything is written, so a refusal (ValueError)
     leaves the directory as it was. Files with unchanged content are not touched.
     """
-    root = Path(root)
-    if root.exists() and not root.is_dir():
-        raise ValueError(f"output directory {root} exists and is not a directory")
+    root = check_directory(root)
     for name in files:
         _check_name(name)
     root.mkdir(parents=True, exist_ok=True)
@@ -130,10 +167,37 @@ def write_files(root: Path | str, files: Mapping[str, bytes]) -> list[str]:
     pending = dict(manifest)
     for name in changed:
         pending[name] = [h for h in (current[name], new[name]) if h is not None]
-    atomic_write(root / MANIFEST, _manifest_bytes(pending))
-    for name in changed:
-        atomic_write(root / name, files[name])
     final = dict(manifest)
     final.update({name: [new[name]] for name in files})
-    atomic_write(root / MANIFEST, _manifest_bytes(final))
+    with _interrupt_deferred():
+        atomic_write(root / MANIFEST, _manifest_bytes(pending))
+        for name in changed:
+            atomic_write(root / name, files[name])
+        atomic_write(root / MANIFEST, _manifest_bytes(final))
     return changed
+
+
+@contextlib.contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) until the block is done, then deliver it.
+
+    The writes take milliseconds; finishing them means an interrupt can never leave a stray
+    temporary file (one created but not yet known to atomic_write) or a half-updated manifest.
+    """
+    # Handlers can be changed only from the main thread, and restored only if set from Python.
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is None
+    ):
+        yield
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        if callable(previous):
+            previous(signal.SIGINT, None)
+        elif previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)

@@ -76,7 +76,7 @@ def build(d_model: int = 8) -> Theorem:
             ),
             NonZero(
                 "and it changes with pos: d a(pos)/d pos = −k/pos² ≠ 0",
-                sp.diff(a_of_pos, POS_NONZERO),
+                sp.cancel(sp.diff(a_of_pos, POS_NONZERO)),
             ),
             LinearSystem(
                 "Edge case k = 0: the same coefficient equations have the solution a = 1 (the identity)",
@@ -94,9 +94,10 @@ def build(d_model: int = 8) -> Theorem:
         ),
         twin="numeric.checks.ramp_table",
         remarks=(
-            "The impossibility is for linear maps (a single scalar a). The affine map r ↦ r + k/L "
-            "does work, so the ramp's real weakness is boundedness and resolution, not the lack "
-            "of every fixed shift rule.",
+            "The impossibility is for a linear map of the ramp value alone. The affine map "
+            "r ↦ r + k/L works, and so does a linear map once a constant feature is appended: "
+            "[r, 1] ↦ [r + k/L, 1] (see the shift_maps theorem). What the module's ramp lacks is "
+            "a fixed linear rule on the encoding itself, which the sinusoidal pairs have.",
         ),
     )
 

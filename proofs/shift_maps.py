@@ -18,10 +18,11 @@ Numeric twin: numeric.shift_fit.shift_fit_table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import sympy as sp
 
-from proofs.derivation import Verdict
+from proofs.derivation import Derivation, Verdict
 from proofs.encoding import OMEGA_I, POS, K, L, pe_pair, pe_vector
 from proofs.shift_map import ShiftMap, find_shift_map
 from proofs.theorem import FreeOf, Theorem
@@ -47,7 +48,50 @@ class ShiftMapFact:
     affine: bool = False
 
     def answer(self) -> ShiftMap:
-        return find_shift_map(list(self.expr), POS, K, affine=self.affine)
+        return _answer(self.expr, self.affine)
+
+    def evidence(self) -> tuple[tuple[str, sp.Basic | Derivation | tuple[sp.Basic, ...]], ...]:
+        """What the notes show, as (caption, content) pairs: the encoding, then the map with
+        its verified chain M(k)·f(pos) = f(pos + k), or the certificate's coefficient equations
+        and the contradiction 0 = c they force."""
+        found = self.answer()
+        shown: list[tuple[str, sp.Basic | Derivation | tuple[sp.Basic, ...]]] = [
+            ("The encoding f(pos):", self.expr)
+        ]
+        if found.exists and found.derivation is not None:
+            m_k = sp.Function("M")(K)
+            shown.append(
+                ("The map find_shift_map found:", sp.Eq(m_k, found.matrix, evaluate=False))
+            )
+            if self.affine:
+                b_k = sp.Function("b")(K)
+                shown.append(("and its offset:", sp.Eq(b_k, found.offset, evaluate=False)))
+            shown.append(("Checked link by link:", found.derivation))
+        elif found.exists is False:
+            cert = found.certificate
+            # The solver's unknowns are named _m11, ...; show them as m_11, ...
+            names = {
+                u: sp.Symbol(u.name.lstrip("_"))
+                for _, _, _, eq in cert.equations
+                for u in eq.free_symbols
+                if u.name.startswith("_")
+            }
+            shown.append(
+                (
+                    "A map would need these coefficient equations (each reads ... = 0) to hold:",
+                    tuple(
+                        sp.Eq(eq.xreplace(names), 0, evaluate=False)
+                        for _, _, _, eq in cert.equations
+                    ),
+                )
+            )
+            shown.append(
+                (
+                    f"Their weighted sum forces a contradiction for {cert.holds_for}:",
+                    sp.Eq(sp.Integer(0), cert.value, evaluate=False),
+                )
+            )
+        return tuple(shown)
 
     def verify(self, *, seed: int = 0) -> Verdict:
         del seed  # the derivation inside the answer is checked with its own seeded points
@@ -63,15 +107,19 @@ class ShiftMapFact:
             entries = sp.ImmutableMatrix(list(found.matrix) + list(found.offset or []))
             if not (found.verdict.proved and FreeOf("", entries, (POS,)).verify().proved):
                 return Verdict("undecided", "the map returned did not verify")
-            shown = f"M(k) = {sp.sstr(found.matrix.tolist())}"
-            if self.affine:
-                shown += f", b(k) = {sp.sstr(list(found.offset))}"
+            shown = "M(k) and b(k) found" if self.affine else "M(k) found"
             return Verdict("proved", f"{shown}; {found.verdict.reason}", links=found.verdict.links)
         cert = found.certificate
         return Verdict(
             "proved",
             f"the coefficient equations force 0 = {sp.sstr(cert.value)}, false for {cert.holds_for}",
         )
+
+
+@cache
+def _answer(expr: sp.ImmutableMatrix, affine: bool) -> ShiftMap:
+    # Cached: verifying and printing a fact both need the same answer.
+    return find_shift_map(list(expr), POS, K, affine=affine)
 
 
 def _column(*entries: sp.Expr) -> sp.ImmutableMatrix:
@@ -124,8 +172,8 @@ def build(d_model: int = 8) -> Theorem:
         twin_kwargs={"d_model": width},
         remarks=(
             "'No map' is for k ≠ 0 (and, for the lone sine, sin k ≠ 0): at k = 0 the identity works.",
-            "Appending a constant feature turns the ramp's affine map into a linear one, so the "
-            "ramp's weakness is boundedness and resolution, not the lack of every fixed shift rule.",
+            "Appending a constant feature turns the ramp's affine map into a linear one: the "
+            "obstruction is the missing constant, and a single ramp value has no linear shift.",
         ),
     )
 

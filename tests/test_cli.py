@@ -36,7 +36,9 @@ def test_json_output_has_steps_with_both_checks(capsys):
     assert theorem["name"] == "rotation" and theorem["status"] == "proved"
     linked = [s for s in theorem["steps"] if s["symbolic"] is not None]
     assert linked and all(s["symbolic"]["passed"] and s["numeric"]["passed"] for s in linked)
-    assert all({"expr", "justification", "symbolic", "numeric"} <= s.keys() for s in theorem["steps"])
+    assert all(
+        {"expr", "justification", "symbolic", "numeric"} <= s.keys() for s in theorem["steps"]
+    )
     assert theorem["numeric_twin"]["table"]["passed"] is True
 
 
@@ -60,7 +62,10 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
 
 def test_theorem_module_runs_by_itself():
     done = subprocess.run(
-        [sys.executable, "-m", "proofs.ramp", "--no-twin"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "proofs.ramp", "--no-twin"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert "ramp: PROVED" in done.stdout
@@ -68,7 +73,10 @@ def test_theorem_module_runs_by_itself():
 
 def test_bad_option_in_a_subprocess_has_no_traceback():
     done = subprocess.run(
-        [sys.executable, "-m", "proofs", "prove", "--d-model", "-2"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "proofs", "prove", "--d-model", "-2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr

@@ -69,10 +69,32 @@ def test_block_diagonal_m_k_is_shown_block_wise_with_the_middle_elided():
 
 def test_small_matrices_print_whole_and_dense_large_ones_by_corners():
     assert r"\ddots" not in latex.latex_math(shift_matrix(K, 4))
-    dense = sp.ImmutableMatrix(6, 6, lambda r, c: r + c + 1)
+    # Short entries (a permutation, say) fit whole up to 8 by 8.
+    narrow = latex.latex_math(sp.ImmutableMatrix(8, 8, lambda r, c: int(c == (r + 1) % 8)))
+    assert r"\cdots" not in narrow and narrow.count(r"\\") == 7
+    dense = sp.ImmutableMatrix(6, 6, lambda r, c: sp.sin((r + c + 1) * POS))
     assert latex.diagonal_blocks(dense) == [(0, 6)]
     tex = latex.latex_math(dense)
     assert r"\cdots" in tex and r"\vdots" in tex and r"\ddots" in tex
+
+
+def test_estimated_widths_grow_with_the_expression():
+    short = latex.tex_width(latex.latex_math(sp.sin(POS)))
+    assert 15 < short < 60
+    assert latex.tex_width(latex.latex_math(sp.sin(POS) + sp.cos(POS))) > 2 * short
+
+
+def test_a_long_sum_breaks_into_continuation_rows_within_the_budget():
+    d = sp.Symbol("d")
+    long_sum = sum(sp.sin(POS / 10**j) * sp.sin((POS + K) / 10**j) for j in range(8))
+    lines = latex.math_lines(sp.ImmutableMatrix([[long_sum]]), budget=300)
+    assert len(lines) > 2
+    assert lines[0].startswith(r"\left[") and lines[-1].endswith(r"\right]")
+    assert all(r"\quad {} + " in line for line in lines[1:])
+    assert all(latex.tex_width(line) <= 300 for line in lines)
+    # Pair by pair, fastest first: sin(pos) sin(pos + k) leads.
+    assert lines[0].startswith(r"\left[ \sin{\left(\mathrm{pos} \right)}")
+    assert latex.math_lines(long_sum + d, budget=10_000) == [latex.latex_math(long_sum + d)]
 
 
 def test_long_vectors_are_elided():
@@ -143,7 +165,7 @@ def test_an_unknown_fact_with_an_expr_still_renders():
         title = "x squared plus one is positive"
         expr = sp.Symbol("x") ** 2 + 1
 
-    assert "x^{2} + 1" in latex.fact_math(Positive())
+    assert "1 + x^{2}" in latex.fact_math(Positive())  # the constant first, as in 1 + sin x
 
 
 def test_facts_use_the_theorems_display_substitutions():
@@ -168,3 +190,15 @@ def test_a_refuted_theorem_says_so():
     )
     body = latex.theorem_tex(th.verify(), None)
     assert r"\textbf{refuted}" in body and "Status: refuted" in body
+
+
+def test_a_shift_map_fact_shows_the_map_or_the_certificate():
+    from proofs import shift_maps
+
+    th = shift_maps.build()
+    pair, ramp = th.parts[0], th.parts[2]
+    pair_tex = latex.part_tex(pair, pair.verify(), 1)
+    assert r"M{\left(k \right)} &= \left[\begin{matrix}\cos{\left(k \omega_{i} \right)}" in pair_tex
+    assert pair_tex.count(r"\begin{align*}") == 2 and balanced(pair_tex)  # M(k), then its chain
+    ramp_tex = latex.part_tex(ramp, ramp.verify(), 3)
+    assert r"0 &= \frac{k}{L}" in ramp_tex and balanced(ramp_tex)

@@ -29,6 +29,7 @@ X = sp.Symbol("x", real=True)
 Y = sp.Symbol("y", real=True)
 X_POS = sp.Symbol("x", positive=True)
 N_INT = sp.Symbol("n", integer=True)
+N_PAIRS = sp.Symbol("n", integer=True, positive=True)
 W = omega()
 
 
@@ -68,6 +69,17 @@ TRUE_CLAIMS: dict[str, tuple[sp.Basic, sp.Basic]] = {
     "minus-one-even-power": ((-1) ** (2 * N_INT), sp.Integer(1)),
     "rational-cancel": ((X**2 - 1) / (X - 1), X + 1),
     "euler": (sp.exp(sp.I * X), sp.cos(X) + sp.I * sp.sin(X)),
+    "dot-product-sum-of-cosines-any-d": (
+        sp.Sum(
+            sp.sin(POS * W) * sp.sin((POS + K) * W) + sp.cos(POS * W) * sp.cos((POS + K) * W),
+            (I, 0, N_PAIRS - 1),
+        ),
+        sp.Sum(sp.cos(K * W), (I, 0, N_PAIRS - 1)),
+    ),
+    "norm-squared-sum": (
+        sp.Sum(sp.sin(POS * W) ** 2 + sp.cos(POS * W) ** 2, (I, 0, N_PAIRS - 1)),
+        N_PAIRS,
+    ),
     # Regression: x is absorbed into 2**700 at 60 and at 120 digits alike, which used to make
     # the fixed-precision check see a stable "difference" and refute this true identity.
     "angle-addition-huge-offset": (

@@ -14,7 +14,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from proofs.derivation import Derivation, Step, prove_identity
+from proofs.derivation import Derivation, Step, explicit, prove_identity
 from proofs.encoding import (
     BASE,
     D_MODEL,
@@ -29,6 +29,7 @@ from proofs.encoding import (
     shift_matrix,
 )
 from proofs.linear_system import solve_linear
+from proofs.symbolic_check import check_symbolic
 from proofs.theorem import LinearSystem
 
 X = sp.Symbol("x", real=True)
@@ -36,6 +37,7 @@ Y = sp.Symbol("y", real=True)
 N_REAL = sp.Symbol("n", real=True)
 N_INT = sp.Symbol("n", integer=True)
 Z = sp.Symbol("z")  # no assumptions: complex
+N_PAIRS = sp.Symbol("n", integer=True, positive=True)
 W = omega()
 TINY_45 = sp.Rational(1, 10**45)
 TINY_70 = sp.Rational(1, 10**70)
@@ -130,6 +132,17 @@ WRONG_CLAIMS: dict[str, tuple[sp.Basic, sp.Basic]] = {
     "ramp-linear-factor-1-plus-k-over-l": ((POS + K) / L, (1 + K / L) * POS / L),
     "ramp-affine-shift-missing-l": ((POS + K) / L, POS / L + K),
     # --- the dot product is even in k, not odd ---
+    "dot-product-sum-of-sines-any-d": (
+        sp.Sum(
+            sp.sin(POS * W) * sp.sin((POS + K) * W) + sp.cos(POS * W) * sp.cos((POS + K) * W),
+            (I, 0, N_PAIRS - 1),
+        ),
+        sp.Sum(sp.sin(K * W), (I, 0, N_PAIRS - 1)),
+    ),
+    "norm-squared-sum-off-by-one": (
+        sp.Sum(sp.sin(POS * W) ** 2 + sp.cos(POS * W) ** 2, (I, 0, N_PAIRS - 1)),
+        N_PAIRS + 1,
+    ),
     "dot-product-odd-in-k": (_dot_pe(-K), -_dot_pe(K)),
     "dot-product-is-sum-of-sines": (
         _dot_pe(K),
@@ -160,6 +173,8 @@ WRONG_CLAIMS: dict[str, tuple[sp.Basic, sp.Basic]] = {
     ),
     "exp-log-plus-1e-200": (sp.exp(sp.log(2) * X), 2**X + TINY_200),
     "pythagoras-plus-1e-200": (sp.sin(X) ** 2 + sp.cos(X) ** 2, 1 + TINY_200),
+    # Both sides are about 1e-131: far below 1 but a factor 2 apart.
+    "tiny-values-off-by-factor-2": (sp.exp(-300 - X**2), 2 * sp.exp(-300 - X**2)),
 }
 
 
@@ -174,6 +189,15 @@ def test_wrong_claim_is_refuted_with_a_counterexample(lhs: sp.Basic, rhs: sp.Bas
     # two sides agree (the tiny-constant claims).
     assert _number(cx.difference) != 0
     assert cx.lhs != cx.rhs or cx.difference != "0.0"
+
+
+@pytest.mark.parametrize(("lhs", "rhs"), WRONG_CLAIMS.values(), ids=WRONG_CLAIMS.keys())
+def test_symbolic_half_alone_never_reduces_a_wrong_claim_to_zero(
+    lhs: sp.Basic, rhs: sp.Basic
+) -> None:
+    """Each half must be sound on its own: a rewrite rule that is not an identity (and so
+    "reduces" a false difference to 0) is a bug even while the numeric half still catches it."""
+    assert check_symbolic(explicit(lhs), explicit(rhs), thorough=False).passed is not True
 
 
 def test_suite_is_large_enough() -> None:
@@ -283,3 +307,29 @@ def test_integer_counterexample_point_is_shown_exactly() -> None:
     n = int(verdict.counterexample.point["n"])
     assert n % 2 == 1
     assert (-1) ** n != 1
+
+
+P = sp.Symbol("p", positive=True)
+
+
+@pytest.mark.parametrize(
+    ("coefficient", "value"),
+    [
+        ((P + 1) ** 2 - P**2, 1 / (2 * P + 1)),  # nonzero once expanded
+        (sp.sin(X) ** 2 + sp.cos(X) ** 2 - 1 + P, 1 / P),  # nonzero once simplified
+    ],
+    ids=["nonzero-after-expand", "nonzero-after-simplify"],
+)
+def test_coefficient_nonzero_in_disguise_is_a_pivot(coefficient: sp.Expr, value: sp.Expr) -> None:
+    """c·a = 1 with c != 0 (SymPy sees it only after rewriting c): a = 1/c, not "no solution"."""
+    result = solve_linear([coefficient * A - 1], [A])
+    assert result.status == "solved"
+    assert sp.simplify(result.solution[A] - value) == 0
+
+
+def test_polynomial_zero_in_disguise_is_not_a_pivot() -> None:
+    zero = (X + 1) ** 2 - X**2 - 2 * X - 1
+    result = solve_linear([zero * A + B - 1], [A, B])
+    assert result.status == "solved"
+    assert result.free == (A,)
+    assert result.solution == {A: A, B: 1}

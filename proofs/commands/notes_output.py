@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-from proofs.commands.options import positive_even_int
-from proofs.files import write_files
+from proofs.commands.options import path_text, positive_even_int
+from proofs.files import check_directory, write_files
 from proofs.render.notes import Checked, check
 
 
@@ -16,7 +15,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         required=True,
-        type=Path,
+        type=path_text,
         metavar="DIR",
         help="output directory (created if missing)",
     )
@@ -33,6 +32,7 @@ def write_notes(
     args: argparse.Namespace, render: Callable[[Sequence[Checked]], dict[str, bytes]]
 ) -> int:
     """Verify, render, write; exit 1 (files still written, status shown) if a theorem failed."""
+    check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
     checked = check([args.theorem] if args.theorem else None, d_model=args.d_model)
     files = render(checked)
     changed = set(write_files(args.out, files))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from numeric import validate
 from numeric.precision import precision_table
-from numeric.validate import comma_integers
 from proofs.render.tables import FORMATS, render_tables
 
 NAME = "precision"
@@ -38,16 +38,13 @@ def run(args: argparse.Namespace) -> int:
     """Check the options, measure, print the table."""
     if args.format not in FORMATS:
         raise ValueError(f"--format must be text, csv or json, got {args.format!r}")
-    d_model = _integer(args.d_model, "--d-model")
-    if d_model <= 0 or d_model % 2:
-        raise ValueError(f"--d-model must be a positive even integer, got {d_model}")
+    d_model = validate.d_model(_integer(args.d_model, "--d-model"), "--d-model")
     try:
         base = float(args.base)
     except ValueError:
         raise ValueError(f"--base must be a number, got {args.base!r}") from None
-    if not (base > 1 and base != float("inf")):
-        raise ValueError(f"--base must be a finite number greater than 1, got {args.base!r}")
-    limits = comma_integers(args.max_positions, "--max-positions")
+    base = validate.base(base, "--base")
+    limits = validate.comma_integers(args.max_positions, "--max-positions")
     if any(not 1 <= n <= 2**31 for n in limits):
         raise ValueError(
             f"--max-positions must be integers in [1, 2**31], got {args.max_positions!r}"
@@ -55,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
     samples = _integer(args.samples, "--samples")
     if not 1 <= samples <= 10000:
         raise ValueError(f"--samples must be an integer in [1, 10000], got {samples}")
+    validate.fits_in_memory(
+        3 * samples * d_model * 8,
+        f"a ({samples}, {d_model}) table",
+        "use a smaller --d-model or fewer --samples",
+    )
     table = precision_table(d_model=d_model, base=base, max_positions=limits, samples=samples)
     print(render_tables([table], args.format))
     return 0

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+
+import numpy as np
 
 from numeric.report import check_options, module_report
 from numeric.spectrum_plot import MISSING, plot_spectrum, plotting_available
 from numeric.tables import sinusoidal_pe
 from numeric.validate import comma_integers
+from proofs.commands.options import path_text
+from proofs.files import check_writable, write_files
 from proofs.render.tables import FORMATS, render_tables
 
 NAME = "tables"
@@ -55,7 +61,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", default="text", help="text, csv or json (default text)")
     parser.add_argument(
-        "--plot", default=None, metavar="FILE", help="also draw exercise 3 as a PNG"
+        "--plot",
+        default=None,
+        type=path_text,
+        metavar="FILE",
+        help="also draw exercise 3 as a PNG (never over a file pe-proofs did not write)",
     )
 
 
@@ -64,8 +74,11 @@ def run(args: argparse.Namespace) -> int:
     if args.format not in FORMATS:
         raise ValueError(f"--format must be text, csv or json, got {args.format!r}")
     if args.plot is not None:
-        if not Path(args.plot).parent.is_dir():
-            raise ValueError(f"--plot directory does not exist: {Path(args.plot).parent}")
+        if not args.plot.parent.is_dir():
+            raise ValueError(
+                f"--plot directory does not exist or is not a directory: {args.plot.parent}"
+            )
+        check_writable(args.plot.parent, [args.plot.name], "--plot directory")
         if not plotting_available():
             print(f"pe-proofs: error: {MISSING}", file=sys.stderr)
             return 2
@@ -83,5 +96,11 @@ def run(args: argparse.Namespace) -> int:
     print(render_tables(tables, args.format))
     if args.plot is not None:
         table = sinusoidal_pe(options["max_len"], options["d_model"], base=options["base"])
-        plot_spectrum(table, options["dims"], args.plot)
+        write_files(args.plot.parent, {args.plot.name: _png(table, options["dims"])})
     return 0 if all(t.passed is not False for t in tables) else 1
+
+
+def _png(table: np.ndarray, dims: Sequence[int]) -> bytes:
+    """Exercise 3's plot as PNG bytes, so that write_files can place it atomically."""
+    with tempfile.TemporaryDirectory() as scratch:
+        return plot_spectrum(table, dims, Path(scratch) / "plot.png").read_bytes()

@@ -17,6 +17,7 @@ import numpy as np
 import sympy as sp
 from sympy.printing.conventions import split_super_sub
 from sympy.printing.latex import LatexPrinter, greek_letters_set
+from sympy.printing.precedence import precedence_traditional
 from sympy.simplify.radsimp import fraction
 
 from numeric.table import Cell, Table, format_cell
@@ -31,6 +32,14 @@ Display = tuple[tuple[sp.Basic, sp.Basic], ...]
 MATRIX_LIMIT = 4
 # Column vectors up to this height are printed whole (PE(pos) for d_model = 8 fits).
 VECTOR_LIMIT = 8
+# A matrix up to VECTOR_LIMIT square whose entries are short (a permutation, say) is printed
+# whole when it is at most this wide, in pt.
+MATRIX_WIDTH = 200.0
+# Text width of the PDF (11pt article, 2cm margins, letter paper) in pt, and the widths an
+# aligned row may take: beside a justification column, or alone.
+LINE_WIDTH = 500.0
+SIDE_BUDGET = 320.0
+FULL_BUDGET = 460.0
 # Symbols read in this order: the position, then the offset.
 VARIABLE_RANK = {"pos": 0, "k": 1}
 FUNCTION_RANK = {"sin": 0, "cos": 1}
@@ -70,11 +79,33 @@ def _factor_key(factor: sp.Basic) -> tuple[int, int, int]:
     return (2, 0, 0) if frequency else (1, 0, 0)
 
 
-def _term_key(term: sp.Basic) -> tuple[bool, int, tuple[int, ...]]:
-    """Reading order of a sum's terms: positive first, then pos before k, then sin before cos."""
+def _frequency(term: sp.Basic) -> float:
+    """The largest numeric rate at which a sin or cos in term turns with pos or k (0 if none).
+
+    Orders a written-out sum over the pairs as the course does: pair 0 (ω_0 = 1) first.
+    """
+    rates = [0.0]
+    for f in term.atoms(sp.sin, sp.cos):
+        for var in f.args[0].free_symbols:
+            if var.name in VARIABLE_RANK:
+                rate = sp.expand(f.args[0]).coeff(var)
+                if rate.is_number and rate.is_real:
+                    rates.append(abs(float(rate)))
+    return max(rates)
+
+
+def _term_key(term: sp.Basic) -> tuple[bool, bool, int, float, tuple[int, ...]]:
+    """Reading order of a sum's terms: positive first, a constant first (1 + sin x), pos before
+    k, pair by pair (fastest first), then sin before cos."""
     factors = sorted(sp.Mul.make_args(term), key=_factor_key)
     trig = tuple(_factor_key(f)[2] for f in factors if isinstance(f, sp.Function))
-    return (term.could_extract_minus_sign(), _variable_rank(term), trig)
+    return (
+        term.could_extract_minus_sign(),
+        not term.is_number,
+        _variable_rank(term),
+        -_frequency(term),
+        trig,
+    )
 
 
 def _upright(factor: sp.Basic) -> bool:
@@ -134,6 +165,10 @@ class NotesLatexPrinter(LatexPrinter):
         rows, cols = expr.shape
         if (cols == 1 and rows <= VECTOR_LIMIT) or (rows <= MATRIX_LIMIT and cols <= MATRIX_LIMIT):
             return super()._print_MatrixBase(expr)
+        if rows <= VECTOR_LIMIT and cols <= VECTOR_LIMIT:
+            whole = super()._print_MatrixBase(expr)
+            if tex_width(whole) <= MATRIX_WIDTH:
+                return whole
         if cols == 1:
             cells = [[self._print(e)] for e in expr[: VECTOR_LIMIT // 2]]
             cells += [[r"\vdots"]] + [[self._print(e)] for e in expr[-2:]]
@@ -206,6 +241,234 @@ def diagonal_blocks(matrix: sp.MatrixBase) -> list[tuple[int, int]]:
 def latex_math(expr: sp.Basic, display: Display = ()) -> str:
     """expr set by the notes' SymPy printer, after the derivation's display substitutions."""
     return NotesLatexPrinter().doprint(shown(expr, display))
+
+
+def _pieces(printer: NotesLatexPrinter, expr: sp.Basic) -> tuple[list[str], str, str] | None:
+    """expr split where a line may break: a sum into signed terms, a product of matrices into
+    factors, a 1×1 matrix into the terms of its entry (with the bracket around them).
+
+    Returns (pieces, opening, closing); each piece after the first starts with its operator.
+    None when expr has no top-level place to break.
+    """
+    if isinstance(expr, sp.MatrixBase) and expr.shape == (1, 1) and expr[0, 0].is_Add:
+        inner = _pieces(printer, expr[0, 0])
+        return None if inner is None else (inner[0], r"\left[", r"\right]")
+    if isinstance(expr, sp.Add):
+        pieces = []
+        for term in printer._as_ordered_terms(expr):
+            sign = "- " if term.could_extract_minus_sign() else "+ "
+            body = -term if sign == "- " else term
+            tex = printer._print(body)
+            if printer._needs_add_brackets(body):
+                tex = rf"\left({tex}\right)"
+            pieces.append(tex if not pieces and sign == "+ " else sign + tex)
+        return pieces, "", ""
+    if isinstance(expr, sp.MatMul):
+        factors = [printer.parenthesize(f, precedence_traditional(expr)) for f in expr.args]
+        return [factors[0]] + [r"\cdot " + f for f in factors[1:]], "", ""
+    return None
+
+
+def math_lines(expr: sp.Basic, display: Display = (), budget: float = FULL_BUDGET) -> list[str]:
+    """expr as one or more lines of at most budget pt where it can break (see _pieces).
+
+    Lines after the first start with \\quad and the operator that continues the expression,
+    ready for the aligned rows of a derivation: "&\\quad + ...".
+    """
+    printer = NotesLatexPrinter()
+    expr = shown(expr, display)
+    whole = printer.doprint(expr)
+    split = _pieces(printer, expr) if tex_width(whole) > budget else None
+    if split is None:
+        return [whole]
+    pieces, opening, closing = split
+    lines = [pieces[0]]
+    for piece in pieces[1:]:
+        joined = f"{lines[-1]} {piece}"
+        if tex_width(joined) + 20.0 > budget:
+            lines.append(r"\quad {} " + piece)  # {} keeps the operator binary
+        else:
+            lines[-1] = joined
+    return _bracketed(lines, opening, closing)
+
+
+def _bracketed(lines: list[str], opening: str, closing: str) -> list[str]:
+    if not opening:
+        return lines
+    if len(lines) == 1:
+        return [f"{opening} {lines[0]} {closing}"]
+    # \left and \right must pair within each aligned row.
+    out = [rf"{opening} {lines[0]} \right."]
+    out += [rf"\left. {line} \right." for line in lines[1:-1]]
+    out.append(rf"\left. {lines[-1]} {closing}")
+    return out
+
+
+# A row that cannot break and is still wider than its budget is scaled down, but never below.
+SMALLEST_SCALE = 0.6
+
+
+def fit(row: str, budget: float = 0.85 * FULL_BUDGET) -> str:
+    """An aligned row ("& ..." or "&= ...") scaled to budget pt if it cannot fit otherwise.
+
+    For the PDF only: \\scalebox is graphicx, which MathJax and KaTeX do not have.
+    """
+    lead, _, body = row.partition(" ")
+    width = tex_width(body)
+    if width <= budget or not lead.startswith("&"):
+        return row
+    scale = max(SMALLEST_SCALE, budget / width)
+    return rf"{lead} \scalebox{{{scale:.2f}}}{{$\displaystyle {body}$}}"
+
+
+def formula_math(formula: sp.Basic) -> str:
+    """A key formula of a statement; an equation too wide for a line is split at its =."""
+    whole = latex_math(formula)
+    if not isinstance(formula, sp.Equality) or tex_width(whole) <= FULL_BUDGET:
+        return whole
+    rows = _aligned_rows([math_lines(formula.lhs), math_lines(formula.rhs)])
+    return "\\begin{aligned}" + " \\\\ ".join(r for step in rows for r in step) + "\\end{aligned}"
+
+
+# ---------------------------------------------------------------- widths
+
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[{}^_&]|\s+|.")
+# Widths in pt at 11pt of what the notes' printer emits (cmr/cmmi 10.95pt, display style).
+_COMMAND_WIDTH = {
+    "cdot": 7.8,
+    "cdots": 14.0,
+    "ldots": 14.0,
+    "vdots": 6.0,
+    "ddots": 13.0,
+    ",": 1.8,
+    ";": 3.0,
+    ":": 2.4,
+    "quad": 11.0,
+    "qquad": 22.0,
+    "neq": 14.0,
+    "geq": 14.0,
+    "leq": 14.0,
+    "times": 12.0,
+    "sum": 16.0,
+    "prod": 16.0,
+    "infty": 11.0,
+    "pi": 6.5,
+    "|": 5.5,
+    "{": 5.5,
+    "}": 5.5,
+    "\\": 0.0,
+    "langle": 4.5,
+    "rangle": 4.5,
+    "partial": 6.3,
+    "to": 14.0,
+}
+_OPERATORS = {"sin", "cos", "tan", "exp", "log", "det", "diag", "max", "min"}
+
+
+def tex_width(tex: str) -> float:
+    """Estimated width in pt (11pt type, display style) of math set by the notes' printer.
+
+    A measure for layout decisions only (when to break a sum, elide a matrix, move a
+    justification); it errs on the wide side. Calibrated against pdflatex to within ~25%.
+    """
+    tokens = [t for t in _TOKEN.findall(tex) if not t.isspace()]
+    width, _ = _sequence(tokens, 0, 1.0, False)
+    return 1.1 * width
+
+
+def _group(tokens, j, scale, small):
+    if j < len(tokens) and tokens[j] == "{":
+        width, j = _sequence(tokens, j + 1, scale, small)
+        return width, j + 1
+    width, j = _atom(tokens, j, scale, small)
+    return width, j
+
+
+def _sequence(tokens, j, scale, small, stop=("}",)):
+    total = 0.0
+    last = 0.0
+    while j < len(tokens) and tokens[j] not in stop:
+        tok = tokens[j]
+        if tok in "^_":
+            script, j = _group(tokens, j + 1, max(0.55, scale * 0.73), True)
+            if j < len(tokens) and tokens[j] in "^_" and tokens[j] != tok:
+                other, j = _group(tokens, j + 1, max(0.55, scale * 0.73), True)
+                script = max(script, other)
+            if last >= 15.0 * scale and not small:
+                # A big operator in display style: limits go above and below it.
+                total += max(0.0, script - last)
+            else:
+                total += script
+            continue
+        last, j = _atom(tokens, j, scale, small)
+        total += last
+    return total, j
+
+
+def _atom(tokens, j, scale, small):
+    tok = tokens[j]
+    if tok == "{":
+        return _group(tokens, j, scale, small)
+    if tok.startswith("\\") and len(tok) > 1:
+        name = tok[1:]
+        if name == "frac":
+            s = max(0.55, scale * 0.75) if small else scale
+            num, j = _group(tokens, j + 1, s, True if small else small)
+            den, j = _group(tokens, j, s, True if small else small)
+            return max(num, den) + 2.4 * scale, j
+        if name in ("left", "right", "big", "Big", "bigg", "Bigg"):
+            delim = tokens[j + 1] if j + 1 < len(tokens) else "."
+            return (0.0 if delim == "." else 4.5 * scale), j + 2
+        if name in ("mathrm", "text", "operatorname", "mathbf", "textrm"):
+            inner, j = _group(tokens, j + 1, scale, small)
+            return inner * 0.95, j
+        if name == "begin":
+            return _environment(tokens, j, scale, small)
+        if name in _OPERATORS:
+            return (len(name) * 5.0 + 3.0) * scale, j + 1
+        if name in _COMMAND_WIDTH:
+            return _COMMAND_WIDTH[name] * scale, j + 1
+        return 6.5 * scale, j + 1  # a Greek letter or another single symbol
+    if tok in "+-=":
+        return (8.5 if small else 13.4) * scale, j + 1
+    if tok in "()[]|":
+        return 4.3 * scale, j + 1
+    if tok in ",;":
+        return 3.0 * scale, j + 1
+    if tok == "&":
+        return 0.0, j + 1
+    return 5.6 * scale, j + 1
+
+
+def _environment(tokens, j, scale, small):
+    # \begin{name} ... \end{name}: a matrix's width is its widest cells plus column gaps.
+    j = tokens.index("}", j) + 1
+    rows = [[0.0]]
+    depth = 0
+    while j < len(tokens):
+        tok = tokens[j]
+        if tok == "\\end" and depth == 0:
+            j = tokens.index("}", j) + 1
+            break
+        if tok == "\\\\":
+            rows.append([0.0])
+            j += 1
+            continue
+        if tok == "&":
+            rows[-1].append(0.0)
+            j += 1
+            continue
+        if tok == "\\begin":
+            w, j = _environment(tokens, j, scale, True)
+            rows[-1][-1] += w
+            continue
+        w, j = _sequence(tokens, j, scale, True, stop=("}", "&", "\\\\", "\\end", "\\begin"))
+        rows[-1][-1] += w
+        if j < len(tokens) and tokens[j] == "}":
+            j += 1
+    cols = max(len(r) for r in rows)
+    widths = [max((r[c] if c < len(r) else 0.0) for r in rows) for c in range(cols)]
+    return sum(widths) + 10.0 * scale * (cols - 1), j
 
 
 # ---------------------------------------------------------------- prose
@@ -404,26 +667,58 @@ def _justification(text: str, width: str) -> str:
     return rf"\text{{\parbox[c]{{{width}}}{{\raggedright\footnotesize {tex_text(text)}}}}}"
 
 
-def derivation_math_rows(derivation: Derivation) -> list[str]:
-    """The aligned rows of a chain: the left side alone, then '= e_j' for each later step."""
-    rows = [f"& {latex_math(derivation.lhs, derivation.display)}"]
-    rows += [f"&= {latex_math(step.expr, derivation.display)}" for step in derivation.steps[1:]]
-    return rows
+def derivation_lines(derivation: Derivation, budget: float) -> list[list[str]]:
+    """Each step's expression as lines of at most budget pt where it can break."""
+    return [math_lines(step.expr, derivation.display, budget) for step in derivation.steps]
+
+
+def _aligned_rows(steps: list[list[str]]) -> list[list[str]]:
+    """Per step, its aligned rows: '& lhs' or '&= e_j', then '& \\quad + ...' continuations."""
+    return [
+        [("& " if j == 0 else "&= ") + lines[0]] + [f"& {line}" for line in lines[1:]]
+        for j, lines in enumerate(steps)
+    ]
+
+
+def derivation_math_rows(derivation: Derivation, budget: float = FULL_BUDGET) -> list[list[str]]:
+    """The aligned rows of a chain, per step: the left side alone, then '= e_j' for each later
+    step; a step wider than budget pt is broken at its top-level + or matrix product."""
+    return _aligned_rows(derivation_lines(derivation, budget))
+
+
+def side_justified(derivation: Derivation) -> bool:
+    """Whether every step fits beside a justification column (else each gets its own row)."""
+    return all(
+        tex_width(line) <= SIDE_BUDGET
+        for lines in derivation_lines(derivation, SIDE_BUDGET)
+        for line in lines
+    )
 
 
 def derivation_rows(derivation: Derivation, *, justify: str = "parbox") -> list[str]:
     """The chain's aligned rows with each link's justification in a \\text{} column.
 
-    justify: "parbox" wraps the justification in a narrow paragraph (PDF); "text" keeps it
-    on one line of plain \\text{} (MathJax and KaTeX, which have no \\parbox).
+    A chain whose expressions leave no room for the column gets each justification on its own
+    row under its step instead. justify: "parbox" wraps the justification in a narrow
+    paragraph (PDF); "text" keeps it on one line of plain \\text{} (MathJax and KaTeX, which
+    have no \\parbox).
     """
-    rows = derivation_math_rows(derivation)
-    for j, step in enumerate(derivation.steps[1:], 1):
-        if justify == "parbox":
+    side = side_justified(derivation)
+    steps = _aligned_rows(derivation_lines(derivation, SIDE_BUDGET if side else FULL_BUDGET))
+    if justify == "parbox":
+        steps = [[fit(row) for row in step] for step in steps]
+    rows = list(steps[0])
+    for step, lines in zip(derivation.steps[1:], steps[1:], strict=True):
+        if justify != "parbox":
+            just = rf"\text{{{mathjax_text(step.justification)}}}"
+        elif side:
             just = _justification(step.justification, "0.27\\linewidth")
         else:
-            just = rf"\text{{{mathjax_text(step.justification)}}}"
-        rows[j] += f" && {just}"
+            just = _justification(f"({step.justification})", "0.8\\linewidth")
+        rows += lines[:-1]
+        rows.append(f"{lines[-1]} && {just}" if side else lines[-1])
+        if not side:
+            rows.append(rf"& \qquad {just}")
     return rows
 
 
@@ -462,24 +757,73 @@ def link_checks(verdict: Verdict) -> str:
     )
 
 
-def fact_math(part: Part, display: Display = ()) -> str:
-    """The expression a fact is about, set for display (any fact type with an expr works).
+def fact_lines(part: Part, display: Display = ()) -> list[str]:
+    """The fact's display as aligned rows ("& ..."), wide sums broken like a chain's steps.
 
-    display: substitutions for printing only, such as the theorem's derivations use.
+    display: substitutions for printing only, such as the theorem's derivations use. Any fact
+    type with an expr works; LinearSystem shows its equations, a sign fact its witness.
     """
-    if isinstance(part, NonZero):
-        return latex_math(sp.Ne(part.expr, 0, evaluate=False), display)
     if isinstance(part, LinearSystem):
         rows = [f"{latex_math(e, display)} &= {latex_math(sp.Integer(0))}" for e in part.equations]
-        return r"\left\{\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}\right."
-    witness = getattr(part, "witness", None)
-    if witness is not None:
-        # A sign fact shown through its witness: expr = witness >= 0.
-        return f"{latex_math(part.expr, display)} = {latex_math(sp.Ge(witness, 0, evaluate=False), display)}"
+        return [r"& \left\{\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}\right."]
     expr = getattr(part, "expr", None)
     if expr is None:
         raise TypeError(f"cannot print a part of type {type(part).__name__}: it has no expr")
-    return latex_math(expr, display)
+    lines = math_lines(expr, display)
+    witness = getattr(part, "witness", None)
+    if isinstance(part, NonZero):
+        lines[-1] += r" \neq 0"
+    elif witness is not None:
+        # A sign fact shown through its witness: expr = witness >= 0.
+        shown_witness = math_lines(witness, display)
+        shown_witness[-1] += r" \geq 0"
+        rows = [f"& {line}" for line in lines] + [f"&= {shown_witness[0]}"]
+        return rows + [f"& {line}" for line in shown_witness[1:]]
+    return [f"& {line}" for line in lines]
+
+
+def equation_lines(formula: sp.Basic, display: Display = ()) -> list[str]:
+    """A formula as aligned rows; an equation is aligned at its = and both sides may break."""
+    if isinstance(formula, sp.Equality):
+        lhs = math_lines(formula.lhs, display)
+        rhs = math_lines(formula.rhs, display)
+        if len(lhs) == len(rhs) == 1 and tex_width(f"{lhs[0]} = {rhs[0]}") <= FULL_BUDGET:
+            return [f"{lhs[0]} &= {rhs[0]}"]
+        return [f"& {line}" for line in lhs] + [f"&= {rhs[0]}"] + [f"& {r}" for r in rhs[1:]]
+    return [f"& {line}" for line in math_lines(formula, display)]
+
+
+def shown_fact(part: Part, display: Display = ()) -> list[tuple[str, Derivation | list[str]]]:
+    """What a fact displays: (caption, aligned rows) pairs, or (caption, Derivation) for a
+    chain, which each printer sets its own way. A fact with an evidence() method (the shift maps' facts) is shown by its evidence;
+    any other by its caption and its expression."""
+    evidence = getattr(part, "evidence", None)
+    if evidence is None:
+        return [(fact_caption(part), fact_lines(part, display))]
+    out: list[tuple[str, Derivation | list[str]]] = []
+    for caption, content in evidence():
+        if isinstance(content, Derivation):
+            out.append((caption, content))
+        elif isinstance(content, tuple):
+            out.append((caption, [r for f in content for r in equation_lines(f, display)]))
+        else:
+            out.append((caption, equation_lines(content, display)))
+    return out
+
+
+def fact_math(part: Part, display: Display = ()) -> str:
+    """The fact's display on one line (see fact_lines), for inline use and tests."""
+    return " ".join(
+        "= " + row.removeprefix("&= ") if row.startswith("&= ") else row.removeprefix("& ")
+        for row in fact_lines(part, display)
+    )
+
+
+def display_math(rows: Sequence[str]) -> str:
+    """Aligned rows as \\[...\\] when there is one, as align* when there are more."""
+    if len(rows) == 1 and rows[0].startswith("& "):
+        return f"\\[\n{rows[0].removeprefix('& ')}\n\\]"
+    return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
 
 
 def theorem_display(result: TheoremResult) -> Display:
@@ -512,7 +856,9 @@ def fact_caption(part: Part) -> str:
 
 def _verdict_line(verdict: Verdict) -> str:
     mark = {"proved": r"$\checkmark$", "refuted": r"$\times$", "undecided": "?"}[verdict.status]
-    line = rf"\noindent{{\small {mark}\ \textbf{{{verdict.status}}}: {tex_text(verdict.reason)}"
+    # A reason may quote a long formula in SymPy's plain syntax: let it break at its operators.
+    reason = re.sub(r"([*+/,=])(?=[\w(])", r"\1\\allowbreak{}", tex_text(verdict.reason))
+    line = rf"\noindent{{\small {mark}\ \textbf{{{verdict.status}}}: {reason}"
     if verdict.counterexample is not None:
         line += ". Counterexample " + tex_text(verdict.counterexample.describe())
     return line + "}"
@@ -530,8 +876,12 @@ def part_tex(part: Part, verdict: Verdict, number: int, display: Display = ()) -
             + "}"
         )
     else:
-        out.append(tex_text(fact_caption(part)))
-        out.append(f"\\[\n{fact_math(part, display)}\n\\]")
+        for caption, rows in shown_fact(part, display):
+            out.append(tex_text(caption))
+            if isinstance(rows, Derivation):
+                out.append(align_block(rows))
+            else:
+                out.append(display_math([fit(r) for r in rows]))
         out.append(_verdict_line(verdict))
         if verdict.links:
             out[-1] = out[-1].removesuffix("}") + f". {tex_text(link_checks(verdict))}}}"
@@ -615,10 +965,12 @@ def theorem_tex(
     *,
     figure: str | None = None,
     label: str | None = None,
+    skipped: str = "",
 ) -> str:
     """The body of one theorem: statement, key formulas, parts, remarks, table and figure.
 
-    figure: the file name of a PNG beside the .tex file, or None.
+    figure: the file name of a PNG beside the .tex file, or None. skipped: why the theorem's
+    figure could not be drawn (one line in the notes), or "".
     """
     th = result.theorem
     out = [rf"\section{{{tex_text(th.title)}}}\label{{{label or 'thm:' + th.name}}}"]
@@ -628,7 +980,7 @@ def theorem_tex(
     if th.formulas:
         out.append(
             "\\begin{gather*}\n"
-            + " \\\\\n".join(latex_math(f) for f in th.formulas)
+            + " \\\\\n".join(formula_math(f) for f in th.formulas)
             + "\n\\end{gather*}"
         )
     out.append(r"\subsection*{Proof}")
@@ -651,6 +1003,8 @@ def theorem_tex(
             rf"\includegraphics[width=0.8\linewidth]{{{figure}}}"
             "\n\\end{center}"
         )
+    elif skipped:
+        out.append(rf"\noindent\textit{{Figure skipped: {tex_text(skipped)}.}}")
     return "\n\n".join(out) + "\n"
 
 

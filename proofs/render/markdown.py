@@ -19,11 +19,10 @@ from proofs.derivation import Derivation, Verdict
 from proofs.render.latex import (
     Display,
     derivation_math_rows,
-    fact_caption,
-    fact_math,
     is_number,
     latex_math,
     link_checks,
+    shown_fact,
     theorem_display,
 )
 from proofs.theorem import Part, TheoremResult
@@ -48,8 +47,10 @@ def aligned(rows: Sequence[str]) -> str:
 
 def derivation_markdown(derivation: Derivation, verdict: Verdict | None = None) -> str:
     """A chain: its aligned steps tagged (1), (2), ..., then the numbered justifications."""
-    rows = derivation_math_rows(derivation)
-    tagged = [rows[0]] + [rf"{row} && \text{{({j})}}" for j, row in enumerate(rows[1:], 1)]
+    steps = derivation_math_rows(derivation)
+    tagged = list(steps[0])
+    for j, lines in enumerate(steps[1:], 1):
+        tagged += [*lines[:-1], rf"{lines[-1]} && \text{{({j})}}"]
     out = [aligned(tagged), ""]
     for j, step in enumerate(derivation.steps[1:], 1):
         check = ""
@@ -74,7 +75,13 @@ def part_markdown(part: Part, verdict: Verdict, number: int, display: Display = 
     if isinstance(part, Derivation):
         out.append(derivation_markdown(part, verdict))
     else:
-        out += [md_text(fact_caption(part)), "", math_block(fact_math(part, display))]
+        for caption, rows in shown_fact(part, display):
+            out += [md_text(caption), ""]
+            if isinstance(rows, Derivation):
+                out += [derivation_markdown(rows, verdict), ""]
+            else:
+                out += [aligned(rows), ""]
+        out.pop()
     out += ["", _verdict(verdict)]
     return "\n".join(out)
 
@@ -105,9 +112,10 @@ def table_markdown(table: Table) -> str:
 
 
 def theorem_markdown(
-    result: TheoremResult, table: Table | None, *, figure: str | None = None
+    result: TheoremResult, table: Table | None, *, figure: str | None = None, skipped: str = ""
 ) -> str:
-    """One theorem as a course-style Markdown page; figure: a PNG file name beside it."""
+    """One theorem as a course-style Markdown page; figure: a PNG file name beside it;
+    skipped: why its figure could not be drawn, or ""."""
     th = result.theorem
     out = [
         f"# {md_text(th.title)}",
@@ -128,6 +136,8 @@ def theorem_markdown(
         out += [f"Computed independently with NumPy by `{th.twin}`.", "", table_markdown(table)]
     if figure is not None:
         out += ["", f"![{md_text(th.title)}]({figure})"]
+    elif skipped:
+        out += ["", f"*Figure skipped: {md_text(skipped)}.*"]
     return "\n".join(out) + "\n"
 
 

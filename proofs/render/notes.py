@@ -4,14 +4,18 @@ The LaTeX and Markdown backends render one theorem each; this module decides whi
 notes folder holds (one per theorem, an index, figures) and what the introduction says. It
 returns file name -> bytes; proofs.files writes them.
 
-Figures are an extension point: a theorem with a `figure` attribute naming a function
-("package.module.function") gets a PNG, written by calling that function as
-f(path, **theorem.twin_kwargs). Theorems without one simply have no figure.
+Figures: a theorem whose `figure` names a function ("package.module.function") gets a PNG,
+written by calling that function as f(path, **theorem.twin_kwargs). The PNG is made
+reproducible (fixed dpi; text and time chunks, which carry the matplotlib version, dropped), so
+reruns are byte-identical. Without matplotlib the notes still build and say the figure was
+skipped.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import struct
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,6 +41,7 @@ class Checked:
     result: TheoremResult
     table: Table | None
     figure: bytes | None = None
+    figure_skipped: str = ""
 
     @property
     def name(self) -> str:
@@ -59,15 +64,60 @@ def figure_function(theorem: object) -> Callable[..., object] | None:
     return getattr(importlib.import_module(module), attr)
 
 
+# Figures are drawn at this resolution whatever the user's matplotlibrc says.
+FIGURE_DPI = 100
+SKIPPED = "matplotlib is not installed (pip install 'pe-proofs[plot]')"
+# PNG chunks that vary between machines or runs without changing the picture.
+_VARYING_CHUNKS = {b"tEXt", b"zTXt", b"iTXt", b"tIME"}
+
+
+def plotting_available() -> bool:
+    """Whether matplotlib can be imported (checked without importing it)."""
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def reproducible_png(png: bytes) -> bytes:
+    """png without its text and time chunks (Software, dates): the same picture, same bytes."""
+    signature = b"\x89PNG\r\n\x1a\n"
+    if not png.startswith(signature):
+        raise ValueError("a figure function must write a PNG file")
+    out = [signature]
+    j = len(signature)
+    while j < len(png):
+        (length,) = struct.unpack(">I", png[j : j + 4])
+        end = j + 12 + length
+        if png[j + 4 : j + 8] not in _VARYING_CHUNKS:
+            out.append(png[j:end])
+        j = end
+    return b"".join(out)
+
+
 def render_figure(theorem: object) -> bytes | None:
-    """The theorem's figure as PNG bytes, or None when it has no figure function."""
+    """The theorem's figure as reproducible PNG bytes, or None when it has no figure function.
+
+    Call only when plotting_available(); the figure function imports matplotlib.
+    """
     draw = figure_function(theorem)
     if draw is None:
         return None
-    with tempfile.TemporaryDirectory() as tmp:
+    from matplotlib import rc_context  # only here: the notes build without matplotlib
+
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        rc_context({"savefig.dpi": FIGURE_DPI, "figure.dpi": FIGURE_DPI}),
+    ):
         path = Path(tmp) / "figure.png"
         draw(path, **getattr(theorem, "twin_kwargs", {}))
-        return path.read_bytes()
+        return reproducible_png(path.read_bytes())
+
+
+def _figure(theorem: object) -> tuple[bytes | None, str]:
+    """(PNG bytes or None, why it was skipped or "")."""
+    if figure_function(theorem) is None:
+        return None, ""
+    if not plotting_available():
+        return None, SKIPPED
+    return render_figure(theorem), ""
 
 
 def check(names: Sequence[str] | None = None, *, d_model: int = 8, seed: int = 0) -> list[Checked]:
@@ -76,7 +126,7 @@ def check(names: Sequence[str] | None = None, *, d_model: int = 8, seed: int = 0
     out = []
     for name in chosen:
         result = registry.build(name, d_model=d_model).verify(seed=seed)
-        out.append(Checked(result, result.theorem.run_twin(), render_figure(result.theorem)))
+        out.append(Checked(result, result.theorem.run_twin(), *_figure(result.theorem)))
     return out
 
 
@@ -131,7 +181,7 @@ def latex_files(
     files: dict[str, bytes] = {}
     for c in checked:
         figure = f"{c.name}.png" if c.figure is not None else None
-        body = latex.theorem_tex(c.result, c.table, figure=figure)
+        body = latex.theorem_tex(c.result, c.table, figure=figure, skipped=c.figure_skipped)
         files[f"{c.name}.tex"] = (latex.standalone_fragment(body) if standalone else body).encode(
             "utf-8"
         )
@@ -149,9 +199,8 @@ def markdown_files(checked: Sequence[Checked], *, index: bool = True) -> dict[st
     files: dict[str, bytes] = {}
     for c in checked:
         figure = f"{c.name}.png" if c.figure is not None else None
-        files[f"{c.name}.md"] = markdown.theorem_markdown(c.result, c.table, figure=figure).encode(
-            "utf-8"
-        )
+        page = markdown.theorem_markdown(c.result, c.table, figure=figure, skipped=c.figure_skipped)
+        files[f"{c.name}.md"] = page.encode("utf-8")
         if c.figure is not None:
             files[f"{c.name}.png"] = c.figure
     if index:

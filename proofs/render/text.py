@@ -56,7 +56,19 @@ def _chain(derivation: Derivation, verdict: Verdict) -> list[str]:
     return out
 
 
-def _fact(part: Part) -> list[str]:
+def _fact(part: Part, verdict: Verdict) -> list[str]:
+    evidence = getattr(part, "evidence", None)
+    if evidence is not None:
+        # A fact that shows its evidence (a map found, a certificate): captions and formulas.
+        lines = []
+        for caption, content in evidence():
+            lines.append(f"    {caption}")
+            if isinstance(content, Derivation):
+                lines += _chain(content, verdict)
+            else:
+                for formula in content if isinstance(content, tuple) else (content,):
+                    lines += block(formula, "")
+        return lines
     if isinstance(part, LinearSystem):
         lines = []
         for eq in part.equations:
@@ -68,7 +80,7 @@ def _fact(part: Part) -> list[str]:
 def render_part(part: Part, verdict: Verdict, number: int) -> str:
     """One part: its title, its chain or fact, and its verdict."""
     out = [f"[{number}] {part.title}"]
-    out += _chain(part, verdict) if isinstance(part, Derivation) else _fact(part)
+    out += _chain(part, verdict) if isinstance(part, Derivation) else _fact(part, verdict)
     out.append(f"    {MARK[verdict.status]} {verdict}")
     if verdict.counterexample and not isinstance(part, Derivation):
         out.append(f"    counterexample {verdict.counterexample.describe()}")

@@ -1,0 +1,310 @@
+"""Regenerate docs/input-errors.md: every bad input tried, with its real message and exit status.
+
+Run from the project root: `python docs/make_input_errors.py`. Each row is run for real: command
+lines through proofs.cli.main in this process (or, for `python -m` rows, in a subprocess), and
+library calls directly. tests/test_input_errors_doc.py re-runs every row of the written table.
+
+In inputs and messages, $TMP stands for a scratch directory holding `file` (a regular file) and
+`foreign/ramp.md` (a file pe-proofs did not write).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numeric  # noqa: E402
+import proofs  # noqa: E402
+from proofs import registry  # noqa: E402
+from proofs.cli import main  # noqa: E402
+from proofs.encoding import POS, K  # noqa: E402
+from proofs.parse import parse_expression  # noqa: E402
+
+DOC = ROOT / "docs" / "input-errors.md"
+NAN, INF = math.nan, math.inf
+# The memory a machine can spare differs from machine to machine; compare messages without it.
+_SPARE = re.compile(r"the [0-9.]+ GiB this machine can spare")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One bad input: a command line ('pe-proofs ...' or 'python -m ...') or a library call."""
+
+    input: str
+    call: Callable[[], Any] | None = None  # library rows only
+
+
+def _call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Row:
+    """A library row; its text is the call as it would be typed."""
+    shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    package = function.__module__.split(".")[0]
+    exported = getattr(sys.modules[package], function.__name__, None) is function
+    name = f"{package if exported else function.__module__}.{function.__name__}"
+    return Row(f"{name}({', '.join(shown)})", lambda: function(*args, **kwargs))
+
+
+def cli_rows() -> list[Row]:
+    """Bad command lines, option by option, command by command."""
+    lines = [
+        # prove (and the default command)
+        "pe-proofs prove --d-model 7",
+        "pe-proofs prove --d-model 0",
+        "pe-proofs prove --d-model -2",
+        "pe-proofs prove --d-model x",
+        "pe-proofs prove --d-model 1e3",
+        "pe-proofs prove --d-model 4098",
+        "pe-proofs prove --d-model",
+        "pe-proofs prove rotaton",
+        "pe-proofs prove xyz",
+        "pe-proofs prove --frobnicate",
+        "pe-proofs --d-model 7",
+        "pe-proofs rotaton",
+        "pe-proofs nonsense",
+        "pe-proofs list extra",
+        # tables
+        "pe-proofs tables --max-len -1",
+        "pe-proofs tables --max-len 1",
+        "pe-proofs tables --max-len x",
+        "pe-proofs tables --max-len 1.5",
+        "pe-proofs tables --max-len 10000000000",
+        "pe-proofs tables --max-len 2000000000",
+        "pe-proofs tables --d-model 7",
+        "pe-proofs tables --d-model 2",
+        "pe-proofs tables --d-model 0",
+        "pe-proofs tables --d-model 2000000000",
+        "pe-proofs tables --base nan",
+        "pe-proofs tables --base inf",
+        "pe-proofs tables --base -inf",
+        "pe-proofs tables --base=-inf",
+        "pe-proofs tables --base 1",
+        "pe-proofs tables --base 0.5",
+        "pe-proofs tables --base x",
+        "pe-proofs tables --k nan",
+        "pe-proofs tables --k inf",
+        "pe-proofs tables --k=-inf",
+        "pe-proofs tables --k 1.5",
+        "pe-proofs tables --k 100",
+        "pe-proofs tables --exercise-k nan",
+        "pe-proofs tables --exercise-k 1e400",
+        "pe-proofs tables --positions 1,,2",
+        "pe-proofs tables --positions ''",
+        "pe-proofs tables --positions 0,3,",
+        "pe-proofs tables --positions 100",
+        "pe-proofs tables --positions=-1",
+        "pe-proofs tables --dims 100",
+        "pe-proofs tables --dims ''",
+        "pe-proofs tables --dims 1,,2",
+        "pe-proofs tables --format xml",
+        "pe-proofs tables --plot ''",
+        "pe-proofs tables --plot /no/such/dir/x.png",
+        "pe-proofs tables --plot $TMP/file/x.png",
+        "pe-proofs tables --plot $TMP/file",
+        "pe-proofs tables --plot $TMP",
+        "pe-proofs tables --plot '$TMP/a b.png'",
+        # precision
+        "pe-proofs precision --d-model 7",
+        "pe-proofs precision --d-model 0",
+        "pe-proofs precision --d-model x",
+        "pe-proofs precision --d-model 2000000000",
+        "pe-proofs precision --base nan",
+        "pe-proofs precision --base inf",
+        "pe-proofs precision --base=-inf",
+        "pe-proofs precision --base 1",
+        "pe-proofs precision --max-positions 1,,2",
+        "pe-proofs precision --max-positions ''",
+        "pe-proofs precision --max-positions 0",
+        "pe-proofs precision --max-positions 3000000000",
+        "pe-proofs precision --samples 0",
+        "pe-proofs precision --samples 100000",
+        "pe-proofs precision --samples x",
+        "pe-proofs precision --format xml",
+        # latex and markdown
+        "pe-proofs latex",
+        "pe-proofs latex --out ''",
+        "pe-proofs latex --out $TMP/file",
+        "pe-proofs latex --out $TMP/file/sub",
+        "pe-proofs markdown --out $TMP/file/sub",
+        "pe-proofs latex --out $TMP/notes --theorem rotaton",
+        "pe-proofs latex --out $TMP/notes --d-model 7",
+        "pe-proofs markdown --out $TMP/notes --theorem rotaton",
+        "pe-proofs markdown --out $TMP/notes --d-model 0",
+        "pe-proofs markdown --out $TMP/foreign --theorem ramp",
+        # shift: user expressions
+        "pe-proofs shift",
+        "pe-proofs shift ''",
+        "pe-proofs shift x",
+        "pe-proofs shift \"__import__('os').system('touch /tmp/pe-pwned')\"",
+        "pe-proofs shift pos.real",
+        "pe-proofs shift '(1).__class__'",
+        "pe-proofs shift 'lambda: 1'",
+        "pe-proofs shift \"open('/etc/passwd')\"",
+        "pe-proofs shift 'sin(pos)[0]'",
+        "pe-proofs shift 'pos**(10**10)'",
+        "pe-proofs shift '9**9**9**9'",
+        "pe-proofs shift 'exp(10**30)'",
+        "pe-proofs shift '2**2**2**2**2**2'",
+        "pe-proofs shift 'sin(pos' ",
+        "pe-proofs shift 'sin(pos, k)'",
+        "pe-proofs shift sin(pos) --frobnicate",
+        # the same through python -m, in a subprocess
+        "python -m proofs.rotation --d-model 7",
+        "python -m proofs.ramp --frobnicate",
+        "python -m proofs prove rotaton",
+        "python -m proofs shift \"__import__('os').system('touch /tmp/pe-pwned')\"",
+    ]
+    return [Row(line) for line in lines]
+
+
+def library_rows() -> list[Row]:
+    """Bad arguments to the public library entry points."""
+    pe, ramp, raw = numeric.sinusoidal_pe, numeric.ramp_encoding, numeric.raw_index_encoding
+    return [
+        _call(pe, 10, 7),
+        _call(pe, 10, 0),
+        _call(pe, -1, 8),
+        _call(pe, 10, 8.0),
+        _call(pe, "10", 8),
+        _call(pe, 10, True),
+        _call(pe, None, 8),
+        _call(pe, 10, 8, base=NAN),
+        _call(pe, 10, 8, base=INF),
+        _call(pe, 10, 8, base=-INF),
+        _call(pe, 10, 8, base=1),
+        _call(pe, 10, 8, dtype="int8"),
+        _call(pe, 10, 8, layout="diagonal"),
+        _call(pe, 10, 8, start=NAN),
+        _call(pe, 2**31, 8),
+        _call(pe, 2**30, 64),
+        _call(pe, 10, 2**40),
+        _call(ramp, -1),
+        _call(ramp, 2**31),
+        _call(ramp, 10, dtype="int8"),
+        _call(raw, 2**31),
+        _call(numeric.frequencies, 7),
+        _call(numeric.frequencies, 2**40),
+        _call(numeric.reference_pe, [0], [9], 8),
+        _call(numeric.reference_pe, [NAN], [0], 8),
+        _call(numeric.reference_pe, [0], [0], 8, dps=10),
+        _call(numeric.bounds_table, max_len=0),
+        _call(numeric.unique_rows_table, max_len=2**31),
+        _call(numeric.rotation_table, ks=[NAN]),
+        _call(numeric.ramp_table, max_len=2),
+        _call(proofs.prove_identity, "sin(x)**2 + cos(x)**2", 1),
+        _call(proofs.prove_identity, POS, None),
+        _call(proofs.find_shift_map, "sin(pos)", POS, K),
+        _call(proofs.find_shift_map, [], POS, K),
+        _call(proofs.find_shift_map, [POS], "pos", K),
+        _call(parse_expression, 5),
+        _call(parse_expression, "x + 1"),
+        _call(parse_expression, "__import__('os').system('true')"),
+        _call(parse_expression, "pos**(10**10)"),
+        _call(parse_expression, "9**9**9**9"),
+        _call(parse_expression, "1" * 40),
+        _call(parse_expression, "(" * 61 + "pos" + ")" * 61),
+        _call(registry.build, "rotaton"),
+        _call(registry.build, "rotation", d_model=7),
+        _call(registry.build, "rotation", d_model="8"),
+        _call(registry.build, "rotation", d_model=10**9),
+    ]
+
+
+def rows() -> list[Row]:
+    """Every row of the table, command lines first."""
+    return cli_rows() + library_rows()
+
+
+def make_scratch(folder: Path) -> None:
+    """$TMP: a regular file, and a directory holding a ramp.md that pe-proofs did not write."""
+    (folder / "file").write_text("not a directory\n")
+    (folder / "foreign").mkdir()
+    (folder / "foreign" / "ramp.md").write_text("someone else's notes\n")
+
+
+def run(row: Row, scratch: Path) -> tuple[str, str]:
+    """(outcome, message): exit status or exception type, and the one line on stderr."""
+    if row.call is not None:
+        try:
+            row.call()
+        except (ValueError, TypeError) as exc:
+            return type(exc).__name__, str(exc)
+        return "no error", ""
+    argv = [a.replace("$TMP", str(scratch)) for a in shlex.split(row.input)]
+    if argv[0] == "python":
+        done = subprocess.run(
+            [sys.executable, *argv[1:]],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
+        status, err = done.returncode, done.stderr
+    else:
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            status = main(argv[1:])
+        err = stderr.getvalue()
+    return f"exit {status}", err.rstrip("\n").replace(str(scratch), "$TMP")
+
+
+def comparable(message: str) -> str:
+    """message without the machine-dependent amount of spare memory."""
+    return _SPARE.sub("the … GiB this machine can spare", message)
+
+
+def _cell(text: str) -> str:
+    return "`" + text.replace("|", "\\|").replace("`", "'") + "`" if text else ""
+
+
+def table_lines(results: list[tuple[Row, str, str]]) -> list[str]:
+    """The Markdown table: input, outcome, message."""
+    lines = ["| input | outcome | message (stderr, or the exception's message) |", "|---|---|---|"]
+    lines += [f"| {_cell(r.input)} | {outcome} | {_cell(msg)} |" for r, outcome, msg in results]
+    return lines
+
+
+HEADER = """# Bad input: every input tried, and what pe-proofs says
+
+Generated by `python docs/make_input_errors.py` from real runs; `tests/test_input_errors_doc.py`
+re-runs every row and checks that the outcome and message still match, so this page cannot rot.
+
+Rules (issue 6): a command-line error is one line on stderr, `pe-proofs: error: ...`, naming the
+option and what it allows, with exit status 2 and no traceback; library functions raise
+`ValueError` or `TypeError` with the same messages. Every value is checked before any work
+starts, and a table that would not fit in memory is refused, with its size, before anything is
+allocated (the amount a machine can spare differs; the test ignores that number). A value that
+starts with `-` is written `--option=-1`. Text from the user is only ever parsed by
+`proofs.parse.parse_expression`, which refuses code and bounds every number.
+
+`$TMP` is a scratch directory holding `file` (a regular file) and `foreign/ramp.md` (a file
+pe-proofs did not write, which is never overwritten).
+"""
+
+
+def main_script() -> None:
+    """Run every row and write docs/input-errors.md."""
+    with tempfile.TemporaryDirectory() as folder:
+        scratch = Path(folder)
+        make_scratch(scratch)
+        results = [(row, *run(row, scratch)) for row in rows()]
+    text = HEADER + "\n" + "\n".join(table_lines(results)) + "\n"
+    DOC.write_text(text, encoding="utf-8")
+    print(f"wrote {DOC} ({len(results)} rows)")
+
+
+if __name__ == "__main__":
+    main_script()
