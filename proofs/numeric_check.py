@@ -16,7 +16,7 @@ import sympy as sp
 from sympy.core.evalf import PrecisionExhausted
 from sympy.printing.pycode import MpmathPrinter
 
-from proofs.sampling import sample_points
+from proofs.sampling import sample_points, symbol_order
 
 LOW_DPS = 60
 HIGH_DPS = 120
@@ -130,6 +130,8 @@ class _Side:
             printer=_SumPrinter({"fully_qualified_modules": False, "inline": True}),
             # cse would hoist terms in a Sum's bound index out of the Sum's loop.
             cse=not any(e.has(sp.Sum) for e in exprs),
+            # Two symbols may share a name (x and a real x): give each its own argument.
+            dummify=True,
         )
 
     def __call__(self, values: dict[sp.Symbol, object]) -> list:
@@ -164,7 +166,7 @@ def check_numeric(
         set().union(
             *(sp.sympify(a).free_symbols | sp.sympify(b).free_symbols for (_, a), (_, b) in pairs)
         ),
-        key=lambda s: s.name,
+        key=symbol_order,
     )
     sides = (_Side([a for (_, a), _ in pairs], symbols), _Side([b for _, (_, b) in pairs], symbols))
     compared = 0
@@ -207,7 +209,7 @@ def check_numeric(
                 stable = d_hi > 0 and abs(d_hi - d_lo) <= _STABLE * d_hi
                 if stable and _certified_nonzero(a - b, point, high_dps):
                     cx = Counterexample(
-                        point={s.name: _show_exact(point[s]) for s in symbols},
+                        point={_label(s, symbols): _show_exact(point[s]) for s in symbols},
                         lhs=_short(a_hi),
                         rhs=_short(b_hi),
                         difference=mpmath.nstr(a_hi - b_hi, 6),
@@ -239,6 +241,26 @@ def _certified_nonzero(difference: sp.Expr, point: dict[sp.Symbol, sp.Expr], dps
     except PrecisionExhausted:
         return False
     return value.is_zero is False
+
+
+_HEADLINE_FACTS = (
+    "integer",
+    "even",
+    "odd",
+    "real",
+    "positive",
+    "negative",
+    "nonnegative",
+    "nonzero",
+)
+
+
+def _label(symbol: sp.Symbol, symbols: list[sp.Symbol]) -> str:
+    """The symbol's name, with its assumptions when another symbol has the same name."""
+    if sum(s.name == symbol.name for s in symbols) == 1:
+        return symbol.name
+    facts = [k for k in _HEADLINE_FACTS if symbol.assumptions0.get(k)]
+    return f"{symbol.name} ({', '.join(facts) or 'complex'})"
 
 
 def _show_exact(value: sp.Expr) -> str:

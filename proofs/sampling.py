@@ -65,6 +65,11 @@ def sample_value(symbol: sp.Symbol, rng: random.Random) -> sp.Expr | None:
     return None
 
 
+def symbol_order(symbol: sp.Symbol) -> tuple[str, str]:
+    """A total order on symbols: by name, then by assumptions (two may share a name)."""
+    return symbol.name, str(sorted(symbol.assumptions0.items()))
+
+
 def sample_points(
     symbols: Iterable[sp.Symbol], *, seed: int = 0
 ) -> Iterator[dict[sp.Symbol, sp.Expr]]:
@@ -72,7 +77,7 @@ def sample_points(
 
     Stops early if some symbol's assumptions cannot be met by the generator.
     """
-    ordered = sorted(set(symbols), key=lambda s: s.name)
+    ordered = sorted(set(symbols), key=symbol_order)
     rng = random.Random(seed)
     while True:
         point = {}

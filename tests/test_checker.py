@@ -134,3 +134,32 @@ def test_broken_link_in_true_claim_is_undecided_not_refuted():
 def test_derivation_with_false_claim_is_refuted():
     chain = Derivation("false claim", (Step(sp.sin(x), "lhs"), Step(sp.cos(x), "rhs")))
     assert chain.verify().status == "refuted"
+
+
+def test_symbols_sharing_a_name_are_kept_apart():
+    plain, real = sp.Symbol("x"), sp.Symbol("x", real=True)
+    verdict = prove_identity(sp.sqrt(plain**2) + real, plain + real)
+    assert verdict.status == "refuted"
+    assert set(verdict.counterexample.point) == {"x (real)", "x (complex)"}
+
+
+def test_pythagorean_rule_closes_squares_of_cosines():
+    result = check_symbolic(sp.cos(x) ** 4 - sp.sin(x) ** 4, sp.cos(2 * x))
+    assert result.passed is True
+    assert result.rule == "Pythagorean identity"
+
+
+def test_sum_rule_merges_sums_over_the_same_range():
+    i, n = sp.Symbol("i", integer=True), sp.Symbol("n", integer=True, positive=True)
+    lhs = sp.Sum(sp.sin(x * i) ** 2, (i, 0, n)) + sp.Sum(sp.cos(x * i) ** 2, (i, 0, n))
+    result = check_symbolic(lhs, n + 1)
+    assert result.passed is True
+    assert result.rule == "sum termwise"
+
+
+def test_sum_rule_does_not_capture_a_free_index():
+    # i outside the Sum is a different variable from the bound i: merging would be wrong.
+    i, n = sp.Symbol("i", integer=True), sp.Symbol("n", integer=True, positive=True)
+    claim = sp.Sum(i, (i, 0, n)) - i * sp.Sum(1, (i, 0, n))
+    assert check_symbolic(claim, 0).passed is not True
+    assert prove_identity(claim, 0).status == "refuted"

@@ -7,6 +7,7 @@ import struct
 import zlib
 from functools import cache
 
+import pytest
 import sympy as sp
 
 from numeric.table import Table
@@ -89,6 +90,7 @@ def draw(path, **kwargs):
 
 
 def test_a_theorem_with_a_figure_gets_a_png_beside_its_page():
+    pytest.importorskip("matplotlib", reason="figures need the plot extra (matplotlib)")
     result = ramp_result()
 
     class WithFigure:
