@@ -94,8 +94,9 @@ def solve_linear(equations: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) ->
     # Rows below the pivots have no unknowns left: each says 0 = rhs.
     conditions = []
     for rr in range(r, rows):
-        rhs = sp.simplify(m[rr, n])
-        z = _zero(rhs)
+        z = _zero(m[rr, n])
+        if z is not True:
+            rhs = sp.simplify(m[rr, n])  # only for the message: rows that vanish are the norm
         if z is False:
             combo = sum(m[rr, n + 1 + j] * equations[j] for j in range(rows))
             return LinearSolution(
@@ -113,7 +114,7 @@ def solve_linear(equations: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) ->
     solution = {}
     for row, c in enumerate(pivots):
         value = m[row, n] - sum(m[row, j] * unknowns[j] for j in range(n) if j not in pivots)
-        solution[unknowns[c]] = sp.simplify(value)
+        solution[unknowns[c]] = sp.cancel(value)
     for u in free:
         solution[u] = u
     return LinearSolution("solved", "consistent", solution, free)

@@ -9,6 +9,7 @@ integer n, say) never refutes a true claim, and a claim off by 10**-45 is still 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import mpmath
@@ -116,23 +117,28 @@ class _SumPrinter(MpmathPrinter):
         return f"(builtins.sum({self._print(expr.function)} {loops}))"
 
 
+@functools.lru_cache(maxsize=256)
+def _compile(exprs: tuple[sp.Expr, ...], symbols: tuple[sp.Symbol, ...]):
+    # Cached: in a chain, each step is the right side of one link and the left of the next.
+    return sp.lambdify(
+        symbols,
+        list(exprs),
+        modules=[{"_integer_limit": _integer_limit}, "mpmath"],
+        printer=_SumPrinter({"fully_qualified_modules": False, "inline": True}),
+        # cse would hoist terms in a Sum's bound index out of the Sum's loop.
+        cse=not any(e.has(sp.Sum) for e in exprs),
+        # Two symbols may share a name (x and a real x): give each its own argument.
+        dummify=True,
+    )
+
+
 class _Side:
     """All entries of one side of a link, evaluable at a point in any working precision."""
 
     def __init__(self, exprs: list[sp.Expr], symbols: list[sp.Symbol]) -> None:
         # One function for all entries, with common subexpressions (sin(pos*w), ...) shared.
         self.symbols = symbols
-        exprs = [sp.sympify(e) for e in exprs]
-        self.func = sp.lambdify(
-            symbols,
-            exprs,
-            modules=[{"_integer_limit": _integer_limit}, "mpmath"],
-            printer=_SumPrinter({"fully_qualified_modules": False, "inline": True}),
-            # cse would hoist terms in a Sum's bound index out of the Sum's loop.
-            cse=not any(e.has(sp.Sum) for e in exprs),
-            # Two symbols may share a name (x and a real x): give each its own argument.
-            dummify=True,
-        )
+        self.func = _compile(tuple(sp.sympify(e) for e in exprs), tuple(symbols))
 
     def __call__(self, values: dict[sp.Symbol, object]) -> list:
         """The entries at a point given as mpmath numbers."""

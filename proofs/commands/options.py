@@ -28,3 +28,14 @@ def path_text(text: str) -> Path:
             f"must be a non-empty path without NUL bytes, got {text!r}"
         )
     return Path(text)
+
+
+def job_count(text: str) -> int:
+    """--jobs: worker processes, 0 (one per core) to 64."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 64, got {text!r}") from None
+    if not 0 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 64, got {value}")
+    return value

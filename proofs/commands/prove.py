@@ -6,7 +6,8 @@ import argparse
 import json
 
 from proofs import registry
-from proofs.commands.options import positive_even_int
+from proofs.batch import parallel_map
+from proofs.commands.options import job_count, positive_even_int
 from proofs.render.json import theorem_json
 from proofs.render.tables import render_tables
 from proofs.render.text import MARK, render_theorem
@@ -27,26 +28,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print a JSON list, one object per theorem"
     )
     parser.add_argument("--no-twin", action="store_true", help="skip the numeric cross-checks")
+    parser.add_argument(
+        "--jobs",
+        type=job_count,
+        default=0,
+        help="worker processes (default 0: one per core; 1: no extra processes)",
+    )
+
+
+def _prove_one(task: tuple[str, int, bool, bool]) -> tuple[str | dict, bool]:
+    """Verify one theorem, run its twin, and render it: (text or JSON object, all passed)."""
+    name, d_model, twin, as_json = task
+    result = registry.build(name, d_model=d_model).verify()
+    table = result.theorem.run_twin() if twin else None
+    ok = result.status == "proved" and (table is None or table.passed is not False)
+    if as_json:
+        twin_json = None if table is None else json.loads(render_tables([table], "json"))[0]
+        return theorem_json(result, twin_json), ok
+    text = render_theorem(result)
+    if table is not None:
+        text += f"\n\nNumeric twin ({result.theorem.twin}):\n" + render_tables([table], "text")
+    return text + "\n", ok
 
 
 def run(args: argparse.Namespace) -> int:
     names = [registry.check_name(n) for n in args.names] or registry.names()
+    tasks = [(name, args.d_model, not args.no_twin, args.json) for name in names]
     results = []
     all_ok = True
-    for name in names:
-        result = registry.build(name, d_model=args.d_model).verify()
-        table = None if args.no_twin else result.theorem.run_twin()
-        ok = result.status == "proved" and (table is None or table.passed is not False)
+    for rendered, ok in parallel_map(_prove_one, tasks, jobs=args.jobs):
         all_ok &= ok
         if args.json:
-            twin = None if table is None else json.loads(render_tables([table], "json"))[0]
-            results.append(theorem_json(result, twin))
-            continue
-        print(render_theorem(result))
-        if table is not None:
-            print(f"\nNumeric twin ({result.theorem.twin}):")
-            print(render_tables([table], "text"))
-        print()
+            results.append(rendered)
+        else:
+            print(rendered, flush=True)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

@@ -25,6 +25,7 @@ import sympy as sp
 
 from numeric.table import Table
 from proofs import registry
+from proofs.batch import parallel_map
 from proofs.derivation import Derivation
 from proofs.encoding import OMEGA_I, POS, I, omega
 from proofs.numeric_check import HIGH_DPS, LOW_DPS
@@ -123,11 +124,17 @@ def _figure(theorem: object) -> tuple[bytes | None, str]:
 def check(names: Sequence[str] | None = None, *, d_model: int = 8, seed: int = 0) -> list[Checked]:
     """Verify the named theorems (all by default) and compute their twins and figures."""
     chosen = [registry.check_name(n) for n in names] if names else registry.names()
-    out = []
-    for name in chosen:
-        result = registry.build(name, d_model=d_model).verify(seed=seed)
-        out.append(Checked(result, result.theorem.run_twin(), *_figure(result.theorem)))
-    return out
+    tasks = [(name, d_model, seed) for name in chosen]
+    return [
+        Checked(result, table, *_figure(result.theorem))
+        for result, table in parallel_map(_verify_with_twin, tasks)
+    ]
+
+
+def _verify_with_twin(task: tuple[str, int, int]) -> tuple[TheoremResult, Table]:
+    name, d_model, seed = task
+    result = registry.build(name, d_model=d_model).verify(seed=seed)
+    return result, result.theorem.run_twin()
 
 
 def _counts(checked: Sequence[Checked]) -> tuple[int, int, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.pretty.pretty_symbology import pretty_use_unicode
 
 from proofs.derivation import Derivation, Verdict
 from proofs.theorem import LinearSystem, Part, TheoremResult
@@ -22,8 +23,14 @@ def shown(expr: sp.Basic, display: tuple[tuple[sp.Basic, sp.Basic], ...]) -> sp.
 
 def pretty_lines(expr: sp.Basic) -> tuple[list[str], int]:
     """expr as Unicode lines and the index of its baseline."""
-    form = PrettyPrinter({"use_unicode": True, "wrap_line": False})._print(expr)
-    lines = form.render(wrap_line=False).split("\n")
+    # The printer's big symbols (Σ, brackets) follow a module-wide Unicode switch that only
+    # sp.pretty() sets; set it here too, or a Sum printed first fails to find its glyphs.
+    was = pretty_use_unicode(True)
+    try:
+        form = PrettyPrinter({"use_unicode": True, "wrap_line": False})._print(expr)
+        lines = form.render(wrap_line=False).split("\n")
+    finally:
+        pretty_use_unicode(was)
     return lines, form.baseline
 
 
