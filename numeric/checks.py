@@ -49,7 +49,7 @@ def rotation_tolerance(k: float, omega_max: float, table_error: float) -> float:
 
 
 def _rotation_residual(
-    table: np.ndarray, k: float, omega: np.ndarray, base: float, layout: str
+    table: np.ndarray, k: float, omega: np.ndarray, base: float, layout: str, schedule: str
 ) -> tuple[float, int]:
     """max |R(kω)·PE[pos] − PE[pos+k]| over all pos and pairs, and the number of pos compared."""
     n, d_model = table.shape
@@ -66,7 +66,13 @@ def _rotation_residual(
         else:
             # PE at non-integer positions is not in the table: compute it the same way.
             shifted = sinusoidal_pe(
-                b - a, d_model, base=base, dtype=table.dtype, layout=layout, start=a + k
+                b - a,
+                d_model,
+                base=base,
+                dtype=table.dtype,
+                layout=layout,
+                start=a + k,
+                schedule=schedule,
             )
         s_k, c_k = _sin_cos(shifted, layout)
         residual = np.maximum(
@@ -82,10 +88,12 @@ def rotation_check(
     *,
     base: float = 10000.0,
     layout: str = "interleaved",
+    schedule: str = "paper",
 ) -> Table:
     """Rotation identity on a sinusoidal table: R(kω_i)·PE[pos, pair i] = PE[pos + k, pair i].
 
-    table: a sinusoidal_pe table (any dtype) with the given base and layout, row j = position j;
+    table: a sinusoidal_pe table (any dtype) with the given base, layout and frequency schedule,
+    row j = position j;
     ks: offsets, negative and non-integer allowed (non-integer k compares against PE computed
     at pos + k). Each k's residual is checked against rotation_tolerance.
     """
@@ -96,17 +104,18 @@ def rotation_check(
         )
     dtype = validate.dtype(table.dtype, "table dtype")
     layout = validate.layout(layout)
+    schedule = validate.schedule(schedule)
     base = validate.base(base)
     ks = tuple(validate.finite(k, "ks") for k in ks)
     n, d_model = table.shape
     for k in ks:
         if k.is_integer() and abs(k) >= n:
             raise ValueError(f"integer k must satisfy |k| < max_len = {n}, got {k:g}")
-    omega = frequencies(d_model, base=base)
+    omega = frequencies(d_model, base=base, schedule=schedule)
     error = accuracy_bound(dtype)
     rows = []
     for k in ks:
-        residual, count = _rotation_residual(table, k, omega, base, layout)
+        residual, count = _rotation_residual(table, k, omega, base, layout, schedule)
         tol = rotation_tolerance(k, float(omega.max()), error)
         rows.append(
             (k, abs(k) * float(omega.max()), count * (d_model // 2), residual, tol, residual <= tol)

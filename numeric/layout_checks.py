@@ -40,10 +40,7 @@ def permutation_matrix(d_model: int) -> np.ndarray:
 
 def tensor2tensor_frequencies(d_model: int, *, base: float = 10000.0) -> np.ndarray:
     """ω_i = base^(−i/max(d_model/2 − 1, 1)), i = 0 .. d_model/2 − 1 (tensor2tensor's spacing)."""
-    d_model = validate.d_model(d_model)
-    base = validate.base(base)
-    half = d_model // 2
-    return base ** (-np.arange(half) / max(half - 1, 1))
+    return frequencies(d_model, base=base, schedule="tensor2tensor")
 
 
 def odd_tables(max_len: int, d_odd: int, *, base: float = 10000.0) -> tuple[np.ndarray, np.ndarray]:
@@ -119,18 +116,14 @@ def layout_table(
         )
 
     t2t = tensor2tensor_frequencies(d_model, base=base)
-    angles = np.arange(max_len)[:, None] * t2t
-    # Computed by the direct formula, so each angle carries a rounding of u·|pos·ω|.
-    direct = np.empty((max_len, d_model))
-    direct[:, 0::2], direct[:, 1::2] = np.sin(angles), np.cos(angles)
+    t2t_table = sinusoidal_pe(max_len, d_model, base=base, schedule="tensor2tensor")
     for k in ks:
-        tol = rotation_tolerance(k, float(t2t.max()), 2 * _U * (max_len * float(t2t.max()) + 1))
         rows.append(
             (
                 "tensor2tensor ω_i: M_k·PE[pos] = PE[pos+k]",
                 f"k = {k}",
-                _shift_residual(direct, shift_matrix(k, t2t), k),
-                tol,
+                _shift_residual(t2t_table, shift_matrix(k, t2t), k),
+                rotation_tolerance(k, float(t2t.max()), error),
             )
         )
 

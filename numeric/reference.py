@@ -29,16 +29,19 @@ def reference_pe(
     base: float = 10000.0,
     layout: str = "interleaved",
     dps: int = 40,
+    schedule: str = "paper",
 ) -> np.ndarray:
     """PE(pos, dim) as mpmath numbers good to dps significant digits, shape (len(positions), len(dims)).
 
     positions: any finite reals (integers are exact; a float is taken at its exact binary value);
     dims: column indices in [0, d_model); layout: 'interleaved' or 'concatenated', as in
-    numeric.sinusoidal_pe. The result is an object array of mpmath.mpf.
+    numeric.sinusoidal_pe; schedule: 'paper' or 'tensor2tensor', as in numeric.sinusoidal_pe.
+    The result is an object array of mpmath.mpf.
     """
     d_model = validate.d_model(d_model)
     base = validate.base(base)
     layout = validate.layout(layout)
+    schedule = validate.schedule(schedule)
     positions = _positions(positions)
     dims = _dims(dims, d_model)
     if not isinstance(dps, int) or isinstance(dps, bool) or dps < 15:
@@ -54,7 +57,13 @@ def reference_pe(
                 (dim // 2, dim % 2 == 1) if layout == "interleaved" else (dim % half, dim >= half)
             )
             if pair not in omegas:
-                omegas[pair] = mpmath.power(mp_base, -mpmath.mpf(2 * pair) / d_model)
+                # Written out here, not shared with numeric.tables: the yardstick stays independent.
+                exponent = (
+                    mpmath.mpf(pair) / max(half - 1, 1)
+                    if schedule == "tensor2tensor"
+                    else mpmath.mpf(2 * pair) / d_model
+                )
+                omegas[pair] = mpmath.power(mp_base, -exponent)
             fn = mpmath.cos if is_cos else mpmath.sin
             for j, pos in enumerate(positions):
                 out[j, k] = fn(mpmath.mpf(pos) * omegas[pair])

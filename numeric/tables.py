@@ -60,35 +60,43 @@ class _Frequencies:
     w3: np.ndarray
 
 
-def _omega(i: int, d_model: int, base: float) -> mpmath.mpf:
+def _omega(i: int, d_model: int, base: float, schedule: str = "paper") -> mpmath.mpf:
+    """ω_i in the working precision: base^(-2i/d_model), or tensor2tensor's base^(-i/(d_model/2 - 1))."""
+    if schedule == "tensor2tensor":
+        # tensor2tensor guards d_model = 2 (one pair) with max(..., 1).
+        return mpmath.power(mpmath.mpf(base), -mpmath.mpf(i) / max(d_model // 2 - 1, 1))
     return mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d_model)
 
 
 @lru_cache(maxsize=64)
-def _frequencies(d_model: int, base: float) -> _Frequencies:
+def _frequencies(d_model: int, base: float, schedule: str = "paper") -> _Frequencies:
     with mpmath.workprec(256):
-        omegas = [_omega(i, d_model, base) for i in range(d_model // 2)]
+        omegas = [_omega(i, d_model, base, schedule) for i in range(d_model // 2)]
         pieces = np.array([_split(w, _OMEGA_BITS) for w in omegas]).T
         approx = np.array([float(w) for w in omegas])
     return _Frequencies(approx, pieces[0], pieces[1], pieces[2])
 
 
 @lru_cache(maxsize=8)
-def _offsets(d_model: int, base: float) -> np.ndarray:
+def _offsets(d_model: int, base: float, schedule: str = "paper") -> np.ndarray:
     """sin(rω_i) + i·cos(rω_i) for the offsets r = 0 .. BLOCK - 1 within a block (read-only)."""
     angles = _reduced_angles(
-        np.arange(BLOCK, dtype=np.float64)[:, None], _frequencies(d_model, base)
+        np.arange(BLOCK, dtype=np.float64)[:, None], _frequencies(d_model, base, schedule)
     )
     offsets = np.sin(angles) + 1j * np.cos(angles)
     offsets.flags.writeable = False
     return offsets
 
 
-def frequencies(d_model: int, *, base: float = 10000.0) -> np.ndarray:
-    """The pair frequencies ω_i = base^(-2i/d_model), i = 0 .. d_model/2 - 1, correctly rounded."""
+def frequencies(d_model: int, *, base: float = 10000.0, schedule: str = "paper") -> np.ndarray:
+    """The pair frequencies ω_i, i = 0 .. d_model/2 - 1, correctly rounded.
+
+    schedule "paper": ω_i = base^(-2i/d_model); "tensor2tensor": ω_i = base^(-i/(d_model/2 - 1)).
+    """
     d_model = validate.d_model(d_model)
+    schedule = validate.schedule(schedule)
     validate.fits_in_memory(4 * d_model * 8, f"{d_model // 2} frequencies")
-    return _frequencies(d_model, validate.base(base)).approx.copy()
+    return _frequencies(d_model, validate.base(base), schedule).approx.copy()
 
 
 def accuracy_bound(dtype: DTypeLike) -> float:
@@ -117,13 +125,13 @@ def _reduced_angles(m: np.ndarray, freq: _Frequencies) -> np.ndarray:
     return s + (e1 + e2 + (m * freq.w3 - n * _P3))
 
 
-def _fraction_phase(fraction: float, d_model: int, base: float) -> np.ndarray:
+def _fraction_phase(fraction: float, d_model: int, base: float, schedule: str) -> np.ndarray:
     """fraction·ω_i modulo 2π, for a non-integer start."""
     with mpmath.workprec(256):
         two_pi = 2 * mpmath.pi
         return np.array(
             [
-                float(mpmath.fmod(fraction * _omega(i, d_model, base), two_pi))
+                float(mpmath.fmod(fraction * _omega(i, d_model, base, schedule), two_pi))
                 for i in range(d_model // 2)
             ]
         )
@@ -172,10 +180,12 @@ def sinusoidal_pe(
     dtype: DTypeLike = np.float64,
     layout: str = "interleaved",
     start: float = 0,
+    schedule: str = "paper",
 ) -> np.ndarray:
     """The sinusoidal positional encoding table, shape (max_len, d_model).
 
-    Row j is position start + j. Pair i has frequency ω_i = base^(-2i/d_model).
+    Row j is position start + j. Pair i has frequency ω_i = base^(-2i/d_model) (schedule
+    "paper"), or tensor2tensor's base^(-i/(d_model/2 - 1)) (schedule "tensor2tensor").
     layout "interleaved" (the paper's) puts sin(pos·ω_i) at column 2i and cos at 2i + 1;
     "concatenated" (tensor2tensor, fairseq) puts all sines in the first half, cosines in the second.
     Entries are computed in float64 to within accuracy_bound(float64) of the exact values, then
@@ -187,6 +197,7 @@ def sinusoidal_pe(
     base = validate.base(base)
     dtype = validate.dtype(dtype)
     layout = validate.layout(layout)
+    schedule = validate.schedule(schedule)
     start = validate.finite(start, "start")
     whole_start = math.floor(start)
     if abs(whole_start) + max_len + 1 > validate.MAX_POSITION:
@@ -197,14 +208,14 @@ def sinusoidal_pe(
     out = np.empty((max_len, d_model), dtype=dtype)
     if max_len == 0:
         return out
-    freq = _frequencies(d_model, base)
-    offsets = _offsets(d_model, base)
+    freq = _frequencies(d_model, base, schedule)
+    offsets = _offsets(d_model, base, schedule)
     first_block = whole_start // BLOCK
     last_block = (whole_start + max_len - 1) // BLOCK
     block_starts = np.arange(first_block, last_block + 1, dtype=np.float64)[:, None] * BLOCK
     block_angles = _reduced_angles(block_starts, freq)
     if start != whole_start:
-        block_angles += _fraction_phase(start - whole_start, d_model, base)
+        block_angles += _fraction_phase(start - whole_start, d_model, base, schedule)
     blocks = np.cos(block_angles) - 1j * np.sin(block_angles)
     pieces = _pieces(whole_start - first_block * BLOCK, max_len)
     if dtype == np.float64 and layout == "interleaved":

@@ -14,6 +14,8 @@ import numpy as np
 
 DTYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.float16))
 LAYOUTS = ("interleaved", "concatenated")
+# Frequency schedules: the paper's base^(-2i/d_model), tensor2tensor's base^(-i/(d_model/2 - 1)).
+SCHEDULES = ("paper", "tensor2tensor")
 # The angle reduction in numeric.tables is exact only for |position| below this bound.
 MAX_POSITION = 2**31
 
@@ -78,6 +80,13 @@ def layout(value: object, name: str = "layout") -> str:
     """Return value if it is 'interleaved' or 'concatenated', else raise."""
     if value not in LAYOUTS:
         raise ValueError(f"{name} must be 'interleaved' or 'concatenated', got {value!r}")
+    return str(value)
+
+
+def schedule(value: object, name: str = "schedule") -> str:
+    """Return value if it is 'paper' or 'tensor2tensor', else raise."""
+    if value not in SCHEDULES:
+        raise ValueError(f"{name} must be 'paper' or 'tensor2tensor', got {value!r}")
     return str(value)
 
 

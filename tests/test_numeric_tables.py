@@ -18,6 +18,7 @@ from numeric import (
     sinusoidal_pe,
     table_error,
 )
+from numeric.checks import rotation_check
 from numeric.reference import max_abs_error
 
 
@@ -241,3 +242,28 @@ def test_numeric_never_imports_sympy_or_proofs() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concatenated"])
+def test_tensor2tensor_schedule_against_reference(layout):
+    positions = [0, 1, 7, 999, 123_456, 999_999]
+    table = sinusoidal_pe(1_000_000, 12, schedule="tensor2tensor", layout=layout)
+    exact = reference_pe(positions, range(12), 12, schedule="tensor2tensor", layout=layout)
+    assert np.abs(table[positions] - exact.astype(float)).max() <= 1e-14
+
+
+def test_tensor2tensor_frequencies_are_evenly_spaced_in_log():
+    omegas = frequencies(8, schedule="tensor2tensor")
+    np.testing.assert_allclose(omegas, 10000.0 ** (-np.arange(4) / 3), rtol=1e-15)
+    assert frequencies(2, schedule="tensor2tensor").tolist() == [1.0]
+
+
+def test_rotation_check_tells_the_schedules_apart():
+    table = sinusoidal_pe(256, 8, schedule="tensor2tensor")
+    assert rotation_check(table, (1, 5), schedule="tensor2tensor").passed
+    assert not rotation_check(table, (1, 5), schedule="paper").passed
+
+
+def test_unknown_schedule_is_refused():
+    with pytest.raises(ValueError, match="schedule must be 'paper' or 'tensor2tensor'"):
+        sinusoidal_pe(4, 8, schedule="t2t")
