@@ -14,7 +14,9 @@ from numeric.table import Table
 from numeric.tables import accuracy_bound, sinusoidal_pe
 
 
-def bounds_table(*, max_len: int = 10000, d_models: Iterable[int] = (2, 8, 64, 512)) -> Table:
+def bounds_and_norms_table(
+    *, max_len: int = 10000, d_models: Iterable[int] = (2, 8, 64, 512)
+) -> Table:
     """Per d_model: the extreme entries and the worst |‖PE(pos)‖² − d_model/2| over max_len rows.
 
     Passes when every entry is within the table's accuracy bound of [-1, 1] and every squared

@@ -7,7 +7,7 @@ and −1 ≤ sin x ≤ 1, −1 ≤ cos x ≤ 1, each bound read off a square tha
 Summing the first identity over the d_model/2 pairs gives ‖PE(pos)‖² = d_model/2, with d_model
 symbolic (and, written out entry by entry, for a concrete d_model).
 
-Numeric twin: numeric.norms.bounds_table.
+Numeric twin: numeric.norms.bounds_and_norms_table.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def build(d_model: int = 8) -> Theorem:
             general_norm_derivation(),
             vector_norm_derivation(d_model),
         ),
-        twin="numeric.norms.bounds_table",
+        twin="numeric.norms.bounds_and_norms_table",
         figure="proofs.figures.spectrum",
         remarks=(
             "The bounds are inequalities, which the equality engine does not check as such: each is "

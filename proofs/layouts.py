@@ -38,6 +38,7 @@ from proofs.encoding import (
     rotation_matrix,
     shift_matrix,
 )
+from proofs.rotation import pair_statement
 from proofs.theorem import FreeOf, LinearSystem, Theorem
 
 NAME = "layouts"
@@ -321,13 +322,7 @@ def build(d_model: int = 8) -> Theorem:
             "identity holds for any frequency, so for every schedule; for odd d_model zero padding "
             "keeps a pos-independent map and an unpaired last sine admits none when sin(kω_last) ≠ 0."
         ),
-        formulas=(
-            sp.Eq(
-                sp.MatMul(rotation_matrix(K * W), pe_pair(POS, W), evaluate=False),
-                pe_pair(POS + K, W),
-                evaluate=False,
-            ),
-        ),
+        formulas=(pair_statement(W),),
         parts=(
             permutation_derivation(d_model),
             layout_derivation(d_model),

@@ -28,6 +28,15 @@ from proofs.theorem import FreeOf, Theorem
 NAME = "rotation"
 
 
+def pair_statement(w: sp.Expr) -> sp.Eq:
+    """R(k·w)·[sin(pos·w), cos(pos·w)]ᵀ = [sin((pos+k)·w), cos((pos+k)·w)]ᵀ, unevaluated for display."""
+    return sp.Eq(
+        sp.MatMul(rotation_matrix(K * w), pe_pair(POS, w), evaluate=False),
+        pe_pair(POS + K, w),
+        evaluate=False,
+    )
+
+
 def pair_derivation() -> Derivation:
     """The pair identity, with i and d_model symbolic."""
     w = omega()
@@ -79,13 +88,7 @@ def build(d_model: int = 8) -> Theorem:
             "For all real pos and k and every pair i, R(kω_i)·PE_i(pos) = PE_i(pos + k) with "
             "R(kω_i) free of pos; stacked, M_k·PE(pos) = PE(pos + k)."
         ),
-        formulas=(
-            sp.Eq(
-                sp.MatMul(rotation_matrix(K * OMEGA_I), pe_pair(POS, OMEGA_I), evaluate=False),
-                pe_pair(POS + K, OMEGA_I),
-                evaluate=False,
-            ),
-        ),
+        formulas=(pair_statement(OMEGA_I),),
         parts=(
             pair_derivation(),
             FreeOf("R(kω_i) does not depend on pos", rotation_matrix(K * w), (POS,)),

@@ -3,7 +3,7 @@
 import pytest
 import sympy as sp
 
-from numeric.norms import bounds_table
+from numeric.norms import bounds_and_norms_table
 from proofs import bounded
 from proofs.derivation import Derivation, Step
 from proofs.encoding import D_MODEL, POS, I, omega, pe_vector
@@ -71,4 +71,4 @@ def test_twin_passes_and_reports_each_d_model():
 )
 def test_twin_rejects_bad_input(kwargs):
     with pytest.raises(ValueError):
-        bounds_table(**kwargs)
+        bounds_and_norms_table(**kwargs)
