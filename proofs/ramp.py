@@ -56,7 +56,6 @@ def build(d_model: int = 8) -> Theorem:
             "For r(pos) = pos/L (L > 0) and any real k ≠ 0, no scalar a independent of pos "
             "gives a·r(pos) = r(pos + k) for all pos; an affine map r ↦ r + k/L does exist."
         ),
-        formulas=(sp.Eq(A * ramp(POS), ramp(POS + K_NONZERO), evaluate=False),),
         parts=(
             residual_derivation(),
             LinearSystem(

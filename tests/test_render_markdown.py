@@ -119,3 +119,14 @@ def test_jupyter_markdown_starts_with_a_short_summary():
 
 def test_inline_formulas_come_from_sympy():
     assert markdown.inline_markdown(["x is ", sp.Symbol("pos")]) == r"x is $\mathrm{pos}$"
+
+
+def test_steps_kept_unevaluated_for_display_survive_the_parallel_check():
+    # The product a(pos)·r(pos) is the point of ramp's part 4; it must not print as its value.
+    # Two theorems, so they are checked in worker processes and come back across a pipe.
+    checked, _ = notes.check(["ramp", "unique"])
+    page = notes.markdown_files([checked])["ramp.md"].decode()
+    assert r"\frac{\mathrm{pos} + k}{\mathrm{pos}} \cdot \frac{\mathrm{pos}}{L}" in page
+    fresh = ramp.build()
+    for part, built in zip(checked.result.theorem.parts, fresh.parts, strict=True):
+        assert getattr(part, "steps", None) == getattr(built, "steps", None)

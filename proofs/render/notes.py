@@ -26,11 +26,11 @@ import sympy as sp
 from numeric.table import Table
 from proofs import registry
 from proofs.batch import parallel_map
-from proofs.derivation import Derivation
+from proofs.derivation import Derivation, Verdict
 from proofs.encoding import OMEGA_I, POS, I, omega
 from proofs.numeric_check import HIGH_DPS, LOW_DPS
 from proofs.render import latex, markdown
-from proofs.theorem import TheoremResult
+from proofs.theorem import PartResult, TheoremResult
 
 TITLE = "The sinusoidal positional encoding: verified derivations"
 
@@ -125,16 +125,20 @@ def check(names: Sequence[str] | None = None, *, d_model: int = 8, seed: int = 0
     """Verify the named theorems (all by default) and compute their twins and figures."""
     chosen = [registry.check_name(n) for n in names] if names else registry.names()
     tasks = [(name, d_model, seed) for name in chosen]
-    return [
-        Checked(result, table, *_figure(result.theorem))
-        for result, table in parallel_map(_verify_with_twin, tasks)
-    ]
+    out = []
+    for name, (verdicts, table) in zip(chosen, parallel_map(_verify_with_twin, tasks), strict=True):
+        # The theorem is rebuilt here rather than sent back: unpickling re-evaluates SymPy
+        # objects, and a step kept unevaluated for display (a·r(pos) as a product) would collapse.
+        theorem = registry.build(name, d_model=d_model)
+        parts = tuple(PartResult(p, v) for p, v in zip(theorem.parts, verdicts, strict=True))
+        out.append(Checked(TheoremResult(theorem, parts), table, *_figure(theorem)))
+    return out
 
 
-def _verify_with_twin(task: tuple[str, int, int]) -> tuple[TheoremResult, Table]:
+def _verify_with_twin(task: tuple[str, int, int]) -> tuple[tuple[Verdict, ...], Table]:
     name, d_model, seed = task
     result = registry.build(name, d_model=d_model).verify(seed=seed)
-    return result, result.theorem.run_twin()
+    return tuple(p.verdict for p in result.parts), result.theorem.run_twin()
 
 
 def _counts(checked: Sequence[Checked]) -> tuple[int, int, int]:
