@@ -243,7 +243,9 @@ def _certified_nonzero(difference: sp.Expr, point: dict[sp.Symbol, sp.Expr], dps
     from 0 within 2*dps digits, the two sides agree as far as this check can see.
     """
     try:
-        value = difference.subs(point).evalf(15, maxn=2 * dps, strict=True)
+        # doit(): at the point every Sum has integer limits and is finite; evalf alone leaves a
+        # multi-index Sum unevaluated, and an unevaluated difference is never certified.
+        value = difference.subs(point).doit().evalf(15, maxn=2 * dps, strict=True)
     except PrecisionExhausted:
         return False
     return value.is_zero is False

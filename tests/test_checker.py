@@ -163,3 +163,16 @@ def test_sum_rule_does_not_capture_a_free_index():
     claim = sp.Sum(i, (i, 0, n)) - i * sp.Sum(1, (i, 0, n))
     assert check_symbolic(claim, 0).passed is not True
     assert prove_identity(claim, 0).status == "refuted"
+
+
+def test_numeric_half_refutes_a_false_double_sum():
+    # Both sides are evaluated exactly at each point; the certificate must see the difference
+    # too: SymPy's evalf leaves a multi-index Sum unevaluated, and an uncertified difference
+    # used to count as agreement ("numeric ✓" for sides that differ by 1 everywhere).
+    i, j = sp.Symbol("i", integer=True), sp.Symbol("j", integer=True)
+    m = sp.Symbol("m", integer=True, positive=True)
+    double = sp.Sum(i * j, (i, 0, m), (j, 0, m))
+    assert check_numeric(double, (m * (m + 1) / 2) ** 2).passed is True
+    wrong = check_numeric(double, (m * (m + 1) / 2) ** 2 + 1)
+    assert wrong.passed is False
+    assert float(wrong.counterexample.difference) == -1.0

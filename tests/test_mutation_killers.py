@@ -12,10 +12,10 @@ import mpmath
 import pytest
 import sympy as sp
 
-from proofs.derivation import prove_identity
+from proofs.derivation import Derivation, Step, prove_identity
 from proofs.numeric_check import check_numeric
 from proofs.sampling import sample_points, satisfies
-from proofs.symbolic_check import REDUCTIONS, check_symbolic
+from proofs.symbolic_check import REDUCTIONS, check_symbolic, reduce_to_zero
 
 X = sp.Symbol("x", real=True)
 Y = sp.Symbol("y", real=True)
@@ -89,7 +89,8 @@ EDGE_CLAIMS = {
     "nonnegative-fails-at-0": 0 ** INTEGER_DOMAINS["nonnegative"][0],
     "positive-fails-at-1": 0 ** (INTEGER_DOMAINS["positive"][0] - 1),
     "negative-fails-at-minus-1": 0 ** (-INTEGER_DOMAINS["negative"][0] - 1),
-    "nonpositive-fails-at-0": 0 ** (-INTEGER_DOMAINS["nonpositive"][0]),
+    # 0**(-n) would do, but SymPy turns it into zoo**n, which the numeric half cannot print.
+    "nonpositive-fails-at-0": 0 ** (INTEGER_DOMAINS["nonpositive"][0] ** 2),
 }
 
 
@@ -100,10 +101,18 @@ def test_claim_false_only_at_the_edge_of_the_domain_is_refuted(lhs: sp.Expr) -> 
     assert verdict.counterexample.lhs == "1.0"
 
 
-@pytest.mark.parametrize("lhs", [sp.conjugate(Z), sp.re(Z)], ids=["conjugate", "re"])
-def test_claim_true_only_on_the_real_line_is_refuted_for_complex_symbols(lhs: sp.Expr) -> None:
-    verdict = prove_identity(lhs, Z)
+@pytest.mark.parametrize(
+    ("lhs", "rhs"),
+    [(sp.Abs(Z) ** 2, Z**2), (sp.Abs(sp.cos(Z)) ** 2 + sp.Abs(sp.sin(Z)) ** 2, 1)],
+    ids=["abs-squared", "unit-circle"],
+)
+def test_claim_true_only_on_the_real_line_is_refuted_for_complex_symbols(
+    lhs: sp.Expr, rhs: sp.Expr
+) -> None:
+    """|z|² = z² and |cos z|² + |sin z|² = 1 hold for every real z; only a non-real z refutes them."""
+    verdict = prove_identity(lhs, rhs)
     assert verdict.status == "refuted", verdict
+    assert "j" in verdict.counterexample.point["z"]
 
 
 def test_complex_counterexample_is_the_point_that_was_sampled() -> None:
@@ -118,12 +127,16 @@ def test_complex_counterexample_is_the_point_that_was_sampled() -> None:
 
 def test_numeric_half_alone_refutes_a_claim_false_off_the_real_line() -> None:
     assert check_numeric(sp.Abs(Z) ** 2, Z**2).passed is False
-    assert check_numeric(sp.Abs(Z) ** 2, Z * sp.conjugate(Z)).passed is True
 
 
 # --- The two cheap rules: identities that close what they are for, and nothing false --------
 
-POINT = {X: sp.Rational(3, 10), Y: sp.Rational(17, 10), Z: sp.Rational(2, 5) + sp.I * 0.9, N: 3}
+POINT = {
+    X: sp.Rational(3, 10),
+    Y: sp.Rational(17, 10),
+    Z: sp.Rational(2, 5) + sp.I * sp.Rational(9, 10),
+    N: 3,
+}
 COS_SQUARED = RULE["Pythagorean identity"]
 SUM_TERMWISE = RULE["sum termwise"]
 
@@ -142,7 +155,10 @@ REWRITES = {
     "complex-pythagoras": sp.cos(Z) ** 2 + sp.sin(Z) ** 2,
     "sums-different-ranges": sp.Sum(sp.cos(X * I_) ** 2, (I_, 0, N))
     - sp.Sum(sp.cos(X * I_) ** 2, (I_, 1, N)),
-    "coefficient-with-bound-index": sp.Sum(I_, (I_, 0, N)) - I_ * sp.Sum(1, (I_, 0, N)),
+    # The captured term must not end the scan: the sums after it still count.
+    "coefficient-with-bound-index": sp.Sum(I_, (I_, 0, N))
+    - I_ * sp.Sum(1, (I_, 0, N))
+    + sp.Sum(sp.sin(X * I_), (I_, 0, N)),
     "constant-coefficient": 2 * sp.Sum(sp.sin(X * I_), (I_, 0, N))
     - sp.Sum(3 * sp.sin(X * I_), (I_, 0, N)),
     "different-index-names": sp.Sum(sp.cos(X * I_), (I_, 0, N))
@@ -178,13 +194,21 @@ def test_pythagorean_rule_closes_true_identities_by_itself(lhs: sp.Expr, rhs: sp
     ("lhs", "rhs"),
     [
         (sp.Sum(1, (I_, 0, N - 1)), N),
-        (2 * sp.Sum(sp.sin(X * I_), (I_, 0, N)), sp.Sum(2 * sp.sin(X * I_), (I_, 0, N))),
         (
-            sp.Sum(sp.sin(X * I_ + Y), (I_, 0, N)),
-            sp.Sum(sp.sin(X * I_) * sp.cos(Y) + sp.cos(X * I_) * sp.sin(Y), (I_, 0, N)),
+            sp.Sum(sp.cos(2 * X * I_), (I_, 0, N)),
+            sp.Sum(sp.cos(X * I_) ** 2 - sp.sin(X * I_) ** 2, (I_, 0, N)),
+        ),
+        (
+            3 * sp.Sum(sp.cos(X * I_) ** 2, (I_, 0, N))
+            + 3 * sp.Sum(sp.sin(X * I_) ** 2, (I_, 0, N)),
+            3 * N + 3,
+        ),
+        (
+            sp.Sum(sp.sin(X * I_) ** 2, (I_, 0, N)),
+            sp.Sum(1, (I_, 0, N)) - sp.Sum(sp.cos(X * I_) ** 2, (I_, 0, N)),
         ),
     ],
-    ids=["count", "constant-factor", "angle-addition-inside"],
+    ids=["count", "double-angle-inside", "with-coefficients", "three-sums"],
 )
 def test_sum_rule_closes_true_identities_by_itself(lhs: sp.Expr, rhs: sp.Expr) -> None:
     assert check_symbolic(lhs, rhs).rule == "sum termwise"
@@ -217,3 +241,79 @@ def test_cheap_rules_never_reduce_a_false_claim_to_zero(lhs: sp.Expr, rhs: sp.Ex
     assert COS_SQUARED(lhs - rhs) != 0
     assert SUM_TERMWISE(lhs - rhs) != 0
     assert check_symbolic(lhs, rhs, thorough=False).passed is not True
+
+
+# --- The numeric half: rejection of inadmissible points, domain gaps, seeds, shapes ---------
+
+N_INT = sp.Symbol("n", integer=True)
+
+
+def test_true_claim_about_an_imaginary_symbol_is_never_refuted() -> None:
+    """|y|² = −y² holds for imaginary y. The generator has no branch for "imaginary", so its
+    candidates must be rejected (no point at all): accepting them would refute a true claim."""
+    y = sp.Symbol("y", imaginary=True)
+    assert list(sample_points([y])) == []
+    assert prove_identity(sp.Abs(y) ** 2, -(y**2)).status == "undecided"
+
+
+@pytest.mark.parametrize(
+    "expr", [1 / N_INT, sp.log(N_INT**2)], ids=["division-by-zero", "log-of-zero"]
+)
+def test_a_point_outside_the_domain_is_skipped_not_the_end_of_the_check(expr: sp.Expr) -> None:
+    # n = 0 is drawn (first, with seed 0); it must not stop the comparison at the other points.
+    assert 0 in _draws(N_INT, 24)
+    result = check_numeric(expr, expr)
+    assert result.passed is True
+    assert result.points == 24
+
+
+def test_no_admissible_point_gives_an_honest_none_after_bounded_attempts() -> None:
+    # A real upper limit is never an integer: every point is outside the domain.
+    claim = sp.Sum(1, (I_, 0, X))
+    result = check_numeric(claim, X + 1)
+    assert result.passed is None
+    assert result.points == 0
+    assert result.max_relative == 0.0
+    assert "only 0 of 24 points" in result.detail
+
+
+def test_sides_of_different_shapes_are_refused_not_truncated() -> None:
+    with pytest.raises(ValueError):
+        check_numeric(sp.Matrix([X, 1]), sp.Matrix([X]))
+
+
+def test_seed_fixes_the_points_and_another_seed_moves_them() -> None:
+    def point(seed: int) -> dict[str, str]:
+        return check_numeric(X, X + 1, seed=seed).counterexample.point
+
+    assert point(0) == point(0)
+    assert point(0) != point(1)
+
+
+def test_exact_agreement_reports_zero_relative_difference() -> None:
+    assert check_numeric(X**2 + 1, X**2 + 1).max_relative == 0.0
+
+
+# --- Defaults and input checks of the symbolic half and of Derivation ------------------------
+
+
+def test_symbolic_check_is_thorough_by_default() -> None:
+    """(n+1)!/n! = n+1 needs simplify(): the default must try it, and say so."""
+    lhs, rhs = sp.factorial(N + 1) / sp.factorial(N), N + 1
+    assert check_symbolic(lhs, rhs).rule == "simplify"
+    assert reduce_to_zero(lhs - rhs) == ("simplify", 0)
+    assert check_symbolic(lhs, rhs, thorough=False).passed is None
+
+
+def test_derivation_mixing_a_scalar_and_a_matrix_is_refused() -> None:
+    with pytest.raises(ValueError, match="mixes shapes"):
+        Derivation("mixed", (Step(X, "scalar"), Step(sp.Matrix([X]), "matrix")))
+
+
+def test_every_assumption_is_checked_not_only_the_first_few() -> None:
+    """A prime's candidates are odd integers; only the "prime" fact (listed after
+    "commutative") rejects 9 or 15. Fermat's 2**(p-1) = 1 mod p is true for odd primes and
+    false at 9: a sampler that stopped checking early would refute a true claim."""
+    p = sp.Symbol("p", prime=True, odd=True)
+    assert all(sp.isprime(v) for v in _draws(p, 60))
+    assert prove_identity(sp.Mod(2 ** (p - 1), p), 1).status != "refuted"

@@ -243,3 +243,31 @@ def test_numeric_twin_agrees():
     assert fits["ramp with a constant 1 appended"] < 1e-12 < fits["ramp pos/max_len"]
     with pytest.raises(ValueError, match="k must satisfy"):
         shift_fit_table(max_len=10, k=5)
+
+
+# --- Mutation-testing killers (docs/mutation-testing.md): the rewrite over pos^n·e^{λ·pos} ---
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        sp.sinh(2 * POS + 1),
+        sp.cosh(POS) * sp.sinh(POS),
+        3 * sp.sin(POS) + 2 * sp.sin(POS) * sp.cos(POS),
+        POS**2 * sp.exp(-POS) - sp.cos(3 * POS) ** 2,
+    ],
+    ids=["sinh", "cosh-times-sinh", "mixed-products", "polynomial-and-square"],
+)
+def test_exp_poly_rewrite_has_the_value_of_the_expression(expr: sp.Expr) -> None:
+    """Σ c·pos^n·e^{λ·pos} must be the expression itself: a wrong sign in the sinh row or in
+    the product of two rewrites changes the coefficient system, and so the answer."""
+    from proofs.shift_map import exp_poly
+
+    rebuilt = sum(c * POS**n * sp.exp(lam * POS) for (n, lam), c in exp_poly(expr, POS).items())
+    for value in (sp.Rational(3, 10), sp.Rational(-7, 4)):
+        assert abs(sp.N((rebuilt - expr).subs(POS, value), 30)) < 1e-25
+
+
+def test_hyperbolic_pair_has_a_map() -> None:
+    found = find_shift_map([sp.sinh(POS), sp.cosh(POS)], POS, K)
+    assert found.exists is True
