@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 from sympy.core.evalf import PrecisionExhausted
+from sympy.printing.codeprinter import PrintMethodNotImplementedError
 from sympy.printing.pycode import MpmathPrinter
 
 from proofs.sampling import sample_points, symbol_order
@@ -63,6 +64,7 @@ class NumericResult:
     max_relative: float
     counterexample: Counterexample | None = None
     detail: str = field(default="")
+    noisy: int = 0
 
     def summary(self) -> str:
         """A short human-readable line."""
@@ -70,7 +72,13 @@ class NumericResult:
             return f"numeric ? ({self.detail})"
         if not self.passed:
             return "numeric ✗ counterexample found"
-        return f"numeric ✓ {self.points} points, max rel. diff {self.max_relative:.1e}"
+        noise = (
+            f"; {self.noisy} with rounding noise above 1e-40 (no difference: it changed "
+            "with precision, or evalf could not tell it from 0)"
+            if self.noisy
+            else ""
+        )
+        return f"numeric ✓ {self.points} points, max rel. diff {self.max_relative:.1e}{noise}"
 
 
 def _to_mp(value: sp.Expr) -> mpmath.mpf | mpmath.mpc:
@@ -107,6 +115,15 @@ class _SumPrinter(MpmathPrinter):
     here the limits are checked to be integers and the index is an exact mpf, so i/d_model
     never falls back to float division.
     """
+
+    def _print_re(self, expr: sp.re) -> str:
+        return f"re({self._print(expr.args[0])})"
+
+    def _print_im(self, expr: sp.im) -> str:
+        return f"im({self._print(expr.args[0])})"
+
+    def _print_conjugate(self, expr: sp.conjugate) -> str:
+        return f"conj({self._print(expr.args[0])})"
 
     def _print_Sum(self, expr: sp.Sum) -> str:
         loops = " ".join(
@@ -174,8 +191,18 @@ def check_numeric(
         ),
         key=symbol_order,
     )
-    sides = (_Side([a for (_, a), _ in pairs], symbols), _Side([b for _, (_, b) in pairs], symbols))
+    try:
+        sides = (
+            _Side([a for (_, a), _ in pairs], symbols),
+            _Side([b for _, (_, b) in pairs], symbols),
+        )
+    except (PrintMethodNotImplementedError, KeyError, NotImplementedError) as exc:
+        # No mpmath translation (an unusual function, or zoo in the expression): no evidence.
+        what = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return NumericResult(None, 0, 0.0, detail=f"cannot be evaluated numerically ({what})")
     compared = 0
+    noisy = 0
+    uncertain = 0
     worst = mpmath.mpf(0)
     attempts = 0
     stream = sample_points(symbols, seed=seed)
@@ -213,7 +240,12 @@ def check_numeric(
                 scale = max(abs(a_hi), abs(b_hi))
                 rel = d_hi / scale if scale else d_hi
                 stable = d_hi > 0 and abs(d_hi - d_lo) <= _STABLE * d_hi
-                if stable and _certified_nonzero(a - b, point, high_dps):
+                certified = _certified_nonzero(a - b, point, high_dps) if stable else False
+                if certified is None:
+                    uncertain += 1
+                elif not certified and rel > RELATIVE_TOLERANCE:
+                    noisy += 1
+                if certified:
                     cx = Counterexample(
                         point={_label(s, symbols): _show_exact(point[s]) for s in symbols},
                         lhs=_short(a_hi),
@@ -224,23 +256,35 @@ def check_numeric(
                     return NumericResult(False, compared, float(rel), cx)
                 if rel > worst and rel <= RELATIVE_TOLERANCE:
                     worst = rel
+    if uncertain:
+        return NumericResult(
+            None,
+            compared,
+            float(worst),
+            detail=f"{uncertain} stable difference(s) could not be certified nonzero or zero",
+            noisy=noisy,
+        )
     if compared < points:
         return NumericResult(
             None,
             compared,
             float(worst),
             detail=f"only {compared} of {points} points could be evaluated",
+            noisy=noisy,
         )
-    return NumericResult(True, compared, float(worst))
+    return NumericResult(True, compared, float(worst), noisy=noisy)
 
 
-def _certified_nonzero(difference: sp.Expr, point: dict[sp.Symbol, sp.Expr], dps: int) -> bool:
-    """True if SymPy's accuracy-tracking evalf shows difference != 0 at the exact point.
+def _certified_nonzero(
+    difference: sp.Expr, point: dict[sp.Symbol, sp.Expr], dps: int
+) -> bool | None:
+    """Whether SymPy's accuracy-tracking evalf shows difference != 0 at the exact point.
 
     Both fixed precisions can lose the same digits: in sin(x + 2**700) the 30-digit x is
     absorbed at 60 and at 120 digits alike, so a true identity looks stably false. evalf
     raises its working precision until its answer is certain; if it cannot tell the value
-    from 0 within 2*dps digits, the two sides agree as far as this check can see.
+    from 0 within 2*dps digits, the two sides agree as far as this check can see (False).
+    None: evalf could not produce a number at all, so the point proves nothing either way.
     """
     try:
         # doit(): at the point every Sum has integer limits and is finite; evalf alone leaves a
@@ -248,6 +292,8 @@ def _certified_nonzero(difference: sp.Expr, point: dict[sp.Symbol, sp.Expr], dps
         value = difference.subs(point).doit().evalf(15, maxn=2 * dps, strict=True)
     except PrecisionExhausted:
         return False
+    if not value.is_number or value.has(sp.Sum, sp.Integral, sp.Limit):
+        return None
     return value.is_zero is False
 
 

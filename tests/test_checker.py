@@ -176,3 +176,25 @@ def test_numeric_half_refutes_a_false_double_sum():
     wrong = check_numeric(double, (m * (m + 1) / 2) ** 2 + 1)
     assert wrong.passed is False
     assert float(wrong.counterexample.difference) == -1.0
+
+
+def test_functions_without_an_mpmath_translation_give_undecided_not_a_crash():
+    w = sp.Symbol("w")
+    # re, im and conjugate now translate; 0**(-n) holds zoo and has no translation.
+    assert (
+        prove_identity(sp.re(w) ** 2 + sp.im(w) ** 2, w * sp.conjugate(w) + 1).status == "refuted"
+    )
+    n = sp.Symbol("n", integer=True, nonpositive=True)
+    verdict = prove_identity(0 ** (-n), 0)
+    assert verdict.status == "undecided"
+    assert "cannot be evaluated numerically" in verdict.links[0].numeric.detail
+
+
+def test_rounding_noise_is_reported_not_hidden():
+    # At 60 and 120 digits, 10**100 swallows x: both sides' difference is noise far above
+    # 1e-40. The true identity must pass, and the summary must say such points were seen.
+    big = sp.Integer(10) ** 100
+    result = check_numeric(sp.sin(x + big), sp.sin(x) * sp.cos(big) + sp.cos(x) * sp.sin(big))
+    assert result.passed is True
+    assert result.noisy > 0
+    assert "rounding noise above 1e-40" in result.summary()
