@@ -32,6 +32,14 @@ def _rotation_entries(cos_entry: sp.Expr, sin_entry: sp.Expr) -> sp.ImmutableMat
     return sp.ImmutableMatrix([[cos_entry, sin_entry], [-sin_entry, cos_entry]])
 
 
+def _product_entries(a: sp.Expr, b: sp.Expr) -> sp.ImmutableMatrix:
+    """R(a)·R(b) written out: it has the rotation's shape, with angle-sum entries."""
+    return _rotation_entries(
+        sp.cos(a) * sp.cos(b) - sp.sin(a) * sp.sin(b),
+        sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b),
+    )
+
+
 def composition_derivation() -> Derivation:
     """R(jω_i)·R(kω_i) = R((j+k)ω_i), with i and d_model symbolic."""
     w = omega()
@@ -43,13 +51,7 @@ def composition_derivation() -> Derivation:
                 sp.MatMul(rotation_matrix(a), rotation_matrix(b), evaluate=False),
                 "statement, left side",
             ),
-            Step(
-                _rotation_entries(
-                    sp.cos(a) * sp.cos(b) - sp.sin(a) * sp.sin(b),
-                    sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b),
-                ),
-                "matrix product (both rows have the rotation's shape)",
-            ),
+            Step(_product_entries(a, b), "matrix product (both rows have the rotation's shape)"),
             Step(_rotation_entries(sp.cos(a + b), sp.sin(a + b)), _ADDITION),
             Step(rotation_matrix((J + K) * w), "factor out ω_i: jω_i + kω_i = (j + k)ω_i"),
         ),
@@ -112,10 +114,7 @@ def inverse_derivation(first: sp.Expr, second: sp.Expr, title: str) -> Derivatio
                 "statement, left side",
             ),
             Step(
-                _rotation_entries(
-                    sp.cos(a) * sp.cos(b) - sp.sin(a) * sp.sin(b),
-                    sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b),
-                ),
+                _product_entries(a, b),
                 "matrix product; with cos(−θ) = cos θ and sin(−θ) = −sin θ the off-diagonal terms cancel",
             ),
             Step(sp.ImmutableMatrix(sp.eye(2)), _PYTHAGORAS),
