@@ -1,8 +1,11 @@
 """numeric: NumPy tables of the sinusoidal positional encoding, its mpmath reference, and the
-numeric cross-checks of every identity. The ground floor: never imports sympy or proofs."""
+numeric cross-checks of every identity. The ground floor: never imports sympy or proofs.
+
+Tables, the reference, the module's own formula and the precision report sit at the top;
+numeric.checks holds one twin per theorem, numeric.plots the figures.
+"""
 
 from numeric.checks import (
-    best_linear_shift,
     bounds_table,
     ramp_range_table,
     ramp_table,
@@ -11,6 +14,7 @@ from numeric.checks import (
     unique_rows,
     unique_rows_table,
 )
+from numeric.linear_shift import best_linear_shift
 from numeric.module import module_formula_rows, module_sinusoidal_pe
 from numeric.reference import max_abs_error, max_deviation, reference_pe, table_error
 from numeric.table import Table

@@ -1,5 +1,5 @@
 """`python -m proofs`: the pe-proofs command line."""
 
-from proofs.cli import main
+from proofs.cli.main import main
 
 raise SystemExit(main())

@@ -7,16 +7,17 @@ and −1 ≤ sin x ≤ 1, −1 ≤ cos x ≤ 1, each bound read off a square tha
 Summing the first identity over the d_model/2 pairs gives ‖PE(pos)‖² = d_model/2, with d_model
 symbolic (and, written out entry by entry, for a concrete d_model).
 
-Numeric twin: numeric.norms.bounds_and_norms_table.
+Numeric twin: numeric.checks.bounded.bounds_and_norms_table.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Step
-from proofs.encoding import D_MODEL, OMEGA_I, POS, I, omega, pe_pair, pe_vector
-from proofs.theorem import NonNegative, Theorem
+from proofs.definitions import D_MODEL, OMEGA_I, POS, I, omega, pe_pair, pe_vector
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import NonNegative
+from proofs.engine.theorem import Theorem
 
 NAME = "bounded"
 
@@ -128,8 +129,8 @@ def build(d_model: int = 8) -> Theorem:
             general_norm_derivation(),
             vector_norm_derivation(d_model),
         ),
-        twin="numeric.norms.bounds_and_norms_table",
-        figure="proofs.figures.spectrum",
+        twin="numeric.checks.bounded.bounds_and_norms_table",
+        figure="numeric.plots.spectrum.spectrum_figure",
         remarks=(
             "The bounds are inequalities, which the equality engine does not check as such: each is "
             "shown as an equality to a square (checked symbolically and numerically) plus SymPy's "
@@ -144,6 +145,6 @@ def build(d_model: int = 8) -> Theorem:
 
 
 if __name__ == "__main__":
-    from proofs.cli import run_theorem_module
+    from proofs.cli.main import run_theorem_module
 
     raise SystemExit(run_theorem_module(NAME))

@@ -7,16 +7,17 @@ over the pairs (for symbolic d_model, and written out for a concrete one): f(k) 
 and ‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(k·ω_i)). f is even, and not odd (f(0) ≠ 0), so
 the dot product alone cannot tell "k before" from "k after".
 
-Numeric twin: numeric.dot_product.dot_product_table (figure: numeric.dot_product_plot.plot).
+Numeric twin: numeric.checks.dot_product.dot_product_table (figure: numeric.plots.dot_product.plot).
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Step
-from proofs.encoding import D_MODEL, OMEGA_I, POS, I, K, frequencies, omega, pe_pair, pe_vector
-from proofs.theorem import FreeOf, NonZero, Theorem
+from proofs.definitions import D_MODEL, OMEGA_I, POS, I, K, frequencies, omega, pe_pair, pe_vector
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import FreeOf, NonZero
+from proofs.engine.theorem import Theorem
 
 NAME = "dot_product"
 
@@ -221,9 +222,9 @@ def build(d_model: int = 8) -> Theorem:
                 at_zero,
             ),
         ),
-        twin="numeric.dot_product.dot_product_table",
+        twin="numeric.checks.dot_product.dot_product_table",
         twin_kwargs={"d_model": d_model},
-        figure="numeric.dot_product_plot.plot",
+        figure="numeric.plots.dot_product.plot",
         remarks=(
             "The pair statements and the sums over the d_model/2 pairs hold with i and d_model "
             "symbolic; the concrete-d_model parts write the same sums out term by term.",
@@ -234,6 +235,6 @@ def build(d_model: int = 8) -> Theorem:
 
 
 if __name__ == "__main__":
-    from proofs.cli import run_theorem_module
+    from proofs.cli.main import run_theorem_module
 
     raise SystemExit(run_theorem_module(NAME))

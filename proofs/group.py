@@ -8,16 +8,16 @@ omega_i = 10000**(-2i/d_model) and R the module's rotation [[cos, sin], [−sin,
     R(k*omega_i) R(−k*omega_i) = R(−k*omega_i) R(k*omega_i) = I   (... and the inverse)
 Stacking the blocks, the same four laws hold for the block-diagonal M_k at a concrete d_model.
 
-Numeric twin: numeric.group_checks.group_table.
+Numeric twin: numeric.checks.group.group_table.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Step
-from proofs.encoding import OMEGA_I, J, K, omega, rotation_matrix, shift_matrix
-from proofs.theorem import Theorem
+from proofs.definitions import OMEGA_I, J, K, omega, rotation_matrix, shift_matrix
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.theorem import Theorem
 
 NAME = "group"
 
@@ -220,7 +220,7 @@ def build(d_model: int = 8) -> Theorem:
             block_transpose(d_model),
             block_inverse(d_model),
         ),
-        twin="numeric.group_checks.group_table",
+        twin="numeric.checks.group.group_table",
         twin_kwargs={"d_model": d_model},
         remarks=(
             "The pair laws are proved with i and d_model symbolic; the block-diagonal laws follow "
@@ -234,6 +234,6 @@ def build(d_model: int = 8) -> Theorem:
 
 
 if __name__ == "__main__":
-    from proofs.cli import run_theorem_module
+    from proofs.cli.main import run_theorem_module
 
     raise SystemExit(run_theorem_module(NAME))

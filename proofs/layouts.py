@@ -17,15 +17,14 @@ Statement.
 The whole-vector statements are checked at concrete sizes: d_model for the layout, and the odd
 size 2n + 1 = 7 for item 3.
 
-Numeric twin: numeric.layout_checks.layout_table.
+Numeric twin: numeric.checks.layouts.layout_table.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Step
-from proofs.encoding import (
+from proofs.definitions import (
     BASE,
     D_MODEL,
     POS,
@@ -38,8 +37,10 @@ from proofs.encoding import (
     rotation_matrix,
     shift_matrix,
 )
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import FreeOf, LinearSystem
+from proofs.engine.theorem import Theorem
 from proofs.rotation import pair_statement
-from proofs.theorem import FreeOf, LinearSystem, Theorem
 
 NAME = "layouts"
 
@@ -365,7 +366,7 @@ def build(d_model: int = 8) -> Theorem:
             ),
             period_edge_derivation(d_odd),
         ),
-        twin="numeric.layout_checks.layout_table",
+        twin="numeric.checks.layouts.layout_table",
         twin_kwargs={"d_model": d_model, "d_odd": d_odd},
         remarks=(
             "Layout, zero padding and the unpaired sine are checked at the concrete sizes shown; "
@@ -380,6 +381,6 @@ def build(d_model: int = 8) -> Theorem:
 
 
 if __name__ == "__main__":
-    from proofs.cli import run_theorem_module
+    from proofs.cli.main import run_theorem_module
 
     raise SystemExit(run_theorem_module(NAME))

@@ -5,16 +5,17 @@ independent of pos, with a*r(pos) = r(pos + k) for all real pos. At the edges: f
 identity a = 1 works, and the ramp does have a pos-independent *affine* map r -> r + k/L.
 The module's claim is about linear maps; this theorem claims nothing more.
 
-Numeric twin: numeric.checks.ramp_table.
+Numeric twin: numeric.checks.ramp.ramp_table.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Step
-from proofs.encoding import POS, L
-from proofs.theorem import LinearSystem, NonZero, Theorem
+from proofs.definitions import POS, L
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import LinearSystem, NonZero
+from proofs.engine.theorem import Theorem
 
 NAME = "ramp"
 
@@ -91,7 +92,7 @@ def build(d_model: int = 8) -> Theorem:
                 ),
             ),
         ),
-        twin="numeric.checks.ramp_table",
+        twin="numeric.checks.ramp.ramp_table",
         remarks=(
             "The impossibility is for a linear map of the ramp value alone. The affine map "
             "r ↦ r + k/L works, and so does a linear map once a constant feature is appended: "
@@ -102,6 +103,6 @@ def build(d_model: int = 8) -> Theorem:
 
 
 if __name__ == "__main__":
-    from proofs.cli import run_theorem_module
+    from proofs.cli.main import run_theorem_module
 
     raise SystemExit(run_theorem_module(NAME))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import importlib
 
-from proofs.theorem import Theorem
+from proofs.engine.theorem import Theorem
 
 # One module per theorem; each defines NAME and build(d_model) -> Theorem.
 THEOREM_MODULES: tuple[str, ...] = (

@@ -7,16 +7,17 @@ so the score of a query at p against a key at m is unchanged when both move by t
 Stacking pairs with θ_i = ω_i (RoPE's block-diagonal rotation is the shift matrix M_p), the
 same holds for whole vectors: ⟨M_p q, M_m k⟩ = ⟨q, M_(m−p) k⟩, checked at a concrete d_model.
 
-Numeric twin: numeric.rope_checks.rope_table.
+Numeric twin: numeric.checks.rope.rope_table.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Step
-from proofs.encoding import rotation_matrix, shift_matrix
-from proofs.theorem import FreeOf, Theorem
+from proofs.definitions import rotation_matrix, shift_matrix
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import FreeOf
+from proofs.engine.theorem import Theorem
 
 NAME = "rope"
 
@@ -26,7 +27,7 @@ S = sp.Symbol("s", real=True)
 DELTA = sp.Symbol("delta", real=True)
 THETA = sp.Symbol("theta", real=True)
 Q1, Q2 = sp.symbols("q_1 q_2", real=True)
-# The key vector; named apart from the offset symbol k of proofs.encoding.
+# The key vector; named apart from the offset symbol k of proofs.definitions.
 KV1, KV2 = sp.symbols("k_1 k_2", real=True)
 QUERY = sp.ImmutableMatrix([Q1, Q2])
 KEY = sp.ImmutableMatrix([KV1, KV2])
@@ -155,7 +156,7 @@ def build(d_model: int = 8) -> Theorem:
             ),
             vector_derivation(d_model),
         ),
-        twin="numeric.rope_checks.rope_table",
+        twin="numeric.checks.rope.rope_table",
         twin_kwargs={"d_model": d_model},
         remarks=(
             "With R(θ) = [[cos θ, sin θ], [−sin θ, cos θ]] the relative rotation is R((m − p)θ), key "
@@ -166,6 +167,6 @@ def build(d_model: int = 8) -> Theorem:
 
 
 if __name__ == "__main__":
-    from proofs.cli import run_theorem_module
+    from proofs.cli.main import run_theorem_module
 
     raise SystemExit(run_theorem_module(NAME))

@@ -5,15 +5,14 @@ Statement. For all real pos and k, every pair index i and every d_model,
 with omega_i = 10000**(-2i/d_model), and R(k*omega_i) does not contain pos. Stacking the pairs,
 the block-diagonal M_k satisfies M_k * PE(pos) = PE(pos + k) for a concrete d_model.
 
-Numeric twin: numeric.checks.rotation_table.
+Numeric twin: numeric.checks.rotation.rotation_table.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Step
-from proofs.encoding import (
+from proofs.definitions import (
     OMEGA_I,
     POS,
     K,
@@ -23,7 +22,9 @@ from proofs.encoding import (
     rotation_matrix,
     shift_matrix,
 )
-from proofs.theorem import FreeOf, Theorem
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import FreeOf
+from proofs.engine.theorem import Theorem
 
 NAME = "rotation"
 
@@ -99,7 +100,7 @@ def build(d_model: int = 8) -> Theorem:
                 (POS,),
             ),
         ),
-        twin="numeric.checks.rotation_table",
+        twin="numeric.checks.rotation.rotation_table",
         twin_kwargs={"d_model": d_model},
         remarks=(
             "The argument never uses that pos or k is an integer: the shift works for every real offset.",
@@ -108,6 +109,6 @@ def build(d_model: int = 8) -> Theorem:
 
 
 if __name__ == "__main__":
-    from proofs.cli import run_theorem_module
+    from proofs.cli.main import run_theorem_module
 
     raise SystemExit(run_theorem_module(NAME))

@@ -1,6 +1,6 @@
 """Theorem (shift maps): which encodings have a position-independent map from pos to pos + k.
 
-Statement. For real k, decided by proofs.shift_map.find_shift_map (coefficient matching over
+Statement. For real k, decided by proofs.engine.shift_decision.find_shift_map (coefficient matching over
 the independent functions pos^n·e^{λ·pos}, no equation dropped):
     - the sinusoidal pair at any frequency ω_i > 0, and the whole sinusoidal vector, have a
       linear map M(k) (the rotation blocks R(kω_i));
@@ -12,7 +12,7 @@ the independent functions pos^n·e^{λ·pos}, no equation dropped):
 Each part is proved exactly when find_shift_map gives the correct answer together with its
 verified derivation (a map) or its certificate (no map).
 
-Numeric twin: numeric.shift_fit.shift_fit_table.
+Numeric twin: numeric.checks.shift_maps.shift_fit_table.
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from functools import cache
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Verdict
-from proofs.encoding import OMEGA_I, POS, K, L, pe_pair, pe_vector
-from proofs.shift_map import ShiftMap, find_shift_map
-from proofs.theorem import FreeOf, Theorem
+from proofs.definitions import OMEGA_I, POS, K, L, pe_pair, pe_vector
+from proofs.engine.derivation import Derivation, Verdict
+from proofs.engine.facts import FreeOf
+from proofs.engine.shift_decision import ShiftMap, find_shift_map
+from proofs.engine.theorem import Theorem
 
 NAME = "shift_maps"
 
@@ -168,7 +169,7 @@ def build(d_model: int = 8) -> Theorem:
                 "Lone sine sin(pos) without its cosine: no linear map", _column(sp.sin(POS)), False
             ),
         ),
-        twin="numeric.shift_fit.shift_fit_table",
+        twin="numeric.checks.shift_maps.shift_fit_table",
         twin_kwargs={"d_model": width},
         remarks=(
             "'No map' is for k ≠ 0 (and, for the lone sine, sin k ≠ 0): at k = 0 the identity works.",
@@ -179,6 +180,6 @@ def build(d_model: int = 8) -> Theorem:
 
 
 if __name__ == "__main__":
-    from proofs.cli import run_theorem_module
+    from proofs.cli.main import run_theorem_module
 
     raise SystemExit(run_theorem_module(NAME))

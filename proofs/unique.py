@@ -9,16 +9,17 @@ Over real positions the encoding can repeat: for d_model = 8 the frequencies 1, 
 1/1000 have the common period 2000π, and PE(pos + 2000π) = PE(pos); no integer is a nonzero
 multiple of 2000π, so integer positions still never collide.
 
-Numeric twin: numeric.nearest_rows.nearest_rows_table.
+Numeric twin: numeric.checks.unique.nearest_rows_table.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from proofs.derivation import Derivation, Step
-from proofs.encoding import BASE, D_MODEL, POS, frequencies, pe_pair, pe_vector
-from proofs.theorem import NonZero, Theorem
+from proofs.definitions import BASE, D_MODEL, POS, frequencies, pe_pair, pe_vector
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import NonZero
+from proofs.engine.theorem import Theorem
 
 NAME = "unique"
 
@@ -142,7 +143,7 @@ def build(d_model: int = 8) -> Theorem:
                 N - period * M,
             ),
         ),
-        twin="numeric.nearest_rows.nearest_rows_table",
+        twin="numeric.checks.unique.nearest_rows_table",
         twin_kwargs={"d_model": d_model},
         remarks=(
             "Parts 3-5 and 7 are decided by SymPy's assumptions, not by algebra: part 3 rests on "
@@ -162,6 +163,6 @@ def build(d_model: int = 8) -> Theorem:
 
 
 if __name__ == "__main__":
-    from proofs.cli import run_theorem_module
+    from proofs.cli.main import run_theorem_module
 
     raise SystemExit(run_theorem_module(NAME))

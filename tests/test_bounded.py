@@ -3,11 +3,11 @@
 import pytest
 import sympy as sp
 
-from numeric.norms import bounds_and_norms_table
+from numeric.checks.bounded import bounds_and_norms_table
 from proofs import bounded
-from proofs.derivation import Derivation, Step
-from proofs.encoding import D_MODEL, POS, I, omega, pe_vector
-from proofs.theorem import NonNegative
+from proofs.definitions import D_MODEL, POS, I, omega, pe_vector
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import NonNegative
 
 X = POS * omega()
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numeric.dot_product import closed_form, dot_product_table, dot_products
+from numeric.checks.dot_product import closed_form, dot_product_table, dot_products
 from proofs import dot_product
-from proofs.derivation import Derivation, Step
-from proofs.encoding import D_MODEL, POS, I, K, omega, pe_pair
+from proofs.definitions import D_MODEL, POS, I, K, omega, pe_pair
+from proofs.engine.derivation import Derivation, Step
 
 W = omega()
 
@@ -97,7 +97,7 @@ def test_twin_rejects_bad_input(kwargs):
 @pytest.mark.slow
 def test_plot_writes_a_figure(tmp_path):
     pytest.importorskip("matplotlib")
-    from numeric.dot_product_plot import plot
+    from numeric.plots.dot_product import plot
 
     path = tmp_path / "dot.png"
     plot(path, max_k=50)

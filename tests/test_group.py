@@ -4,11 +4,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numeric.group_checks import group_table, rotation_blocks, shift_matrix
+from numeric.checks.group import group_table
+from numeric.rotations import rotation_blocks, shift_matrix
 from proofs import group
-from proofs.derivation import Derivation, Step
-from proofs.encoding import D_MODEL, I, J, K, omega, rotation_matrix
-from proofs.theorem import Theorem
+from proofs.definitions import D_MODEL, I, J, K, omega, rotation_matrix
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.theorem import Theorem
 
 
 def test_group_theorem_is_proved_at_the_smallest_d_model():

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numeric.layout_checks import layout_table, odd_tables, permutation_matrix
+from numeric.checks.layouts import layout_table, odd_tables, permutation_matrix
 from numeric.tables import sinusoidal_pe
 from proofs import layouts
-from proofs.derivation import Derivation, Step
-from proofs.encoding import POS, pe_vector
-from proofs.theorem import LinearSystem
+from proofs.definitions import POS, pe_vector
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import LinearSystem
 
 
 @pytest.mark.parametrize("d_model", [2, 4, 10])

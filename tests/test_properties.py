@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numeric.tables import accuracy_bound, sinusoidal_pe
-from proofs.derivation import prove_identity
-from proofs.encoding import POS, K, pe_vector, rotation_matrix, shift_matrix
+from proofs.definitions import POS, K, pe_vector, rotation_matrix, shift_matrix
+from proofs.engine.derivation import prove_identity
 from proofs.rotation import vector_derivation
 
 # Table entries are within EPS of the exact values; U is the float64 unit roundoff.

@@ -3,9 +3,9 @@
 import sympy as sp
 
 from proofs import prove_identity, ramp
-from proofs.encoding import POS, L
-from proofs.linear_system import solve_linear
-from proofs.theorem import LinearSystem
+from proofs.definitions import POS, L
+from proofs.engine.facts import LinearSystem
+from proofs.engine.linear_system import solve_linear
 
 
 def test_ramp_theorem_is_proved():

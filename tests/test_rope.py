@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from numeric.rope_checks import rope_table, scores
+from numeric.checks.rope import rope_table, scores
 from proofs import rope
-from proofs.derivation import Derivation, Step
+from proofs.engine.derivation import Derivation, Step
 
 
 def test_rope_theorem_is_proved_at_the_smallest_d_model():

@@ -4,7 +4,7 @@ import pytest
 import sympy as sp
 
 from proofs import prove_identity, rotation
-from proofs.encoding import (
+from proofs.definitions import (
     D_MODEL,
     POS,
     I,

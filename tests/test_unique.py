@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numeric.nearest_rows import nearest_pair, nearest_rows_table
+from numeric.checks.unique import nearest_pair, nearest_rows_table
 from numeric.tables import sinusoidal_pe
 from proofs import unique
-from proofs.derivation import Derivation, Step
-from proofs.encoding import POS, pe_vector
-from proofs.theorem import NonZero
+from proofs.definitions import POS, pe_vector
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import NonZero
 
 
 def test_unique_theorem_is_proved():

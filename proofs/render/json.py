@@ -6,8 +6,8 @@ from typing import Any
 
 import sympy as sp
 
-from proofs.derivation import Derivation, LinkResult
-from proofs.theorem import TheoremResult
+from proofs.engine.derivation import Derivation, LinkResult
+from proofs.engine.theorem import TheoremResult
 
 
 def _check(link: LinkResult | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:

@@ -15,17 +15,17 @@ import numpy as np
 import sympy as sp
 
 from numeric.table import Cell, Table, format_cell
-from proofs.derivation import Derivation, Verdict
-from proofs.render.latex import (
-    Display,
+from proofs.engine.derivation import Derivation, Verdict
+from proofs.engine.facts import Part
+from proofs.engine.theorem import TheoremResult
+from proofs.render.latex_chains import (
     derivation_math_rows,
-    is_number,
-    latex_math,
     link_checks,
     shown_fact,
     theorem_display,
 )
-from proofs.theorem import Part, TheoremResult
+from proofs.render.latex_math import Display, latex_math
+from proofs.render.latex_tables import is_number
 
 MARK = {"proved": "✓", "refuted": "✗", "undecided": "?"}
 
@@ -166,3 +166,8 @@ def result_markdown(result: TheoremResult) -> str:
         f"({proved} of {len(result.parts)} parts proved)"
     )
     return summary + "\n\n" + theorem_markdown(result, None)
+
+
+def verdict_markdown(verdict: Verdict) -> str:
+    """A verdict for Jupyter: its mark and status in bold, then the reason."""
+    return f"**{MARK[verdict.status]} {verdict.status}**: {verdict.reason}"

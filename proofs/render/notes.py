@@ -1,36 +1,24 @@
-"""Course notes: verify the theorems, run their twins, and lay out the files of a notes folder.
+"""Course notes: lay out the files of a notes folder from verified theorems.
 
 The LaTeX and Markdown backends render one theorem each; this module decides which files a
 notes folder holds (one per theorem, an index, figures) and what the introduction says. It
-returns file name -> bytes; proofs.files writes them.
-
-Figures: a theorem whose `figure` names a function ("package.module.function") gets a PNG,
-written by calling that function as f(path, **theorem.twin_kwargs). The PNG is made
-reproducible (fixed dpi; text and time chunks, which carry the matplotlib version, dropped), so
-reruns are byte-identical. Without matplotlib the notes still build and say the figure was
-skipped.
+takes theorems already verified (proofs.cli.verify builds them) and returns file name -> bytes;
+proofs.cli.files writes them.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import struct
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import sympy as sp
 
 from numeric.table import Table
-from proofs import registry
-from proofs.batch import parallel_map
-from proofs.derivation import Derivation, Verdict
-from proofs.encoding import OMEGA_I, POS, I, omega
-from proofs.numeric_check import HIGH_DPS, LOW_DPS
-from proofs.render import latex, markdown
-from proofs.theorem import PartResult, TheoremResult
+from proofs.definitions import OMEGA_I, POS, I, omega
+from proofs.engine.derivation import Derivation
+from proofs.engine.pointwise import HIGH_DPS, LOW_DPS
+from proofs.engine.theorem import TheoremResult
+from proofs.render import latex_document, markdown
 
 TITLE = "The sinusoidal positional encoding: verified derivations"
 
@@ -54,91 +42,6 @@ class Checked:
         return self.result.status == "proved" and (
             self.table is None or self.table.passed is not False
         )
-
-
-def figure_function(theorem: object) -> Callable[..., object] | None:
-    """The theorem's figure function, if it names one."""
-    dotted = getattr(theorem, "figure", "") or ""
-    if not dotted:
-        return None
-    module, _, attr = dotted.rpartition(".")
-    return getattr(importlib.import_module(module), attr)
-
-
-# Figures are drawn at this resolution whatever the user's matplotlibrc says.
-FIGURE_DPI = 100
-SKIPPED = "matplotlib is not installed (pip install 'pe-proofs[plot]')"
-# PNG chunks that vary between machines or runs without changing the picture.
-_VARYING_CHUNKS = {b"tEXt", b"zTXt", b"iTXt", b"tIME"}
-
-
-def plotting_available() -> bool:
-    """Whether matplotlib can be imported (checked without importing it)."""
-    return importlib.util.find_spec("matplotlib") is not None
-
-
-def reproducible_png(png: bytes) -> bytes:
-    """png without its text and time chunks (Software, dates): the same picture, same bytes."""
-    signature = b"\x89PNG\r\n\x1a\n"
-    if not png.startswith(signature):
-        raise ValueError("a figure function must write a PNG file")
-    out = [signature]
-    j = len(signature)
-    while j < len(png):
-        (length,) = struct.unpack(">I", png[j : j + 4])
-        end = j + 12 + length
-        if png[j + 4 : j + 8] not in _VARYING_CHUNKS:
-            out.append(png[j:end])
-        j = end
-    return b"".join(out)
-
-
-def render_figure(theorem: object) -> bytes | None:
-    """The theorem's figure as reproducible PNG bytes, or None when it has no figure function.
-
-    Call only when plotting_available(); the figure function imports matplotlib.
-    """
-    draw = figure_function(theorem)
-    if draw is None:
-        return None
-    from matplotlib import rc_context  # only here: the notes build without matplotlib
-
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        rc_context({"savefig.dpi": FIGURE_DPI, "figure.dpi": FIGURE_DPI}),
-    ):
-        path = Path(tmp) / "figure.png"
-        draw(path, **getattr(theorem, "twin_kwargs", {}))
-        return reproducible_png(path.read_bytes())
-
-
-def _figure(theorem: object) -> tuple[bytes | None, str]:
-    """(PNG bytes or None, why it was skipped or "")."""
-    if figure_function(theorem) is None:
-        return None, ""
-    if not plotting_available():
-        return None, SKIPPED
-    return render_figure(theorem), ""
-
-
-def check(names: Sequence[str] | None = None, *, d_model: int = 8, seed: int = 0) -> list[Checked]:
-    """Verify the named theorems (all by default) and compute their twins and figures."""
-    chosen = [registry.check_name(n) for n in names] if names else registry.names()
-    tasks = [(name, d_model, seed) for name in chosen]
-    out = []
-    for name, (verdicts, table) in zip(chosen, parallel_map(_verify_with_twin, tasks), strict=True):
-        # The theorem is rebuilt here rather than sent back: unpickling re-evaluates SymPy
-        # objects, and a step kept unevaluated for display (a·r(pos) as a product) would collapse.
-        theorem = registry.build(name, d_model=d_model)
-        parts = tuple(PartResult(p, v) for p, v in zip(theorem.parts, verdicts, strict=True))
-        out.append(Checked(TheoremResult(theorem, parts), table, *_figure(theorem)))
-    return out
-
-
-def _verify_with_twin(task: tuple[str, int, int]) -> tuple[tuple[Verdict, ...], Table]:
-    name, d_model, seed = task
-    result = registry.build(name, d_model=d_model).verify(seed=seed)
-    return tuple(p.verdict for p in result.parts), result.theorem.run_twin()
 
 
 def _counts(checked: Sequence[Checked]) -> tuple[int, int, int]:
@@ -192,15 +95,17 @@ def latex_files(
     files: dict[str, bytes] = {}
     for c in checked:
         figure = f"{c.name}.png" if c.figure is not None else None
-        body = latex.theorem_tex(c.result, c.table, figure=figure, skipped=c.figure_skipped)
-        files[f"{c.name}.tex"] = (latex.standalone_fragment(body) if standalone else body).encode(
-            "utf-8"
+        body = latex_document.theorem_tex(
+            c.result, c.table, figure=figure, skipped=c.figure_skipped
         )
+        files[f"{c.name}.tex"] = (
+            latex_document.standalone_fragment(body) if standalone else body
+        ).encode("utf-8")
         if c.figure is not None:
             files[f"{c.name}.png"] = c.figure
     if index:
-        intro = [latex.inline_tex(p) for p in introduction(checked)]
-        main = latex.main_document(TITLE, intro, [c.name for c in checked])
+        intro = [latex_document.inline_tex(p) for p in introduction(checked)]
+        main = latex_document.main_document(TITLE, intro, [c.name for c in checked])
         files["main.tex"] = main.encode("utf-8")
     return files
 

@@ -6,8 +6,9 @@ import sympy as sp
 from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.pretty_symbology import pretty_use_unicode
 
-from proofs.derivation import Derivation, Verdict
-from proofs.theorem import LinearSystem, Part, TheoremResult
+from proofs.engine.derivation import Derivation, Verdict
+from proofs.engine.facts import LinearSystem, Part
+from proofs.engine.theorem import TheoremResult
 
 MARK = {"proved": "✓", "refuted": "✗", "undecided": "?"}
 

@@ -1,0 +1,34 @@
+"""The theorems' numeric twins, one module per theorem of proofs/, named after it.
+
+Each twin computes a table with NumPy and checks the theorem's identity on it at scale, against
+a tolerance derived from the table's accuracy; each returns a numeric.table.Table with `passed`.
+"""
+
+from numeric.checks.bounded import bounds_and_norms_table, bounds_table, table_bounds
+from numeric.checks.dot_product import dot_product_table
+from numeric.checks.group import group_table
+from numeric.checks.layouts import layout_table
+from numeric.checks.ramp import ramp_range_table, ramp_table
+from numeric.checks.rope import rope_table
+from numeric.checks.rotation import rotation_check, rotation_table, rotation_tolerance
+from numeric.checks.shift_maps import shift_fit_table
+from numeric.checks.unique import nearest_rows_table, unique_rows, unique_rows_table
+
+__all__ = [
+    "bounds_and_norms_table",
+    "bounds_table",
+    "dot_product_table",
+    "group_table",
+    "layout_table",
+    "nearest_rows_table",
+    "ramp_range_table",
+    "ramp_table",
+    "rope_table",
+    "rotation_check",
+    "rotation_table",
+    "rotation_tolerance",
+    "shift_fit_table",
+    "table_bounds",
+    "unique_rows",
+    "unique_rows_table",
+]

@@ -1,0 +1,170 @@
+"""Layouts, schedules and odd d_model in float64: the numeric twin of proofs/layouts.py.
+
+Rows, in the theorem's order: P is orthogonal; the concatenated table is P times the
+interleaved one; P·M_k·Pᵀ shifts the concatenated table by k; tensor2tensor's schedule
+rotates too; for odd d_model, zero padding has an exact linear shift diag(M_k, 1) while an
+unpaired last sine has none: its best least-squares linear map misses by about |sin(k·ω_last)|.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from numeric import validate
+from numeric.checks.rotation import rotation_tolerance
+from numeric.linear_shift import best_linear_shift
+from numeric.rotations import shift_matrix
+from numeric.table import Table
+from numeric.tables import accuracy_bound, frequencies, sinusoidal_pe
+
+_U = 2.0**-53  # unit roundoff of float64
+# The unpaired sine's best linear map must miss by more than this, relative to sin(k·ω_last),
+# to count as "no map"; an exact map would miss by rounding only (about 1e-15).
+NO_MAP_FLOOR = 1e-3
+
+
+def concatenated_index(j: int, d_model: int) -> int:
+    """Where interleaved column j (sin of pair j//2 if j is even, else its cos) sits in [sin | cos]."""
+    return j // 2 if j % 2 == 0 else d_model // 2 + j // 2
+
+
+def permutation_matrix(d_model: int) -> np.ndarray:
+    """P with P[concatenated_index(j), j] = 1, so that P·PE_interleaved = PE_concatenated."""
+    d_model = validate.d_model(d_model)
+    p = np.zeros((d_model, d_model))
+    for j in range(d_model):
+        p[concatenated_index(j, d_model), j] = 1.0
+    return p
+
+
+def tensor2tensor_frequencies(d_model: int, *, base: float = 10000.0) -> np.ndarray:
+    """ω_i = base^(−i/max(d_model/2 − 1, 1)), i = 0 .. d_model/2 − 1 (tensor2tensor's spacing)."""
+    return frequencies(d_model, base=base, schedule="tensor2tensor")
+
+
+def odd_tables(max_len: int, d_odd: int, *, base: float = 10000.0) -> tuple[np.ndarray, np.ndarray]:
+    """(zero padded, unpaired last sine) tables for odd d_odd = 2n + 1, ω_j = base^(−2j/d_odd).
+
+    Both come from sinusoidal_pe with the base rescaled so its frequencies are exactly these:
+    base^((d_odd ± 1)/d_odd) raised to −2j/(d_odd ± 1) is base^(−2j/d_odd).
+    """
+    if not isinstance(d_odd, int) or isinstance(d_odd, bool) or d_odd < 3 or d_odd % 2 == 0:
+        raise ValueError(f"d_odd must be an odd integer of at least 3, got {d_odd!r}")
+    base = validate.base(base)
+    pairs = sinusoidal_pe(max_len, d_odd - 1, base=base ** ((d_odd - 1) / d_odd))
+    padded = np.hstack([pairs, np.zeros((max_len, 1))])
+    unpaired = sinusoidal_pe(max_len, d_odd + 1, base=base ** ((d_odd + 1) / d_odd))[:, :-1]
+    return padded, unpaired
+
+
+def _shift_residual(table: np.ndarray, matrix: np.ndarray, k: int) -> float:
+    """max |matrix·row[pos] − row[pos + k]| over every pos with pos + k in the table."""
+    n = table.shape[0]
+    source, target = (table[: n - k], table[k:]) if k >= 0 else (table[-k:], table[: n + k])
+    return float(np.abs(source @ matrix.T - target).max())
+
+
+def layout_table(
+    *,
+    d_model: int = 8,
+    d_odd: int = 7,
+    max_len: int = 512,
+    base: float = 10000.0,
+    ks: Iterable[int] = (1, 5, -3),
+    odd_len: int = 20000,
+    odd_ks: Iterable[int] = (1, 4000),
+) -> Table:
+    """One row per claim of the layouts theorem; see the module docstring.
+
+    max_len: positions of the even-d_model tables; odd_len: positions of the odd tables, long
+    enough to cover a period of the slowest frequency so the sine and cosine there are told apart.
+    """
+    d_model = validate.d_model(d_model)
+    max_len = validate.max_len(max_len)
+    odd_len = validate.max_len(odd_len, "odd_len")
+    ks = tuple(validate.integer(k, "ks") for k in ks)
+    odd_ks = tuple(validate.integer(k, "odd_ks") for k in odd_ks)
+    for name, values, limit in (("ks", ks, max_len), ("odd_ks", odd_ks, odd_len)):
+        if any(abs(k) >= limit for k in values):
+            raise ValueError(f"{name} must satisfy |k| < {limit}, got {values}")
+    error = accuracy_bound(np.float64)
+    rows = []
+
+    p = permutation_matrix(d_model)
+    rows.append(("P·Pᵀ = I", "exact", float(np.abs(p @ p.T - np.eye(d_model)).max()), 0.0))
+    interleaved = sinusoidal_pe(max_len, d_model, base=base)
+    concatenated = sinusoidal_pe(max_len, d_model, base=base, layout="concatenated")
+    rows.append(
+        (
+            "concatenated = P·interleaved",
+            "all rows",
+            float(np.abs(interleaved @ p.T - concatenated).max()),
+            2 * error,
+        )
+    )
+    omegas = frequencies(d_model, base=base)
+    for k in ks:
+        conjugated = p @ shift_matrix(k, omegas) @ p.T
+        rows.append(
+            (
+                "(P·M_k·Pᵀ)·concat[pos] = concat[pos+k]",
+                f"k = {k}",
+                _shift_residual(concatenated, conjugated, k),
+                rotation_tolerance(k, float(omegas.max()), error),
+            )
+        )
+
+    t2t = tensor2tensor_frequencies(d_model, base=base)
+    t2t_table = sinusoidal_pe(max_len, d_model, base=base, schedule="tensor2tensor")
+    for k in ks:
+        rows.append(
+            (
+                "tensor2tensor ω_i: M_k·PE[pos] = PE[pos+k]",
+                f"k = {k}",
+                _shift_residual(t2t_table, shift_matrix(k, t2t), k),
+                rotation_tolerance(k, float(t2t.max()), error),
+            )
+        )
+
+    padded, unpaired = odd_tables(odd_len, d_odd, base=base)
+    odd_omegas = base ** (-2 * np.arange(d_odd // 2 + 1) / d_odd)
+    for k in odd_ks:
+        pad_map = np.eye(d_odd)
+        pad_map[:-1, :-1] = shift_matrix(k, odd_omegas[:-1])
+        rows.append(
+            (
+                f"d_model = {d_odd}, zero padding: diag(M_k, 1)",
+                f"k = {k}",
+                _shift_residual(padded, pad_map, k),
+                rotation_tolerance(k, float(odd_omegas.max()), error),
+            )
+        )
+    rows = [(claim, case, value, tol, value <= tol) for claim, case, value, tol in rows]
+    for k in odd_ks:
+        _, fit = best_linear_shift(unpaired, k)
+        relative = fit / abs(float(np.sin(k * odd_omegas[-1])))
+        rows.append(
+            (
+                f"d_model = {d_odd}, unpaired sine: best map misses by",
+                f"k = {k}",
+                relative,
+                NO_MAP_FLOOR,
+                relative > NO_MAP_FLOOR,
+            )
+        )
+    return Table(
+        title=(
+            f"layouts and schedules, d_model = {d_model} ({max_len} positions); "
+            f"odd d_model = {d_odd} ({odd_len} positions)"
+        ),
+        columns=("claim", "case", "max residual", "bound", "holds"),
+        rows=tuple(rows),
+        formats=("", "", ".2e", ".2e", ""),
+        note=(
+            "residuals must stay within their bound; the unpaired sine's best least-squares map "
+            "must miss by more than its bound (residual / |sin(k·ω_last)|), which means no linear map"
+        ),
+        passed=all(r[-1] for r in rows),
+    )

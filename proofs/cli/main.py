@@ -1,0 +1,115 @@
+"""pe-proofs: run the proofs, print the module's tables, write course notes.
+
+Every subcommand lives in proofs/commands/ and defines NAME, HELP, add_arguments and run.
+User mistakes become one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import importlib
+import os
+import re
+import sys
+from collections.abc import Sequence
+
+COMMANDS: tuple[str, ...] = ("prove", "list", "tables", "precision", "latex", "markdown", "shift")
+DEFAULT_COMMAND = "prove"
+
+
+class UsageError(Exception):
+    """A command-line mistake; its message is printed as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse prints the usage block and exits; we want one line and status 2 from main().
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(_reword(message))
+
+
+def _reword(message: str) -> str:
+    """argparse's message in the commands' style: the option first, then what it allows.
+
+    Also: how to pass a value that starts with '-' (such as -inf), and the closest command.
+    """
+    if match := re.fullmatch(r"argument (\S+): (must .*)", message):
+        return f"{match[1]} {match[2]}"
+    if match := re.fullmatch(r"argument (-\S+): expected one argument", message):
+        option = match[1].split("/")[0]
+        return (
+            f"{option} expected one argument; write a value that starts with '-' "
+            f"as {option}=VALUE, e.g. {option}=-1"
+        )
+    if match := re.fullmatch(
+        r"argument COMMAND: invalid choice: '(.*)' \(choose from .*\)", message
+    ):
+        from proofs.registry import names
+
+        word = match[1]
+        close = difflib.get_close_matches(word, [*COMMANDS, *names()], n=1)
+        if not close:
+            hint = ""
+        elif close[0] in COMMANDS:
+            hint = f"; did you mean {close[0]!r}?"
+        else:
+            hint = f"; did you mean 'prove {close[0]}'?"
+        return f"invalid choice: unknown command {word!r}{hint} (commands: {', '.join(COMMANDS)})"
+    return message
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one subparser per command."""
+    parser = _Parser(
+        prog="pe-proofs",
+        description="Proofs, numeric cross-checks and course notes for the sinusoidal positional encoding.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        module = importlib.import_module(f"proofs.cli.{name}")
+        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the pe-proofs console script; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+        argv.insert(0, DEFAULT_COMMAND)
+    try:
+        args = build_parser().parse_args(argv)
+        return args._run(args)
+    except (UsageError, ValueError, TypeError) as exc:
+        return _error(str(exc))
+    except KeyboardInterrupt:
+        print("pe-proofs: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `pe-proofs | head -1`): stop quietly, and keep Python's
+        # final flush of stdout from failing again at exit.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as exc:
+        return _error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
+    except MemoryError:
+        return _error("out of memory; ask for a smaller table (--max-len, --d-model, --samples)")
+
+
+def _error(message: str) -> int:
+    """Print message as one line on stderr; the exit status of a user mistake."""
+    print(f"pe-proofs: error: {' '.join(message.splitlines())}", file=sys.stderr)
+    return 2
+
+
+def run_theorem_module(name: str, argv: Sequence[str] | None = None) -> int:
+    """`python -m proofs.<name> [options]`: the same as `pe-proofs prove <name> [options]`."""
+    rest = list(sys.argv[1:] if argv is None else argv)
+    return main(["prove", name, *rest])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

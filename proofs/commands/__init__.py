@@ -1,1 +1,0 @@
-"""One module per pe-proofs subcommand: NAME, HELP, add_arguments(parser), run(args) -> int."""

@@ -1,0 +1,218 @@
+"""Derivations as data: a claim, a chain of justified steps, and the verdict of checking them.
+
+A Derivation is a calc-style chain  lhs = e1 = e2 = ... = rhs.  Every link e_j = e_{j+1} is
+checked on its own, twice: symbolically (the difference reduces to exactly 0) and numerically
+(both sides agree at seeded high-precision points). A link holds only if both checks pass.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Literal
+
+import sympy as sp
+
+from proofs.engine.pointwise import LOW_DPS, Counterexample, NumericResult, check_numeric
+from proofs.engine.symbolic import SymbolicResult, check_symbolic
+
+Status = Literal["proved", "refuted", "undecided"]
+
+
+def as_sympy(value: object, what: str) -> sp.Basic:
+    """value as a SymPy scalar or immutable matrix; TypeError for anything else.
+
+    what: the argument's name, for the error message. Strings are refused: parsing user
+    text is proofs.engine.parse's job, never sympify's (which calls eval).
+    """
+    if isinstance(value, sp.MatrixBase | sp.MatrixExpr):
+        return explicit(value)
+    if isinstance(value, sp.Expr):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | sp.Rational):
+        kind = type(value).__name__
+        raise TypeError(
+            f"{what} must be a SymPy expression, a SymPy Matrix or an int, got {kind}"
+            + (
+                "; parse text with proofs.engine.parse.parse_expression first"
+                if kind == "str"
+                else ""
+            )
+        )
+    return sp.Integer(value)
+
+
+def _shape(expr: sp.Basic) -> tuple[int, int] | None:
+    return expr.shape if isinstance(expr, sp.MatrixBase | sp.MatrixExpr) else None
+
+
+def explicit(expr: sp.Basic) -> sp.Basic:
+    """expr with any unevaluated matrix product (kept for display) carried out."""
+    if isinstance(expr, sp.MatrixBase):
+        return sp.ImmutableMatrix(expr)
+    if not isinstance(expr, sp.MatrixExpr):
+        return expr
+    return _carry_out(expr)
+
+
+@functools.lru_cache(maxsize=512)
+def _carry_out(expr: sp.MatrixExpr) -> sp.ImmutableMatrix:
+    # doit(deep=False) multiplies the explicit factors directly; as_explicit() would build and
+    # evaluate a Sum per entry, about ten times slower.
+    done = expr.doit(deep=False)
+    return sp.ImmutableMatrix(done if isinstance(done, sp.MatrixBase) else done.as_explicit())
+
+
+@dataclass(frozen=True)
+class Step:
+    """One expression of a chain and the rule that justifies reaching it from the previous one."""
+
+    expr: sp.Basic
+    justification: str
+
+
+@dataclass(frozen=True)
+class LinkResult:
+    """The two checks of one link e_j = e_{j+1} and the link's status."""
+
+    symbolic: SymbolicResult
+    numeric: NumericResult
+
+    @property
+    def status(self) -> Status:
+        """proved only when both checks pass; refuted on any certificate or counterexample."""
+        if self.numeric.passed is False or self.symbolic.passed is False:
+            return "refuted"
+        if self.symbolic.passed and self.numeric.passed:
+            return "proved"
+        return "undecided"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of checking a claim.
+
+    status: "proved", "refuted" or "undecided". counterexample: a point where the claim's two
+    sides differ (set when refuted by evaluation). reason: one line explaining the status.
+    links: the per-link results, in chain order.
+    """
+
+    status: Status
+    reason: str
+    counterexample: Counterexample | None = None
+    links: tuple[LinkResult, ...] = ()
+
+    @property
+    def proved(self) -> bool:
+        """True only for status "proved"; "undecided" is never proved."""
+        return self.status == "proved"
+
+    def __str__(self) -> str:
+        return f"{self.status}: {self.reason}"
+
+
+def check_link(a: sp.Basic, b: sp.Basic, *, seed: int = 0) -> LinkResult:
+    """Check a = b twice: by symbolic reduction and at seeded numeric points."""
+    a, b = explicit(a), explicit(b)
+    numeric = check_numeric(a, b, seed=seed)
+    # A certified counterexample already refutes the link; the algebra is then only asked for
+    # its cheap reductions, since simplify() on a false claim can run for minutes.
+    symbolic = check_symbolic(a, b, thorough=numeric.passed is not False)
+    if symbolic.passed is not True and numeric.passed:
+        # The algebra did not prove the link: look harder for a tiny discrepancy before saying
+        # "undecided", and find a point to show for a certified one however small it is.
+        low = _deep_dps(symbolic)
+        deeper = check_numeric(a, b, seed=seed + 1, points=8, low_dps=low, high_dps=2 * low)
+        if deeper.passed is False:
+            numeric = deeper
+    return LinkResult(symbolic, numeric)
+
+
+# The deeper look works at >= _DEEP_DPS digits; a certificate of size 10**-n asks for
+# LOW_DPS + n, capped so a freak certificate cannot stall the run.
+_DEEP_DPS = 150
+_DEEP_MAX_DPS = 3000
+
+
+def _deep_dps(symbolic: SymbolicResult) -> int:
+    """Working digits for the deeper look: enough to see a certified constant difference."""
+    if symbolic.passed is False:
+        size = sp.Abs(symbolic.residue).evalf(15)
+        if size.is_Float and size > 0:
+            digits = LOW_DPS - int(sp.floor(sp.log(size, 10)))
+            return min(max(_DEEP_DPS, digits), _DEEP_MAX_DPS)
+    return _DEEP_DPS
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """A claim lhs = rhs with its chain of steps; steps[0] is lhs and steps[-1] is rhs.
+
+    title: what the chain shows, in words. display: substitutions applied only when printing
+    (for example the power 10000**(-2i/d_model) shown as the symbol omega_i).
+    """
+
+    title: str
+    steps: tuple[Step, ...]
+    display: tuple[tuple[sp.Basic, sp.Basic], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if len(self.steps) < 2:
+            raise ValueError(f"derivation {self.title!r} needs at least two steps (lhs and rhs)")
+        shapes = {_shape(s.expr) for s in self.steps}
+        if len(shapes) != 1:
+            raise ValueError(f"derivation {self.title!r} mixes shapes {sorted(map(str, shapes))}")
+
+    @property
+    def lhs(self) -> sp.Basic:
+        return self.steps[0].expr
+
+    @property
+    def rhs(self) -> sp.Basic:
+        return self.steps[-1].expr
+
+    @property
+    def symbols(self) -> set[sp.Symbol]:
+        """Every free symbol of the chain; their assumptions are the claim's hypotheses."""
+        return set().union(*(s.expr.free_symbols for s in self.steps))
+
+    def verify(self, *, seed: int = 0) -> Verdict:
+        """Check every link; if one fails, check the claim itself to tell refuted from undecided."""
+        links = tuple(
+            check_link(a.expr, b.expr, seed=seed + j)
+            for j, (a, b) in enumerate(zip(self.steps, self.steps[1:], strict=False))
+        )
+        bad = [j for j, link in enumerate(links) if link.status != "proved"]
+        if not bad:
+            return Verdict(
+                "proved",
+                f"all {len(links)} links checked symbolically and numerically",
+                None,
+                links,
+            )
+        whole = links[0] if len(links) == 1 else check_link(self.lhs, self.rhs, seed=seed)
+        if whole.status == "refuted":
+            cx = whole.numeric.counterexample
+            reason = (
+                f"lhs - rhs reduces to the nonzero constant {whole.symbolic.residue}"
+                if whole.symbolic.passed is False
+                else "the two sides differ at a point"
+            )
+            return Verdict("refuted", reason, cx, links)
+        steps = ", ".join(str(j + 1) for j in bad)
+        return Verdict(
+            "undecided", f"link(s) {steps} not verified and no counterexample found", None, links
+        )
+
+
+def prove_identity(lhs: object, rhs: object, *, seed: int = 0) -> Verdict:
+    """Check the one-link claim lhs = rhs (scalars or same-shape matrices).
+
+    Symbols carry their hypotheses as SymPy assumptions (real, integer, positive, ...); the
+    numeric check samples only points that satisfy them. seed: the random stream.
+    """
+    a, b = as_sympy(lhs, "lhs"), as_sympy(rhs, "rhs")
+    if _shape(a) != _shape(b):
+        raise ValueError(f"lhs and rhs must have the same shape, got {_shape(a)} and {_shape(b)}")
+    claim = Derivation("claim", (Step(a, "claim"), Step(b, "claim")))
+    return claim.verify(seed=seed)

@@ -1,0 +1,249 @@
+"""Chains and facts in LaTeX: align* derivations with their justifications, facts, verdicts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import sympy as sp
+
+from proofs.engine.derivation import Derivation, Verdict
+from proofs.engine.facts import FreeOf, LinearSystem, NonZero, Part
+from proofs.engine.theorem import TheoremResult
+from proofs.render.latex_math import FULL_BUDGET, SIDE_BUDGET, Display, fit, latex_math, math_lines
+from proofs.render.tex_prose import tex_text
+from proofs.render.tex_width import tex_width
+
+
+def formula_math(formula: sp.Basic) -> str:
+    """A key formula of a statement; an equation too wide for a line is split at its =."""
+    whole = latex_math(formula)
+    if not isinstance(formula, sp.Equality) or tex_width(whole) <= FULL_BUDGET:
+        return whole
+    rows = _aligned_rows([math_lines(formula.lhs), math_lines(formula.rhs)])
+    return "\\begin{aligned}" + " \\\\ ".join(r for step in rows for r in step) + "\\end{aligned}"
+
+
+def _justification(text: str, width: str) -> str:
+    return rf"\text{{\parbox[c]{{{width}}}{{\raggedright\footnotesize {tex_text(text)}}}}}"
+
+
+def derivation_lines(derivation: Derivation, budget: float) -> list[list[str]]:
+    """Each step's expression as lines of at most budget pt where it can break."""
+    return [math_lines(step.expr, derivation.display, budget) for step in derivation.steps]
+
+
+def _aligned_rows(steps: list[list[str]]) -> list[list[str]]:
+    """Per step, its aligned rows: '& lhs' or '&= e_j', then '& \\quad + ...' continuations."""
+    return [
+        [("& " if j == 0 else "&= ") + lines[0]] + [f"& {line}" for line in lines[1:]]
+        for j, lines in enumerate(steps)
+    ]
+
+
+def derivation_math_rows(derivation: Derivation, budget: float = FULL_BUDGET) -> list[list[str]]:
+    """The aligned rows of a chain, per step: the left side alone, then '= e_j' for each later
+    step; a step wider than budget pt is broken at its top-level + or matrix product."""
+    return _aligned_rows(derivation_lines(derivation, budget))
+
+
+def side_justified(derivation: Derivation) -> bool:
+    """Whether every step fits beside a justification column (else each gets its own row)."""
+    return all(
+        tex_width(line) <= SIDE_BUDGET
+        for lines in derivation_lines(derivation, SIDE_BUDGET)
+        for line in lines
+    )
+
+
+def derivation_rows(derivation: Derivation, *, justify: str = "parbox") -> list[str]:
+    """The chain's aligned rows with each link's justification in a \\text{} column.
+
+    A chain whose expressions leave no room for the column gets each justification on its own
+    row under its step instead. justify: "parbox" wraps the justification in a narrow
+    paragraph (PDF); "text" keeps it on one line of plain \\text{} (MathJax and KaTeX, which
+    have no \\parbox).
+    """
+    side = side_justified(derivation)
+    steps = _aligned_rows(derivation_lines(derivation, SIDE_BUDGET if side else FULL_BUDGET))
+    if justify == "parbox":
+        steps = [[fit(row) for row in step] for step in steps]
+    rows = list(steps[0])
+    for step, lines in zip(derivation.steps[1:], steps[1:], strict=True):
+        if justify != "parbox":
+            just = rf"\text{{{mathjax_text(step.justification)}}}"
+        elif side:
+            just = _justification(step.justification, "0.27\\linewidth")
+        else:
+            just = _justification(f"({step.justification})", "0.8\\linewidth")
+        rows += lines[:-1]
+        rows.append(f"{lines[-1]} && {just}" if side else lines[-1])
+        if not side:
+            rows.append(rf"& \qquad {just}")
+    return rows
+
+
+def mathjax_text(text: str) -> str:
+    """Prose inside \\text{} for MathJax and KaTeX: Unicode kept, specials escaped."""
+    return (
+        re.sub(r"([{}$&#%_])", r"\\\1", text.replace("\\", "/"))
+        .replace("^", "\\^{}")
+        .replace("~", " ")
+    )
+
+
+def align_block(derivation: Derivation) -> str:
+    """The chain as an align* environment (for the PDF)."""
+    return "\\begin{align*}\n" + " \\\\\n".join(derivation_rows(derivation)) + "\n\\end{align*}"
+
+
+def aligned_block(derivation: Derivation) -> str:
+    """The chain as $$\\begin{aligned}...$$, which MathJax and KaTeX both render."""
+    rows = derivation_rows(derivation, justify="text")
+    return "$$\n\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}\n$$"
+
+
+def link_checks(verdict: Verdict) -> str:
+    """One sentence: how each link of a chain was checked (rules, points, worst difference)."""
+    if not verdict.links:
+        return ""
+    rules = [link.symbolic.rule or "not reduced" for link in verdict.links]
+    points = sorted({link.numeric.points for link in verdict.links})
+    worst = max(link.numeric.max_relative for link in verdict.links)
+    marks = ", ".join(f"({j}) {rule}" for j, rule in enumerate(rules, 1))
+    pts = "/".join(str(p) for p in points)
+    return (
+        f"Symbolic reduction of each link: {marks}. Numeric check: {pts} seeded points per link, "
+        f"largest relative difference {worst:.1e}."
+    )
+
+
+def fact_lines(part: Part, display: Display = ()) -> list[str]:
+    """The fact's display as aligned rows ("& ..."), wide sums broken like a chain's steps.
+
+    display: substitutions for printing only, such as the theorem's derivations use. Any fact
+    type with an expr works; LinearSystem shows its equations, a sign fact its witness.
+    """
+    if isinstance(part, LinearSystem):
+        rows = [f"{latex_math(e, display)} &= {latex_math(sp.Integer(0))}" for e in part.equations]
+        return [r"& \left\{\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}\right."]
+    expr = getattr(part, "expr", None)
+    if expr is None:
+        raise TypeError(f"cannot print a part of type {type(part).__name__}: it has no expr")
+    lines = math_lines(expr, display)
+    witness = getattr(part, "witness", None)
+    if isinstance(part, NonZero):
+        lines[-1] += r" \neq 0"
+    elif witness is not None:
+        # A sign fact shown through its witness: expr = witness >= 0.
+        shown_witness = math_lines(witness, display)
+        shown_witness[-1] += r" \geq 0"
+        rows = [f"& {line}" for line in lines] + [f"&= {shown_witness[0]}"]
+        return rows + [f"& {line}" for line in shown_witness[1:]]
+    return [f"& {line}" for line in lines]
+
+
+def equation_lines(formula: sp.Basic, display: Display = ()) -> list[str]:
+    """A formula as aligned rows; an equation is aligned at its = and both sides may break."""
+    if isinstance(formula, sp.Equality):
+        lhs = math_lines(formula.lhs, display)
+        rhs = math_lines(formula.rhs, display)
+        if len(lhs) == len(rhs) == 1 and tex_width(f"{lhs[0]} = {rhs[0]}") <= FULL_BUDGET:
+            return [f"{lhs[0]} &= {rhs[0]}"]
+        return [f"& {line}" for line in lhs] + [f"&= {rhs[0]}"] + [f"& {r}" for r in rhs[1:]]
+    return [f"& {line}" for line in math_lines(formula, display)]
+
+
+def shown_fact(part: Part, display: Display = ()) -> list[tuple[str, Derivation | list[str]]]:
+    """What a fact displays: (caption, aligned rows) pairs, or (caption, Derivation) for a
+    chain, which each printer sets its own way. A fact with an evidence() method (the shift maps' facts) is shown by its evidence;
+    any other by its caption and its expression."""
+    evidence = getattr(part, "evidence", None)
+    if evidence is None:
+        return [(fact_caption(part), fact_lines(part, display))]
+    out: list[tuple[str, Derivation | list[str]]] = []
+    for caption, content in evidence():
+        if isinstance(content, Derivation):
+            out.append((caption, content))
+        elif isinstance(content, tuple):
+            out.append((caption, [r for f in content for r in equation_lines(f, display)]))
+        else:
+            out.append((caption, equation_lines(content, display)))
+    return out
+
+
+def fact_math(part: Part, display: Display = ()) -> str:
+    """The fact's display on one line (see fact_lines), for inline use and tests."""
+    return " ".join(
+        "= " + row.removeprefix("&= ") if row.startswith("&= ") else row.removeprefix("& ")
+        for row in fact_lines(part, display)
+    )
+
+
+def display_math(rows: Sequence[str]) -> str:
+    """Aligned rows as \\[...\\] when there is one, as align* when there are more."""
+    if len(rows) == 1 and rows[0].startswith("& "):
+        return f"\\[\n{rows[0].removeprefix('& ')}\n\\]"
+    return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
+
+
+def theorem_display(result: TheoremResult) -> Display:
+    """Every derivation's display substitutions, for printing the theorem's facts alike."""
+    pairs: list[tuple[sp.Basic, sp.Basic]] = []
+    for pr in result.parts:
+        if isinstance(pr.part, Derivation):
+            pairs += [p for p in pr.part.display if p not in pairs]
+    return tuple(pairs)
+
+
+def fact_caption(part: Part) -> str:
+    """What a fact asserts, in words, with the expression shown below it."""
+    if isinstance(part, FreeOf):
+        return f"The expression below does not contain {', '.join(s.name for s in part.symbols)}."
+    if isinstance(part, NonZero):
+        return "The expression below is nonzero."
+    if isinstance(part, LinearSystem):
+        unknowns = ", ".join(u.name for u in part.unknowns)
+        if part.expect == "inconsistent":
+            return f"The linear system below, in the unknown {unknowns}, has no solution."
+        wanted = ", ".join(f"{u} = {v}" for u, v in part.expect.items())
+        return (
+            f"The linear system below, in the unknown {unknowns}, has the unique solution {wanted}."
+        )
+    if getattr(part, "witness", None) is not None:
+        return "The expression below equals its witness, which is nonnegative."
+    return "The expression this fact is about:"
+
+
+def _verdict_line(verdict: Verdict) -> str:
+    mark = {"proved": r"$\checkmark$", "refuted": r"$\times$", "undecided": "?"}[verdict.status]
+    # A reason may quote a long formula in SymPy's plain syntax: let it break at its operators.
+    reason = re.sub(r"([*+/,=])(?=[\w(])", r"\1\\allowbreak{}", tex_text(verdict.reason))
+    line = rf"\noindent{{\small {mark}\ \textbf{{{verdict.status}}}: {reason}"
+    if verdict.counterexample is not None:
+        line += ". Counterexample " + tex_text(verdict.counterexample.describe())
+    return line + "}"
+
+
+def part_tex(part: Part, verdict: Verdict, number: int, display: Display = ()) -> str:
+    """One part: a numbered paragraph heading, its chain or fact, and how it was checked."""
+    out = [rf"\subsubsection*{{{number}.~{tex_text(part.title)}}}"]
+    if isinstance(part, Derivation):
+        out.append(align_block(part))
+        checks = link_checks(verdict)
+        out.append(
+            _verdict_line(verdict).removesuffix("}")
+            + (f". {tex_text(checks)}" if checks else "")
+            + "}"
+        )
+    else:
+        for caption, rows in shown_fact(part, display):
+            out.append(tex_text(caption))
+            if isinstance(rows, Derivation):
+                out.append(align_block(rows))
+            else:
+                out.append(display_math([fit(r) for r in rows]))
+        out.append(_verdict_line(verdict))
+        if verdict.links:
+            out[-1] = out[-1].removesuffix("}") + f". {tex_text(link_checks(verdict))}}}"
+    return "\n".join(out)

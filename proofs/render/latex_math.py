@@ -1,0 +1,313 @@
+"""Expressions in LaTeX: SymPy's printer, tuned for the notes.
+
+Every expression is set by SymPy's LaTeX printer (NotesLatexPrinter below), with two layout
+rules added: terms are ordered for reading (pos before k, sin before cos, coefficients before
+variables) and large matrices are shown block-wise or with the middle elided. Wide expressions
+are broken at top-level operators into rows that fit a budget in pt.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.printing.conventions import split_super_sub
+from sympy.printing.latex import LatexPrinter, greek_letters_set
+from sympy.printing.precedence import precedence_traditional
+from sympy.simplify.radsimp import fraction
+
+from proofs.definitions import LATEX_NAMES
+from proofs.render.tex_width import tex_width
+from proofs.render.text import shown
+
+Display = tuple[tuple[sp.Basic, sp.Basic], ...]
+
+# Matrices up to this size are printed whole; larger ones block-wise or elided.
+MATRIX_LIMIT = 4
+# Column vectors up to this height are printed whole (PE(pos) for d_model = 8 fits).
+VECTOR_LIMIT = 8
+# A matrix up to VECTOR_LIMIT square whose entries are short (a permutation, say) is printed
+# whole when it is at most this wide, in pt.
+MATRIX_WIDTH = 200.0
+# Text width of the PDF (11pt article, 2cm margins, letter paper) in pt, and the widths an
+# aligned row may take: beside a justification column, or alone.
+LINE_WIDTH = 500.0
+SIDE_BUDGET = 320.0
+FULL_BUDGET = 460.0
+# Symbols read in this order: the position, then the offset.
+VARIABLE_RANK = {"pos": 0, "k": 1}
+FUNCTION_RANK = {"sin": 0, "cos": 1}
+STATUS_WORD = {"proved": "proved", "refuted": "refuted", "undecided": "undecided"}
+
+_NAMES = {s.name: tex for s, tex in LATEX_NAMES.items()}
+
+
+def _variable_rank(expr: sp.Basic) -> int:
+    ranks = [VARIABLE_RANK[s.name] for s in expr.free_symbols if s.name in VARIABLE_RANK]
+    return min(ranks, default=len(VARIABLE_RANK))
+
+
+def _is_greek(symbol: sp.Symbol) -> bool:
+    return split_super_sub(symbol.name)[0].lower() in greek_letters_set
+
+
+def _factor_key(factor: sp.Basic) -> tuple[int, int, int]:
+    """Reading order of a product's factors: numbers, coefficients, pos, k, frequencies, sin, cos.
+
+    A frequency is a Greek symbol such as omega_i or a power of a number such as 10000**(-2i/d).
+    """
+    if factor.is_Number:
+        return (0, 0, 0)
+    if isinstance(factor, sp.Function):
+        return (
+            3,
+            _variable_rank(factor),
+            FUNCTION_RANK.get(type(factor).__name__, len(FUNCTION_RANK)),
+        )
+    rank = _variable_rank(factor)
+    if rank < len(VARIABLE_RANK):
+        return (1, 1 + rank, 0)
+    frequency = (isinstance(factor, sp.Symbol) and _is_greek(factor)) or (
+        factor.is_Pow and factor.base.is_Number
+    )
+    return (2, 0, 0) if frequency else (1, 0, 0)
+
+
+def _frequency(term: sp.Basic) -> float:
+    """The largest numeric rate at which a sin or cos in term turns with pos or k (0 if none).
+
+    Orders a written-out sum over the pairs as the course does: pair 0 (ω_0 = 1) first.
+    """
+    rates = [0.0]
+    for f in term.atoms(sp.sin, sp.cos):
+        for var in f.args[0].free_symbols:
+            if var.name in VARIABLE_RANK:
+                rate = sp.expand(f.args[0]).coeff(var)
+                if rate.is_number and rate.is_real:
+                    rates.append(abs(float(rate)))
+    return max(rates)
+
+
+def _term_key(term: sp.Basic) -> tuple[bool, bool, int, float, tuple[int, ...]]:
+    """Reading order of a sum's terms: positive first, a constant first (1 + sin x), pos before
+    k, pair by pair (fastest first), then sin before cos."""
+    factors = sorted(sp.Mul.make_args(term), key=_factor_key)
+    trig = tuple(_factor_key(f)[2] for f in factors if isinstance(f, sp.Function))
+    return (
+        term.could_extract_minus_sign(),
+        not term.is_number,
+        _variable_rank(term),
+        -_frequency(term),
+        trig,
+    )
+
+
+def _upright(factor: sp.Basic) -> bool:
+    return isinstance(factor, sp.Symbol) and _NAMES.get(factor.name, "").startswith(r"\mathrm")
+
+
+class NotesLatexPrinter(LatexPrinter):
+    """SymPy's LaTeX printer with the notes' symbol names, reading order and matrix layout."""
+
+    def __init__(self) -> None:
+        super().__init__({"symbol_names": LATEX_NAMES})
+
+    def _print_Symbol(self, expr: sp.Symbol, style: str = "plain") -> str:
+        # Theorems may use a variant of pos or k with extra assumptions; set it the same way.
+        if expr.name in _NAMES:
+            return _NAMES[expr.name]
+        return super()._print_Symbol(expr, style=style)
+
+    def _as_ordered_terms(self, expr: sp.Basic, order: str | None = None) -> list[sp.Basic]:
+        return sorted(super()._as_ordered_terms(expr, order=order), key=_term_key)
+
+    def _print_Mul(self, expr: sp.Basic) -> str:
+        if not isinstance(expr, sp.Mul):
+            return super()._print_Mul(expr)  # SymPy routes some powers through here
+        if sp.Mul(*expr.args).args != expr.args:
+            # A product left unevaluated to show a form: keep its factors, only reorder them.
+            return self._product(expr)
+        if expr.could_extract_minus_sign():
+            inner = -expr
+            tex = self._print(inner)
+            return "- " + (rf"\left({tex}\right)" if inner.is_Add else tex)
+        numer, denom = fraction(expr, exact=True)
+        if denom == 1:
+            return self._product(expr)
+        return rf"\frac{{{self._product(numer)}}}{{{self._product(denom)}}}"
+
+    def _product(self, expr: sp.Basic) -> str:
+        factors = sorted(sp.Mul.make_args(expr), key=_factor_key)
+        out = []
+        for j, factor in enumerate(factors):
+            tex = self._print(factor)
+            if len(factors) > 1 and self._needs_mul_brackets(
+                factor, first=j == 0, last=j == len(factors) - 1
+            ):
+                tex = rf"\left({tex}\right)"
+            if out and (
+                (factors[j - 1].is_Number and factor.is_Number)
+                or (out[-1].startswith(r"\frac") and tex.startswith(r"\frac"))
+            ):
+                out.append(r"\cdot")
+            elif out and (_upright(factors[j - 1]) or _upright(factor)):
+                out.append(r"\,")  # a thin space keeps pos and omega_i apart
+            out.append(tex)
+        return " ".join(out)
+
+    def _print_MatrixBase(self, expr: sp.MatrixBase) -> str:
+        rows, cols = expr.shape
+        if (cols == 1 and rows <= VECTOR_LIMIT) or (rows <= MATRIX_LIMIT and cols <= MATRIX_LIMIT):
+            return super()._print_MatrixBase(expr)
+        if rows <= VECTOR_LIMIT and cols <= VECTOR_LIMIT:
+            whole = super()._print_MatrixBase(expr)
+            if tex_width(whole) <= MATRIX_WIDTH:
+                return whole
+        if cols == 1:
+            cells = [[self._print(e)] for e in expr[: VECTOR_LIMIT // 2]]
+            cells += [[r"\vdots"]] + [[self._print(e)] for e in expr[-2:]]
+            return _matrix(cells)
+        blocks = diagonal_blocks(expr)
+        if len(blocks) > 1:
+            return self._block_diagonal(expr, blocks)
+        return self._corners(expr)
+
+    def _block_diagonal(self, expr: sp.MatrixBase, blocks: list[tuple[int, int]]) -> str:
+        # Blank entries are zero blocks; past three blocks, only the first and last are shown.
+        chosen = [blocks[0], None, blocks[-1]] if len(blocks) > 3 else list(blocks)
+        cells = []
+        for j, block in enumerate(chosen):
+            row = [""] * len(chosen)
+            row[j] = (
+                r"\ddots"
+                if block is None
+                else self._print(sp.ImmutableMatrix(expr[block[0] : block[1], block[0] : block[1]]))
+            )
+            cells.append(row)
+        return _matrix(cells)
+
+    def _corners(self, expr: sp.MatrixBase) -> str:
+        rows, cols = expr.shape
+        keep_r = [0, 1, None, rows - 1] if rows > MATRIX_LIMIT else list(range(rows))
+        keep_c = [0, 1, None, cols - 1] if cols > MATRIX_LIMIT else list(range(cols))
+        cells = []
+        for r in keep_r:
+            row = []
+            for c in keep_c:
+                if r is None and c is None:
+                    row.append(r"\ddots")
+                elif r is None:
+                    row.append(r"\vdots")
+                elif c is None:
+                    row.append(r"\cdots")
+                else:
+                    row.append(self._print(expr[r, c]))
+            cells.append(row)
+        return _matrix(cells)
+
+
+def _matrix(cells: list[list[str]]) -> str:
+    body = r" \\ ".join(" & ".join(row) for row in cells)
+    return rf"\left[\begin{{matrix}}{body}\end{{matrix}}\right]"
+
+
+def diagonal_blocks(matrix: sp.MatrixBase) -> list[tuple[int, int]]:
+    """The [start, stop) ranges of the finest square block-diagonal partition of matrix."""
+    n = matrix.rows
+    if matrix.cols != n:
+        return [(0, n)]
+    blocks = []
+    start = 0
+    stop = 1
+    while start < n:
+        # Grow the block until nothing couples it to the rows and columns after it.
+        while stop < n and any(
+            matrix[r, c] != 0 or matrix[c, r] != 0
+            for r in range(start, stop)
+            for c in range(stop, n)
+        ):
+            stop += 1
+        blocks.append((start, stop))
+        start, stop = stop, stop + 1
+    return blocks
+
+
+def latex_math(expr: sp.Basic, display: Display = ()) -> str:
+    """expr set by the notes' SymPy printer, after the derivation's display substitutions."""
+    return NotesLatexPrinter().doprint(shown(expr, display))
+
+
+def _pieces(printer: NotesLatexPrinter, expr: sp.Basic) -> tuple[list[str], str, str] | None:
+    """expr split where a line may break: a sum into signed terms, a product of matrices into
+    factors, a 1×1 matrix into the terms of its entry (with the bracket around them).
+
+    Returns (pieces, opening, closing); each piece after the first starts with its operator.
+    None when expr has no top-level place to break.
+    """
+    if isinstance(expr, sp.MatrixBase) and expr.shape == (1, 1) and expr[0, 0].is_Add:
+        inner = _pieces(printer, expr[0, 0])
+        return None if inner is None else (inner[0], r"\left[", r"\right]")
+    if isinstance(expr, sp.Add):
+        pieces = []
+        for term in printer._as_ordered_terms(expr):
+            sign = "- " if term.could_extract_minus_sign() else "+ "
+            body = -term if sign == "- " else term
+            tex = printer._print(body)
+            if printer._needs_add_brackets(body):
+                tex = rf"\left({tex}\right)"
+            pieces.append(tex if not pieces and sign == "+ " else sign + tex)
+        return pieces, "", ""
+    if isinstance(expr, sp.MatMul):
+        factors = [printer.parenthesize(f, precedence_traditional(expr)) for f in expr.args]
+        return [factors[0]] + [r"\cdot " + f for f in factors[1:]], "", ""
+    return None
+
+
+def math_lines(expr: sp.Basic, display: Display = (), budget: float = FULL_BUDGET) -> list[str]:
+    """expr as one or more lines of at most budget pt where it can break (see _pieces).
+
+    Lines after the first start with \\quad and the operator that continues the expression,
+    ready for the aligned rows of a derivation: "&\\quad + ...".
+    """
+    printer = NotesLatexPrinter()
+    expr = shown(expr, display)
+    whole = printer.doprint(expr)
+    split = _pieces(printer, expr) if tex_width(whole) > budget else None
+    if split is None:
+        return [whole]
+    pieces, opening, closing = split
+    lines = [pieces[0]]
+    for piece in pieces[1:]:
+        joined = f"{lines[-1]} {piece}"
+        if tex_width(joined) + 20.0 > budget:
+            lines.append(r"\quad {} " + piece)  # {} keeps the operator binary
+        else:
+            lines[-1] = joined
+    return _bracketed(lines, opening, closing)
+
+
+def _bracketed(lines: list[str], opening: str, closing: str) -> list[str]:
+    if not opening:
+        return lines
+    if len(lines) == 1:
+        return [f"{opening} {lines[0]} {closing}"]
+    # \left and \right must pair within each aligned row.
+    out = [rf"{opening} {lines[0]} \right."]
+    out += [rf"\left. {line} \right." for line in lines[1:-1]]
+    out.append(rf"\left. {lines[-1]} {closing}")
+    return out
+
+
+# A row that cannot break and is still wider than its budget is scaled down, but never below.
+SMALLEST_SCALE = 0.6
+
+
+def fit(row: str, budget: float = 0.85 * FULL_BUDGET) -> str:
+    """An aligned row ("& ..." or "&= ...") scaled to budget pt if it cannot fit otherwise.
+
+    For the PDF only: \\scalebox is graphicx, which MathJax and KaTeX do not have.
+    """
+    lead, _, body = row.partition(" ")
+    width = tex_width(body)
+    if width <= budget or not lead.startswith("&"):
+        return row
+    scale = max(SMALLEST_SCALE, budget / width)
+    return rf"{lead} \scalebox{{{scale:.2f}}}{{$\displaystyle {body}$}}"

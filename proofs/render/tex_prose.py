@@ -1,0 +1,194 @@
+"""Prose in LaTeX: escape text for \\text{} and paragraphs, and set its Unicode math in $...$."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from sympy.printing.latex import greek_letters_set
+
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "%": r"\%",
+    "_": r"\_",
+    "^": r"\^{}",
+    "~": r"\textasciitilde{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+}
+_TEXT_UNICODE = {
+    "–": "--",
+    "—": "---",
+    "…": r"\dots{}",
+    "‘": "`",
+    "’": "'",
+    "“": "``",
+    "”": "''",
+    "\u00a0": "~",
+}
+_MATH_UNICODE = {
+    "−": "-",
+    "·": r"\cdot",
+    "⋅": r"\cdot",
+    "×": r"\times",
+    "±": r"\pm",
+    "≠": r"\neq",
+    "≤": r"\leq",
+    "≥": r"\geq",
+    "≈": r"\approx",
+    "≡": r"\equiv",
+    "∈": r"\in",
+    "∉": r"\notin",
+    "⊂": r"\subset",
+    "⊆": r"\subseteq",
+    "∪": r"\cup",
+    "∩": r"\cap",
+    "∅": r"\emptyset",
+    "→": r"\to",
+    "↦": r"\mapsto",
+    "⇒": r"\Rightarrow",
+    "⇔": r"\Leftrightarrow",
+    "∞": r"\infty",
+    "∀": r"\forall",
+    "∃": r"\exists",
+    "∑": r"\sum",
+    "∏": r"\prod",
+    "∫": r"\int",
+    "√": r"\surd",
+    "∂": r"\partial",
+    "∇": r"\nabla",
+    "∝": r"\propto",
+    "≪": r"\ll",
+    "≫": r"\gg",
+    "∘": r"\circ",
+    "⊗": r"\otimes",
+    "⊕": r"\oplus",
+    "‖": r"\|",
+    "⟨": r"\langle",
+    "⟩": r"\rangle",
+    "′": r"\prime",
+    "ℝ": r"\mathbb{R}",
+    "ℤ": r"\mathbb{Z}",
+    "ℕ": r"\mathbb{N}",
+    "ℂ": r"\mathbb{C}",
+    "✓": r"\checkmark",
+    "✗": r"\times",
+}
+_SCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵀⁱⁿ₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-Tin0123456789+-")
+_SUPERSCRIPTS = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵀⁱⁿ")
+_SUBSCRIPTS = set("₀₁₂₃₄₅₆₇₈₉₊₋")
+# A name with a subscript in prose, such as d_model, ω_i or PE_i: set in math like the formulas.
+# Short names only: a longer word with an underscore is an identifier and stays text.
+_SUBSCRIPTED = re.compile(
+    r"(?:(?<![A-Za-z0-9_.])([A-Za-z]{1,2})|([\u0370-\u03ff]))_([A-Za-z0-9]{1,5}|\([^()\s]{1,8}\))(?![A-Za-z0-9_])"
+)
+# A power in prose, such as 2^-53 or 2^(10): set as a superscript.
+_POWER = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z0-9.]+)\^\(?([-−]?[A-Za-z0-9]+)\)?")
+
+
+def _greek(char: str) -> str | None:
+    name = unicodedata.name(char, "")
+    match = re.fullmatch(r"GREEK (SMALL|CAPITAL) LETTER (\w+)", name)
+    if not match:
+        return None
+    word = match.group(2).lower().replace("lamda", "lambda")
+    if match.group(1) == "CAPITAL":
+        word = word.capitalize()
+        return (
+            "\\" + word
+            if word
+            in {
+                "Gamma",
+                "Delta",
+                "Theta",
+                "Lambda",
+                "Xi",
+                "Pi",
+                "Sigma",
+                "Upsilon",
+                "Phi",
+                "Psi",
+                "Omega",
+            }
+            else None
+        )
+    return "\\" + word if word in greek_letters_set else None
+
+
+def _math_char(char: str) -> str | None:
+    return _MATH_UNICODE.get(char) or _greek(char)
+
+
+def _subscript(match: re.Match[str]) -> str:
+    latin, greek, sub = match.groups()
+    base = latin or greek
+    base_tex = (len(base) == 1 and _math_char(base)) or (
+        base if len(base) == 1 else rf"\mathrm{{{base}}}"
+    )
+    if sub.startswith("("):
+        sub_tex = "".join(_math_char(c) or c for c in sub[1:-1])  # M_(j+k) -> M_{j+k}
+    else:
+        sub_tex = sub if len(sub) == 1 else rf"\mathrm{{{sub}}}"
+    return f"\x00{base_tex}_{{{sub_tex}}}\x01"
+
+
+def _power(match: re.Match[str]) -> str:
+    base, exponent = match.groups()
+    return f"\x00{base}^{{{exponent.replace('−', '-')}}}\x01"
+
+
+def _quotes(text: str) -> str:
+    # Straight quotes in prose become TeX's opening and closing quotes.
+    text = re.sub(r'(^|[\s(])"', r"\1``", text)
+    text = re.sub(r"(^|[\s(])'", r"\1`", text)
+    return text.replace('"', "''")
+
+
+def tex_text(text: str) -> str:
+    """Prose as LaTeX text: specials escaped, Unicode math symbols set in inline math.
+
+    Raises ValueError for a character pdflatex cannot set, naming it.
+    """
+    # \x00 ... \x01 mark spans that are already math.
+    marked = _SUBSCRIPTED.sub(_subscript, _POWER.sub(_power, _quotes(text)))
+    out: list[str] = []
+    j = 0
+    while j < len(marked):
+        char = marked[j]
+        if char in "\x00\x01":
+            math_run = char == "\x00"
+            end = marked.index("\x01", j) if math_run else j
+            if math_run:
+                out.append("$" + marked[j + 1 : end] + "$")
+            j = end + 1
+            continue
+        if char in _SUPERSCRIPTS or char in _SUBSCRIPTS:
+            kind = _SUPERSCRIPTS if char in _SUPERSCRIPTS else _SUBSCRIPTS
+            end = j
+            while end < len(marked) and marked[end] in kind:
+                end += 1
+            mark = "^" if kind is _SUPERSCRIPTS else "_"
+            out.append(f"${mark}{{{marked[j:end].translate(_SCRIPTS)}}}$")
+            j = end
+            continue
+        if char in _TEXT_ESCAPES:
+            out.append(_TEXT_ESCAPES[char])
+        elif char in _TEXT_UNICODE:
+            out.append(_TEXT_UNICODE[char])
+        elif ord(char) < 128 or (unicodedata.category(char).startswith("L") and ord(char) < 0x180):
+            out.append(char)
+        elif (math := _math_char(char)) is not None:
+            out.append(f"${math}$" if math != "-" else "$-$")
+        else:
+            raise ValueError(
+                f"cannot set the character {char!r} (U+{ord(char):04X}) in LaTeX text: {text!r}"
+            )
+        j += 1
+    # Adjacent inline math pieces join into one; the space keeps \cdot and M apart.
+    return "".join(out).replace("$$", " ")

@@ -1,0 +1,200 @@
+"""The link checker: symbolic reduction, seeded high-precision sampling, and their verdicts."""
+
+import sympy as sp
+
+from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
+from proofs.engine.pointwise import check_numeric
+from proofs.engine.sampling import sample_points, satisfies
+from proofs.engine.symbolic import check_symbolic
+
+x = sp.Symbol("x", real=True)
+n = sp.Symbol("n", integer=True)
+z = sp.Symbol("z")
+p = sp.Symbol("p", positive=True)
+
+
+def test_true_trig_identity_is_proved():
+    verdict = prove_identity(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1)
+    assert verdict.status == "proved"
+    assert verdict.counterexample is None
+
+
+def test_claim_true_only_for_integers_is_refuted_on_reals():
+    verdict = prove_identity(sp.sin(sp.pi * x), 0)
+    assert verdict.status == "refuted"
+    assert verdict.counterexample is not None
+    assert verdict.counterexample.lhs != verdict.counterexample.rhs
+
+
+def test_same_claim_holds_for_integer_symbols():
+    # sin(pi*n) with integer n must not be refuted by cancellation noise near zero.
+    m = sp.Symbol("m", integer=True)
+    assert prove_identity(sp.sin(sp.pi * m + sp.pi), -sp.sin(sp.pi * m)).status == "proved"
+
+
+def test_claim_off_by_tiny_exact_constant_is_refuted():
+    verdict = prove_identity(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1 + sp.Rational(1, 10**45))
+    assert verdict.status == "refuted"
+    assert float(verdict.counterexample.difference) < 0
+
+
+def test_claim_off_by_tiny_relative_factor_is_refuted():
+    verdict = prove_identity(x * (1 + sp.Rational(1, 10**70)), x)
+    assert verdict.status == "refuted"
+
+
+def test_sqrt_of_square_depends_on_assumptions():
+    assert prove_identity(sp.sqrt(p**2), p).status == "proved"
+    assert prove_identity(sp.sqrt(x**2), x).status == "refuted"
+    assert prove_identity(sp.sqrt(z**2), z).status == "refuted"
+
+
+def test_matrix_claim_checks_every_entry():
+    good = sp.Matrix([[sp.sin(2 * x)], [sp.cos(2 * x)]])
+    bad = sp.Matrix([[2 * sp.sin(x) * sp.cos(x)], [sp.cos(x) ** 2 + sp.sin(x) ** 2]])
+    verdict = prove_identity(good, bad)
+    assert verdict.status == "refuted"
+    assert verdict.counterexample.entry == (1, 0)
+
+
+def test_symbolic_result_names_the_rule():
+    result = check_symbolic(sp.sin(x + n), sp.sin(x) * sp.cos(n) + sp.cos(x) * sp.sin(n))
+    assert result.passed is True
+    assert result.rule == "angle addition"
+
+
+def test_symbolic_nonzero_constant_is_a_certificate():
+    result = check_symbolic(x + 2, x + 1)
+    assert result.passed is False
+    assert result.residue == 1
+
+
+def test_symbolic_inconclusive_is_not_a_pass():
+    result = check_symbolic(sp.sin(x), x)
+    assert result.passed is None
+
+
+def test_inconclusive_symbolic_with_no_counterexample_is_undecided():
+    # True for real x != 0, but no reduction closes it: "undecided", never "proved".
+    link = check_link(sp.atan(x) + sp.atan(1 / x), sp.pi / 2 * sp.sign(x))
+    assert link.symbolic.passed is None
+    assert link.numeric.passed is True
+    assert link.status == "undecided"
+
+
+def test_wrong_claim_that_algebra_cannot_reduce_is_refuted_numerically():
+    h = sp.Symbol("h", positive=True)
+    link = check_link(sp.acos(sp.cos(h)), h)
+    assert link.status == "refuted"
+
+
+def test_numeric_check_respects_positive_assumption():
+    result = check_numeric(sp.Abs(p), p)
+    assert result.passed is True
+    assert result.points >= 24
+
+
+def test_numeric_check_skips_points_outside_the_domain():
+    result = check_numeric(1 / x, 1 / x)
+    assert result.passed is True
+
+
+def test_sampling_is_seeded_and_respects_assumptions():
+    d = sp.Symbol("d", integer=True, positive=True, even=True)
+    first = [next(sample_points([d, x], seed=3)) for _ in range(2)]
+    assert first[0] == first[1]
+    for point in (next(sample_points([d, x], seed=s)) for s in range(30)):
+        assert satisfies(d, point[d])
+        assert point[d] % 2 == 0 and point[d] > 0
+        assert point[x].is_real
+
+
+def test_unsatisfiable_assumption_gives_no_points():
+    weird = sp.Symbol("w", transcendental=True)
+    assert list(sample_points([weird])) == []
+    # Symbolically identical, but with no admissible point the numeric half cannot pass.
+    verdict = prove_identity(weird, weird)
+    assert verdict.status == "undecided"
+
+
+def test_broken_link_in_true_claim_is_undecided_not_refuted():
+    chain = Derivation(
+        "true claim, wrong middle step",
+        (
+            Step(sp.sin(2 * x), "lhs"),
+            Step(sp.sin(x), "wrong"),
+            Step(2 * sp.sin(x) * sp.cos(x), "rhs"),
+        ),
+    )
+    verdict = chain.verify()
+    assert verdict.status == "undecided"
+    assert [link.status for link in verdict.links] == ["refuted", "refuted"]
+
+
+def test_derivation_with_false_claim_is_refuted():
+    chain = Derivation("false claim", (Step(sp.sin(x), "lhs"), Step(sp.cos(x), "rhs")))
+    assert chain.verify().status == "refuted"
+
+
+def test_symbols_sharing_a_name_are_kept_apart():
+    plain, real = sp.Symbol("x"), sp.Symbol("x", real=True)
+    verdict = prove_identity(sp.sqrt(plain**2) + real, plain + real)
+    assert verdict.status == "refuted"
+    assert set(verdict.counterexample.point) == {"x (real)", "x (complex)"}
+
+
+def test_pythagorean_rule_closes_squares_of_cosines():
+    result = check_symbolic(sp.cos(x) ** 4 - sp.sin(x) ** 4, sp.cos(2 * x))
+    assert result.passed is True
+    assert result.rule == "Pythagorean identity"
+
+
+def test_sum_rule_merges_sums_over_the_same_range():
+    i, n = sp.Symbol("i", integer=True), sp.Symbol("n", integer=True, positive=True)
+    lhs = sp.Sum(sp.sin(x * i) ** 2, (i, 0, n)) + sp.Sum(sp.cos(x * i) ** 2, (i, 0, n))
+    result = check_symbolic(lhs, n + 1)
+    assert result.passed is True
+    assert result.rule == "sum termwise"
+
+
+def test_sum_rule_does_not_capture_a_free_index():
+    # i outside the Sum is a different variable from the bound i: merging would be wrong.
+    i, n = sp.Symbol("i", integer=True), sp.Symbol("n", integer=True, positive=True)
+    claim = sp.Sum(i, (i, 0, n)) - i * sp.Sum(1, (i, 0, n))
+    assert check_symbolic(claim, 0).passed is not True
+    assert prove_identity(claim, 0).status == "refuted"
+
+
+def test_numeric_half_refutes_a_false_double_sum():
+    # Both sides are evaluated exactly at each point; the certificate must see the difference
+    # too: SymPy's evalf leaves a multi-index Sum unevaluated, and an uncertified difference
+    # used to count as agreement ("numeric ✓" for sides that differ by 1 everywhere).
+    i, j = sp.Symbol("i", integer=True), sp.Symbol("j", integer=True)
+    m = sp.Symbol("m", integer=True, positive=True)
+    double = sp.Sum(i * j, (i, 0, m), (j, 0, m))
+    assert check_numeric(double, (m * (m + 1) / 2) ** 2).passed is True
+    wrong = check_numeric(double, (m * (m + 1) / 2) ** 2 + 1)
+    assert wrong.passed is False
+    assert float(wrong.counterexample.difference) == -1.0
+
+
+def test_functions_without_an_mpmath_translation_give_undecided_not_a_crash():
+    w = sp.Symbol("w")
+    # re, im and conjugate now translate; 0**(-n) holds zoo and has no translation.
+    assert (
+        prove_identity(sp.re(w) ** 2 + sp.im(w) ** 2, w * sp.conjugate(w) + 1).status == "refuted"
+    )
+    n = sp.Symbol("n", integer=True, nonpositive=True)
+    verdict = prove_identity(0 ** (-n), 0)
+    assert verdict.status == "undecided"
+    assert "cannot be evaluated numerically" in verdict.links[0].numeric.detail
+
+
+def test_rounding_noise_is_reported_not_hidden():
+    # At 60 and 120 digits, 10**100 swallows x: both sides' difference is noise far above
+    # 1e-40. The true identity must pass, and the summary must say such points were seen.
+    big = sp.Integer(10) ** 100
+    result = check_numeric(sp.sin(x + big), sp.sin(x) * sp.cos(big) + sp.cos(x) * sp.sin(big))
+    assert result.passed is True
+    assert result.noisy > 0
+    assert "rounding noise above 1e-40" in result.summary()

@@ -1,0 +1,207 @@
+"""The LaTeX backend: SymPy-printed math in reading order, readable matrices, sound structure."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+import sympy as sp
+
+from numeric.table import Table
+from proofs import ramp, rotation
+from proofs.definitions import D_MODEL, OMEGA_I, POS, K, shift_matrix
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import FreeOf
+from proofs.engine.theorem import Theorem
+from proofs.render import (
+    latex_chains,
+    latex_document,
+    latex_math,
+    latex_tables,
+    tex_prose,
+    tex_width,
+)
+
+
+@cache
+def rotation_result():
+    return rotation.build(d_model=8).verify()
+
+
+def balanced(tex: str) -> bool:
+    stack = []
+    for kind, env in re.findall(r"\\(begin|end)\{([^}]*)\}", tex):
+        if kind == "begin":
+            stack.append(env)
+        elif not stack or stack.pop() != env:
+            return False
+    return not stack
+
+
+def test_symbol_names_read_well():
+    assert latex_math.latex_math(POS) == r"\mathrm{pos}"
+    assert latex_math.latex_math(D_MODEL) == r"d_{\mathrm{model}}"
+    assert latex_math.latex_math(OMEGA_I) == r"\omega_{i}"
+    # A variant of pos with other assumptions is set the same way.
+    assert latex_math.latex_math(sp.Symbol("pos", nonzero=True)) == r"\mathrm{pos}"
+
+
+def test_reading_order_sin_before_cos_and_pos_before_k():
+    d = rotation.pair_derivation()
+    product = latex_math.latex_math(d.steps[1].expr, d.display)
+    first_row = product.split(r"\\")[0]
+    assert first_row.index(r"\sin{\left(\mathrm{pos}") < first_row.index(r"\cos{\left(k")
+    assert first_row.index(r"\sin{\left(\mathrm{pos}") < first_row.index(r"\cos{\left(\mathrm{pos}")
+    summed = latex_math.latex_math(d.steps[2].expr, d.display)
+    assert r"\mathrm{pos} \, \omega_{i} + k \omega_{i}" in summed
+    factored = latex_math.latex_math(d.steps[3].expr, d.display)
+    assert r"\left(\mathrm{pos} + k\right) \omega_{i}" in factored
+    # cos a cos b - sin a sin b: the positive term first.
+    second_row = product.split(r"\\")[1]
+    assert second_row.index(r"\cos") < second_row.index("-")
+
+
+def test_rotation_matrix_comes_before_the_vector():
+    d = rotation.pair_derivation()
+    lhs = latex_math.latex_math(d.lhs, d.display)
+    assert lhs.index(r"\cos{\left(k \omega_{i}") < lhs.index(r"\sin{\left(\mathrm{pos}")
+
+
+def test_block_diagonal_m_k_is_shown_block_wise_with_the_middle_elided():
+    tex = latex_math.latex_math(shift_matrix(K, 8))
+    assert r"\ddots" in tex
+    assert r"\frac{k}{1000}" in tex and r"\frac{k}{100}" not in tex
+    assert latex_math.diagonal_blocks(shift_matrix(K, 8)) == [(0, 2), (2, 4), (4, 6), (6, 8)]
+
+
+def test_small_matrices_print_whole_and_dense_large_ones_by_corners():
+    assert r"\ddots" not in latex_math.latex_math(shift_matrix(K, 4))
+    # Short entries (a permutation, say) fit whole up to 8 by 8.
+    narrow = latex_math.latex_math(sp.ImmutableMatrix(8, 8, lambda r, c: int(c == (r + 1) % 8)))
+    assert r"\cdots" not in narrow and narrow.count(r"\\") == 7
+    dense = sp.ImmutableMatrix(6, 6, lambda r, c: sp.sin((r + c + 1) * POS))
+    assert latex_math.diagonal_blocks(dense) == [(0, 6)]
+    tex = latex_math.latex_math(dense)
+    assert r"\cdots" in tex and r"\vdots" in tex and r"\ddots" in tex
+
+
+def test_estimated_widths_grow_with_the_expression():
+    short = tex_width.tex_width(latex_math.latex_math(sp.sin(POS)))
+    assert 15 < short < 60
+    assert tex_width.tex_width(latex_math.latex_math(sp.sin(POS) + sp.cos(POS))) > 2 * short
+
+
+def test_a_long_sum_breaks_into_continuation_rows_within_the_budget():
+    d = sp.Symbol("d")
+    long_sum = sum(sp.sin(POS / 10**j) * sp.sin((POS + K) / 10**j) for j in range(8))
+    lines = latex_math.math_lines(sp.ImmutableMatrix([[long_sum]]), budget=300)
+    assert len(lines) > 2
+    assert lines[0].startswith(r"\left[") and lines[-1].endswith(r"\right]")
+    assert all(r"\quad {} + " in line for line in lines[1:])
+    assert all(tex_width.tex_width(line) <= 300 for line in lines)
+    # Pair by pair, fastest first: sin(pos) sin(pos + k) leads.
+    assert lines[0].startswith(r"\left[ \sin{\left(\mathrm{pos} \right)}")
+    assert latex_math.math_lines(long_sum + d, budget=10_000) == [
+        latex_math.latex_math(long_sum + d)
+    ]
+
+
+def test_long_vectors_are_elided():
+    tex = latex_math.latex_math(sp.ImmutableMatrix([sp.Symbol(f"x{j}") for j in range(20)]))
+    assert r"\vdots" in tex and "x_{19}" in tex and "x_{10}" not in tex
+
+
+def test_prose_is_escaped_and_unicode_math_is_set():
+    assert tex_prose.tex_text("50% & $5 #1") == r"50\% \& \$5 \#1"
+    assert tex_prose.tex_text("d_model") == r"$d_{\mathrm{model}}$"
+    assert tex_prose.tex_text("R(kω_i)") == r"R(k$\omega_{i}$)"
+    assert tex_prose.tex_text("k ≠ 0") == r"k $\neq$ 0"
+    assert tex_prose.tex_text("M_j·M_kᵀ = M_(j+k)") == r"$M_{j} \cdot M_{k} ^{T}$ = $M_{j+k}$"
+    assert tex_prose.tex_text("rotation_table") == r"rotation\_table"
+    assert tex_prose.tex_text("2^-53") == r"$2^{-53}$"
+    with pytest.raises(ValueError, match="U\\+2603"):
+        tex_prose.tex_text("snow ☃")
+
+
+def test_derivation_is_an_align_chain_with_text_justifications():
+    d = rotation.pair_derivation()
+    block = latex_chains.align_block(d)
+    assert block.startswith(r"\begin{align*}") and balanced(block)
+    rows = block.split(" \\\\\n")
+    assert len(rows) == len(d.steps)
+    for row, step in zip(rows[1:], d.steps[1:], strict=True):
+        assert "&= " in row and r"&& \text{" in row
+        assert tex_prose.tex_text(step.justification) in row
+
+
+def test_table_is_booktabs_with_numbers_in_math():
+    table = Table(
+        "t", ("k", "residual", "ok"), ((1, -2.5e-16, True), (-3, 0.5, False)), (".0f", ".2e", "")
+    )
+    tex = latex_tables.table_tex(table)
+    assert all(rule in tex for rule in (r"\toprule", r"\midrule", r"\bottomrule"))
+    assert r"$-2.50\times 10^{-16}$" in tex and "$-3$" in tex
+    assert r"\begin{tabular}{rrl}" in tex and balanced(tex)
+
+
+def test_wide_tables_are_scaled_to_the_page():
+    table = Table("wide", tuple(f"column number {j}" for j in range(9)), ((1,) * 9,))
+    assert r"\resizebox{\linewidth}" in latex_tables.table_tex(table)
+
+
+def test_theorem_fragment_has_every_piece_and_balanced_environments():
+    result = rotation_result()
+    table = Table("twin", ("k", "residual"), ((5, 1e-16),), passed=True)
+    body = latex_document.theorem_tex(result, table, figure="rotation.png")
+    assert body.count(r"\begin{align*}") == sum(
+        isinstance(p, Derivation) for p in result.theorem.parts
+    )
+    assert r"\section{" in body and r"\toprule" in body and r"\includegraphics" in body
+    assert balanced(body) and r"\label" in body
+    wrapped = latex_document.standalone_fragment(body)
+    assert r"\documentclass" in wrapped and wrapped.count(r"\PEnotesMain") == 1
+
+
+def test_an_unknown_fact_with_an_expr_still_renders():
+    class Positive:
+        title = "x squared plus one is positive"
+        expr = sp.Symbol("x") ** 2 + 1
+
+    assert "1 + x^{2}" in latex_chains.fact_math(Positive())  # the constant first, as in 1 + sin x
+
+
+def test_facts_use_the_theorems_display_substitutions():
+    result = rotation_result()
+    body = latex_document.theorem_tex(result, None)
+    fact = body.split(r"2.~")[1].split(r"\subsubsection*")[0]
+    assert r"\omega_{i}" in fact and "10000" not in fact
+
+
+def test_ramp_renders_every_part():
+    result = ramp.build().verify()
+    body = latex_document.theorem_tex(result, None)
+    assert body.count(r"\subsubsection*{") == len(result.parts) and balanced(body)
+
+
+def test_a_refuted_theorem_says_so():
+    wrong = Derivation(
+        "wrong", (Step(sp.sin(POS) ** 2, "claim"), Step(sp.cos(POS) ** 2, "not a rule"))
+    )
+    th = Theorem(
+        "wrong", "A wrong claim", "sin² = cos²", (wrong, FreeOf("free", K, (POS,))), "numeric.x.y"
+    )
+    body = latex_document.theorem_tex(th.verify(), None)
+    assert r"\textbf{refuted}" in body and "Status: refuted" in body
+
+
+def test_a_shift_map_fact_shows_the_map_or_the_certificate():
+    from proofs import shift_maps
+
+    th = shift_maps.build()
+    pair, ramp = th.parts[0], th.parts[2]
+    pair_tex = latex_chains.part_tex(pair, pair.verify(), 1)
+    assert r"M{\left(k \right)} &= \left[\begin{matrix}\cos{\left(k \omega_{i} \right)}" in pair_tex
+    assert pair_tex.count(r"\begin{align*}") == 2 and balanced(pair_tex)  # M(k), then its chain
+    ramp_tex = latex_chains.part_tex(ramp, ramp.verify(), 3)
+    assert r"0 &= \frac{k}{L}" in ramp_tex and balanced(ramp_tex)

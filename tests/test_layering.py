@@ -1,0 +1,101 @@
+"""The house's import rules: dependencies flow one way.
+
+cli -> theorems -> engine; render reads the engine's data; numeric is the ground floor.
+Every import counts, at module level or inside a function, except in a module's
+`if __name__ == "__main__":` block (a theorem module runs itself through the command line).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+THEOREMS = sorted(
+    p.stem for p in (ROOT / "proofs").glob("*.py") if p.stem not in {"__init__", "__main__"}
+)
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module path.py imports, outside its __main__ block."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
+            skipped |= {id(n) for n in ast.walk(node)}
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def modules_under(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+def offending(folder: str, forbidden: tuple[str, ...]) -> list[str]:
+    return [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in modules_under(folder)
+        for name in sorted(imported_modules(path))
+        if any(name == f or name.startswith(f + ".") for f in forbidden)
+    ]
+
+
+def test_the_house_has_the_rooms_the_rules_name():
+    for folder in (
+        "numeric",
+        "numeric/checks",
+        "numeric/plots",
+        "proofs/engine",
+        "proofs/render",
+        "proofs/cli",
+    ):
+        assert modules_under(folder), folder
+    assert {"rotation", "ramp", "registry", "definitions"} <= set(THEOREMS)
+
+
+def test_numeric_imports_neither_proofs_nor_sympy():
+    assert offending("numeric", ("proofs", "sympy")) == []
+
+
+def test_the_engine_imports_no_printer_command_line_or_theorem():
+    theorems = tuple(f"proofs.{name}" for name in THEOREMS)
+    assert offending("proofs/engine", ("proofs.render", "proofs.cli", *theorems)) == []
+
+
+def test_printers_never_import_the_command_line_or_a_theorem():
+    theorems = tuple(f"proofs.{n}" for n in THEOREMS if n not in {"definitions"})
+    assert offending("proofs/render", ("proofs.cli", *theorems)) == []
+
+
+@pytest.mark.parametrize("name", THEOREMS)
+def test_theorem_modules_import_neither_printers_nor_the_command_line(name):
+    found = imported_modules(ROOT / "proofs" / f"{name}.py")
+    assert not [m for m in found if m.startswith(("proofs.render", "proofs.cli"))]
+
+
+def test_numeric_twins_mirror_the_theorems():
+    twins = {p.stem for p in (ROOT / "numeric" / "checks").glob("*.py")} - {"__init__"}
+    assert twins == set(THEOREMS) - {"registry", "definitions"}
+
+
+def test_the_import_scan_sees_imports_in_functions_but_not_the_main_block(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import os\n"
+        "def f():\n    from proofs.render import text\n"
+        "if __name__ == '__main__':\n    from proofs.cli.main import run_theorem_module\n",
+        encoding="utf-8",
+    )
+    found = imported_modules(sample)
+    assert {"os", "proofs.render", "proofs.render.text"} <= found
+    assert not any(m.startswith("proofs.cli") for m in found)
