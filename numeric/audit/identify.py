@@ -1,0 +1,285 @@
+"""audit(table): fit the table's columns, name the convention, then measure the table against it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from numeric.audit import fit
+from numeric.audit.convention import Schedule, fit_offset, fit_scale, fit_schedule
+from numeric.audit.findings import Facts, describe
+from numeric.audit.load import check_table
+from numeric.audit.measure import (
+    YARDSTICK,
+    Convention,
+    error_bands,
+    first_identical_rows,
+    measure_error,
+    rotation,
+)
+from numeric.audit.precision import EPS, detect_precision, rounding_bound
+from numeric.audit.result import Audit
+from numeric.checks import unique_rows
+
+_SIGMAS = 5.0
+_MIN_ROWS = 4
+# A column is read as a sine (cosine) when its phase at row 0 is within this of 0 (π/2).
+_ROLE_TOLERANCE = 0.2
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The pairs found, whether they are true (sin, cos) pairs of one frequency, the layout they
+    follow, any column left without a partner, and per-column frequencies of would-be pairs."""
+
+    pairs: fit.PairFit
+    consistent: bool
+    layout: str | None
+    leftover: tuple[int, ...]
+    split_frequencies: tuple[np.ndarray, np.ndarray] | None = None
+
+
+def _circle_tolerance(precision: str, amplitude: np.ndarray) -> np.ndarray:
+    bound = np.array([rounding_bound(precision, float(a)) for a in amplitude])
+    return 4 * bound + 4 * YARDSTICK * amplitude
+
+
+def _consistent(pairs: fit.PairFit, precision: str) -> np.ndarray:
+    return pairs.circle <= _circle_tolerance(precision, pairs.amplitude)
+
+
+def _by_layout(table, valid, live, width, precision, resolved) -> Pairing | None:
+    """All pairs placed by the layout that the well-resolved pairs follow, if every one fits."""
+    layout = fit.layout_of(resolved.sin_cols, resolved.cos_cols, width)
+    if layout is None:
+        return None
+    sin_cols, cos_cols = fit.layout_columns(layout, width)
+    if not (live[sin_cols].all() and live[cos_cols].all()):
+        return None
+    pairs = fit.fit_pairs(table, valid, sin_cols, cos_cols)
+    if not (np.array_equal(pairs.sin_cols, sin_cols) and _consistent(pairs, precision).all()):
+        return None
+    paired = set(sin_cols) | set(cos_cols)
+    leftover = tuple(int(c) for c in np.flatnonzero(live) if c not in paired)
+    return Pairing(pairs, True, layout, leftover)
+
+
+def _by_phase(table, valid, cols, omega, leftover) -> Pairing | None:
+    """Would-be pairs when no two columns share a frequency: sines and cosines by their phase at
+    row 0 (positions from 0), paired in column order."""
+    amplitude, phase = fit.column_phases(table, valid, cols, omega)
+    sine = np.abs(fit.wrap(phase)) <= _ROLE_TOLERANCE
+    cosine = np.abs(fit.wrap(phase - np.pi / 2)) <= _ROLE_TOLERANCE
+    if not np.all(sine | cosine) or sine.sum() != cosine.sum():
+        return None
+    s, c = np.flatnonzero(sine), np.flatnonzero(cosine)
+    pairs = fit.PairFit(
+        sin_cols=cols[s],
+        cos_cols=cols[c],
+        omega=np.sqrt(omega[s] * omega[c]),
+        omega_sigma=np.abs(omega[s] - omega[c]) / 2,
+        phase=phase[s],
+        phase_sigma=np.full(len(s), np.inf),
+        amplitude=(amplitude[s] + amplitude[c]) / 2,
+        circle=np.full(len(s), np.inf),
+        angle_residual=np.full(len(s), np.inf),
+    )
+    layout = fit.layout_of(cols[s], cols[c], table.shape[1])
+    return Pairing(pairs, False, layout, leftover, (omega[s], omega[c]))
+
+
+def pair_columns(table: np.ndarray, valid: np.ndarray, live: np.ndarray, precision: str) -> Pairing:
+    """Pair the non-zero columns by equal fitted frequency (see numeric.audit.fit)."""
+    width = table.shape[1]
+    cols = np.flatnonzero(live)
+    omega, sigma = fit.column_frequencies(table, valid, cols)
+    order = np.argsort(-omega, kind="stable")
+    count = len(order) // 2 * 2
+    leftover = tuple(int(c) for c in cols[order[count:]])
+    a, b = order[0:count:2], order[1:count:2]
+    if count == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        nothing = fit.PairFit(*(empty,) * 2, *(np.zeros(0),) * 7)
+        return Pairing(nothing, False, None, leftover)
+    pairs = fit.fit_pairs(table, valid, cols[a], cols[b])
+    consistent = _consistent(pairs, precision)
+    # A pair is resolved when its frequency is told apart from the neighbouring columns'.
+    gap = np.full(len(a), np.inf)
+    noise = np.maximum(sigma[a], sigma[b])
+    previous, following = (
+        order[np.maximum(np.arange(0, count, 2) - 1, 0)],
+        order[np.minimum(np.arange(0, count, 2) + 2, len(order) - 1)],
+    )
+    gap[1:] = (omega[previous] - omega[a])[1:]
+    gap = np.minimum(
+        gap, np.where(np.arange(len(a)) < len(a) - 1, omega[b] - omega[following], np.inf)
+    )
+    resolved = consistent & (gap > 2 * _SIGMAS * (noise + sigma[following]))
+    if resolved.any():
+        picked = fit.PairFit(*(np.asarray(f)[resolved] for f in _fields(pairs)))
+        placed = _by_layout(table, valid, live, width, precision, picked)
+        if placed is not None:
+            return placed
+    if consistent.all():
+        return Pairing(pairs, True, fit.layout_of(pairs.sin_cols, pairs.cos_cols, width), leftover)
+    by_phase = _by_phase(table, valid, cols, omega, leftover)
+    return by_phase or Pairing(pairs, False, None, leftover)
+
+
+def _fields(pairs: fit.PairFit) -> tuple[np.ndarray, ...]:
+    return (
+        pairs.sin_cols,
+        pairs.cos_cols,
+        pairs.omega,
+        pairs.omega_sigma,
+        pairs.phase,
+        pairs.phase_sigma,
+        pairs.amplitude,
+        pairs.circle,
+        pairs.angle_residual,
+    )
+
+
+def _fitted_sinusoid_tolerance(pairs: fit.PairFit, n: int, expected: float) -> float:
+    """How far fitted sinusoids may sit from a true one: the fit's uncertainty and float64's
+    rounding of ω·row, on top of the table's own rounding."""
+    p = float(n)
+    spread = _SIGMAS * (pairs.omega_sigma * p + pairs.phase_sigma) * pairs.amplitude
+    argument = 4 * p * pairs.omega * 2.0**-53 * pairs.amplitude
+    return expected + float(np.max(np.nan_to_num(spread + argument, posinf=np.inf), initial=0.0))
+
+
+def audit(table: np.ndarray, *, exact_dps: int | None = None) -> Audit:
+    """Identify a positional-encoding table by fitting its columns, then measure it.
+
+    table: a (positions, dims) array of floats from any implementation; exact_dps: if given,
+    measure every entry against mpmath at that many digits (slow; for small tables), else use the
+    float64 exact table everywhere and mpmath on the worst and a sample of rows.
+    """
+    table = check_table(table)
+    if exact_dps is not None and (not isinstance(exact_dps, int) or exact_dps < 15):
+        raise ValueError(f"exact_dps must be an integer of at least 15, got {exact_dps!r}")
+    n, width = table.shape
+    valid = fit.nonzero_rows(table)
+    if valid.sum() < _MIN_ROWS:
+        raise ValueError(
+            f"table needs at least {_MIN_ROWS} non-zero rows to fit, got {valid.sum()}"
+        )
+    live = fit.nonzero_columns(table)
+    precision = detect_precision(table)
+    pairing = pair_columns(table, valid, live, precision)
+    pairs = pairing.pairs
+    schedule, offset, scale, scale_name, same_amplitude = (
+        Schedule(None, None, None),
+        None,
+        None,
+        None,
+        False,
+    )
+    if len(pairs.omega):
+        scale, scale_name, same_amplitude = fit_scale(pairs.amplitude, precision)
+    if pairing.consistent:
+        schedule = fit_schedule(pairs.omega, pairs.omega_sigma, precision)
+        offset = fit_offset(pairs.omega, pairs.phase, pairs.phase_sigma, precision)
+    amplitude = scale if scale is not None else 1.0
+    # Tables are often rounded to float32 first and then to a 16-bit format.
+    expected = rounding_bound(precision, amplitude) + YARDSTICK * amplitude
+    if EPS[precision] > EPS["float32"]:
+        expected += rounding_bound("float32", amplitude)
+    named = schedule.schedule in ("paper", "tensor2tensor")
+    measure_base = schedule.base if named else schedule.geometric_base
+    conv = Convention(
+        sin_cols=pairs.sin_cols,
+        cos_cols=pairs.cos_cols,
+        scale=amplitude,
+        scale_name=scale_name,
+        schedule=(schedule.schedule if named else "paper") if measure_base else None,
+        base=measure_base,
+        offset=offset,
+        omega=pairs.omega,
+        phase=pairs.phase,
+        amplitude=pairs.amplitude,
+    )
+    if len(pairs.omega):
+        errors = measure_error(table, valid, conv, precision, exact_dps)
+        if not pairing.consistent:
+            cols = np.flatnonzero(live)
+            omega, sigma = fit.column_frequencies(table, valid, cols)
+            residual, slack = fit.column_residual(table, valid, cols, omega, sigma)
+            sinusoidal = bool(np.all(residual <= expected + _SIGMAS * slack))
+        elif conv.exact and errors.max_error <= expected:
+            sinusoidal = True
+        else:
+            fitted = Convention(**{**conv.__dict__, "schedule": None}) if conv.exact else conv
+            fitted_error = measure_error(table, valid, fitted, precision, None).max_error
+            sinusoidal = fitted_error <= _fitted_sinusoid_tolerance(pairs, n, expected)
+        turn = rotation(
+            table,
+            valid,
+            pairs.sin_cols,
+            pairs.cos_cols,
+            pairs.omega,
+            pairs.omega_sigma,
+            amplitude,
+            expected,
+        )
+    else:
+        errors, sinusoidal = None, False
+        turn = {
+            "passed": False,
+            "residual": float("nan"),
+            "tolerance": float("nan"),
+            "ks": [],
+            "by_k": [],
+        }
+    distinct = unique_rows(table)
+    identical = first_identical_rows(table, valid) if distinct < n else None
+    facts = Facts(
+        shape=(n, width),
+        dtype=table.dtype.name,
+        precision=precision,
+        pairing=pairing,
+        schedule=schedule,
+        offset=offset,
+        scale=scale,
+        scale_name=scale_name,
+        same_amplitude=same_amplitude,
+        sinusoidal=sinusoidal,
+        errors=errors,
+        expected=expected,
+        exact=conv.exact,
+        zero_rows=tuple(int(r) for r in np.flatnonzero(~valid)),
+        zero_columns=tuple(int(c) for c in np.flatnonzero(~live)),
+        distinct=distinct,
+        identical=identical,
+        rotation=turn,
+    )
+    shift = offset or 0
+    return Audit(
+        shape=(n, width),
+        dtype=table.dtype.name,
+        precision=precision,
+        sinusoidal=bool(sinusoidal),
+        layout=pairing.layout,
+        schedule=schedule.schedule,
+        base=schedule.base,
+        frequencies=tuple(float(w) for w in pairs.omega),
+        scale=scale,
+        scale_name=scale_name,
+        position_offset=offset,
+        zero_rows=facts.zero_rows,
+        zero_columns=facts.zero_columns,
+        pairs=tuple((int(s), int(c)) for s, c in zip(pairs.sin_cols, pairs.cos_cols, strict=True)),
+        pairs_share_frequency=pairing.consistent,
+        max_abs_error=errors.max_error if errors else float("nan"),
+        worst_position=(errors.worst_row + shift) if errors else 0,
+        expected_error=expected,
+        error_by_position=tuple(error_bands(errors.per_row, shift)) if errors else (),
+        error_method=errors.method if errors else "not measured: no column pairs",
+        cross_check=errors.cross_check if errors else None,
+        distinct_rows=distinct,
+        identical_rows=identical,
+        rotation=turn,
+        findings=tuple(describe(facts)),
+    )
