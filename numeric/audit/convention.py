@@ -43,8 +43,8 @@ def fit_schedule(omega: np.ndarray, omega_sigma: np.ndarray, precision: str) -> 
     if pairs < 2 or np.any(omega <= 0):
         return Schedule(None, None, None)
     i = np.arange(pairs, dtype=np.float64)
-    # The implementation may have rounded ω itself to the table's precision.
-    s = np.hypot(omega_sigma / omega, 4 * EPS[precision])
+    # Implementations compute ω in float32 or float64, whatever format they store.
+    s = np.hypot(omega_sigma / omega, 4 * min(EPS[precision], EPS["float32"]))
     s = np.maximum(s, 1e-15)
     w = 1 / s**2
     design = np.stack([np.ones(pairs), i], axis=1)

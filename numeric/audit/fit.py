@@ -164,6 +164,12 @@ def fit_pairs(
     )
 
 
+def _readable(omega: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """omega raised to at least 1e-5 / (last row): a slower column is a constant (cosine) or a
+    ramp through 0 (sine) over these rows, and a sinusoid this slow still fits either exactly."""
+    return np.maximum(omega, 1e-5 / max(float(rows.max()), 1.0))
+
+
 def column_phases(
     table: np.ndarray, valid: np.ndarray, cols: np.ndarray, omega: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -172,7 +178,7 @@ def column_phases(
         valid, min(table.shape[0], int(np.argmax(valid)) + _FIRST_WINDOW), _FIRST_WINDOW
     )
     x = _gather(table, rows, cols)
-    angle = np.outer(rows.astype(np.float64), omega)
+    angle = np.outer(rows.astype(np.float64), _readable(omega, rows))
     s, c = np.sin(angle), np.cos(angle)
     # Per column, the 2x2 normal equations of x ≈ a·sin + b·cos.
     ss, sc, cc = (s * s).sum(0), (s * c).sum(0), (c * c).sum(0)
@@ -215,7 +221,7 @@ def column_residual(
     rows = sample_rows(valid, table.shape[0], _WINDOW_ROWS)
     x = _gather(table, rows, cols)
     p = rows.astype(np.float64)
-    angle = np.outer(p, omega)
+    angle = np.outer(p, _readable(omega, rows))
     s, c = np.sin(angle), np.cos(angle)
     ss, sc, cc = (s * s).sum(0), (s * c).sum(0), (c * c).sum(0)
     xs, xc = (x * s).sum(0), (x * c).sum(0)

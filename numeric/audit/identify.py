@@ -21,6 +21,7 @@ from numeric.audit.measure import (
 from numeric.audit.precision import EPS, detect_precision, rounding_bound
 from numeric.audit.result import Audit
 from numeric.checks import unique_rows
+from numeric.tables import frequencies
 
 _SIGMAS = 5.0
 _MIN_ROWS = 4
@@ -37,7 +38,7 @@ class Pairing:
     consistent: bool
     layout: str | None
     leftover: tuple[int, ...]
-    split_frequencies: tuple[np.ndarray, np.ndarray] | None = None
+    split_frequencies: tuple[np.ndarray, ...] | None = None
 
 
 def _circle_tolerance(precision: str, amplitude: np.ndarray) -> np.ndarray:
@@ -65,7 +66,7 @@ def _by_layout(table, valid, live, width, precision, resolved) -> Pairing | None
     return Pairing(pairs, True, layout, leftover)
 
 
-def _by_phase(table, valid, cols, omega, leftover) -> Pairing | None:
+def _by_phase(table, valid, cols, omega, sigma, leftover) -> Pairing | None:
     """Would-be pairs when no two columns share a frequency: sines and cosines by their phase at
     row 0 (positions from 0), paired in column order."""
     amplitude, phase = fit.column_phases(table, valid, cols, omega)
@@ -78,7 +79,7 @@ def _by_phase(table, valid, cols, omega, leftover) -> Pairing | None:
         sin_cols=cols[s],
         cos_cols=cols[c],
         omega=np.sqrt(omega[s] * omega[c]),
-        omega_sigma=np.abs(omega[s] - omega[c]) / 2,
+        omega_sigma=np.maximum(sigma[s], sigma[c]),
         phase=phase[s],
         phase_sigma=np.full(len(s), np.inf),
         amplitude=(amplitude[s] + amplitude[c]) / 2,
@@ -86,7 +87,7 @@ def _by_phase(table, valid, cols, omega, leftover) -> Pairing | None:
         angle_residual=np.full(len(s), np.inf),
     )
     layout = fit.layout_of(cols[s], cols[c], table.shape[1])
-    return Pairing(pairs, False, layout, leftover, (omega[s], omega[c]))
+    return Pairing(pairs, False, layout, leftover, (omega[s], omega[c], sigma[s], sigma[c]))
 
 
 def pair_columns(table: np.ndarray, valid: np.ndarray, live: np.ndarray, precision: str) -> Pairing:
@@ -123,7 +124,7 @@ def pair_columns(table: np.ndarray, valid: np.ndarray, live: np.ndarray, precisi
             return placed
     if consistent.all():
         return Pairing(pairs, True, fit.layout_of(pairs.sin_cols, pairs.cos_cols, width), leftover)
-    by_phase = _by_phase(table, valid, cols, omega, leftover)
+    by_phase = _by_phase(table, valid, cols, omega, sigma, leftover)
     return by_phase or Pairing(pairs, False, None, leftover)
 
 
@@ -148,6 +149,31 @@ def _fitted_sinusoid_tolerance(pairs: fit.PairFit, n: int, expected: float) -> f
     spread = _SIGMAS * (pairs.omega_sigma * p + pairs.phase_sigma) * pairs.amplitude
     argument = 4 * p * pairs.omega * 2.0**-53 * pairs.amplitude
     return expected + float(np.max(np.nan_to_num(spread + argument, posinf=np.inf), initial=0.0))
+
+
+def _rotation(table, valid, pairs: fit.PairFit, conv: Convention, amplitude, expected) -> dict:
+    """The shift identity with the named convention's exact ω; failing that (an implementation
+    may round ω itself), with the table's own fitted ω."""
+    # The fitted ω carries at least float64's rounding, whatever its regression says.
+    sigma = np.maximum(pairs.omega_sigma, 4 * 2.0**-53 * pairs.omega)
+    if conv.exact:
+        exact_omega = frequencies(2 * len(pairs.omega), base=conv.base, schedule=conv.schedule)
+        named = rotation(
+            table,
+            valid,
+            pairs.sin_cols,
+            pairs.cos_cols,
+            exact_omega,
+            np.zeros_like(sigma),
+            amplitude,
+            expected,
+        )
+        if named["passed"]:
+            return {**named, "omega": "exact"}
+    fitted = rotation(
+        table, valid, pairs.sin_cols, pairs.cos_cols, pairs.omega, sigma, amplitude, expected
+    )
+    return {**fitted, "omega": "fitted"}
 
 
 def audit(table: np.ndarray, *, exact_dps: int | None = None) -> Audit:
@@ -201,38 +227,22 @@ def audit(table: np.ndarray, *, exact_dps: int | None = None) -> Audit:
         phase=pairs.phase,
         amplitude=pairs.amplitude,
     )
-    if len(pairs.omega):
-        errors = measure_error(table, valid, conv, precision, exact_dps)
-        if not pairing.consistent:
-            cols = np.flatnonzero(live)
-            omega, sigma = fit.column_frequencies(table, valid, cols)
-            residual, slack = fit.column_residual(table, valid, cols, omega, sigma)
-            sinusoidal = bool(np.all(residual <= expected + _SIGMAS * slack))
-        elif conv.exact and errors.max_error <= expected:
-            sinusoidal = True
-        else:
-            fitted = Convention(**{**conv.__dict__, "schedule": None}) if conv.exact else conv
-            fitted_error = measure_error(table, valid, fitted, precision, None).max_error
-            sinusoidal = fitted_error <= _fitted_sinusoid_tolerance(pairs, n, expected)
-        turn = rotation(
-            table,
-            valid,
-            pairs.sin_cols,
-            pairs.cos_cols,
-            pairs.omega,
-            pairs.omega_sigma,
-            amplitude,
-            expected,
-        )
+    errors = measure_error(table, valid, conv, precision, exact_dps) if pairing.consistent else None
+    if errors is None:
+        cols = np.flatnonzero(live)
+        omega, sigma = fit.column_frequencies(table, valid, cols)
+        residual, slack = fit.column_residual(table, valid, cols, omega, sigma)
+        sinusoidal = bool(np.all(residual <= expected + _SIGMAS * slack))
+    elif conv.exact and errors.max_error <= expected:
+        sinusoidal = True
     else:
-        errors, sinusoidal = None, False
-        turn = {
-            "passed": False,
-            "residual": float("nan"),
-            "tolerance": float("nan"),
-            "ks": [],
-            "by_k": [],
-        }
+        fitted = Convention(**{**conv.__dict__, "schedule": None}) if conv.exact else conv
+        fitted_error = measure_error(table, valid, fitted, precision, None).max_error
+        sinusoidal = fitted_error <= _fitted_sinusoid_tolerance(pairs, n, expected)
+    if len(pairs.omega):
+        turn = _rotation(table, valid, pairs, conv, amplitude, expected)
+    else:
+        turn = {"passed": False, "residual": None, "tolerance": None, "ks": [], "by_k": []}
     distinct = unique_rows(table)
     identical = first_identical_rows(table, valid) if distinct < n else None
     facts = Facts(
@@ -272,11 +282,13 @@ def audit(table: np.ndarray, *, exact_dps: int | None = None) -> Audit:
         zero_columns=facts.zero_columns,
         pairs=tuple((int(s), int(c)) for s, c in zip(pairs.sin_cols, pairs.cos_cols, strict=True)),
         pairs_share_frequency=pairing.consistent,
-        max_abs_error=errors.max_error if errors else float("nan"),
-        worst_position=(errors.worst_row + shift) if errors else 0,
+        max_abs_error=errors.max_error if errors else None,
+        worst_position=(errors.worst_row + shift) if errors else None,
         expected_error=expected,
         error_by_position=tuple(error_bands(errors.per_row, shift)) if errors else (),
-        error_method=errors.method if errors else "not measured: no column pairs",
+        error_method=errors.method
+        if errors
+        else "not measured: the columns form no (sin, cos) pairs",
         cross_check=errors.cross_check if errors else None,
         distinct_rows=distinct,
         identical_rows=identical,

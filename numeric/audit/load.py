@@ -111,7 +111,7 @@ def _safetensors_header(path: Path) -> tuple[dict, int]:
     header.pop("__metadata__", None)
     for name, entry in header.items():
         try:
-            begin, end = entry["data_offsets"]
+            _, end = entry["data_offsets"]
         except (TypeError, KeyError, ValueError):
             raise ValueError(f"{path.name}: tensor {name!r} has no valid data_offsets") from None
         if 8 + length + end > size:

@@ -59,8 +59,8 @@ class Audit:
     zero_columns: tuple[int, ...]
     pairs: tuple[tuple[int, int], ...]
     pairs_share_frequency: bool
-    max_abs_error: float
-    worst_position: int
+    max_abs_error: float | None
+    worst_position: int | None
     expected_error: float
     error_by_position: tuple[dict, ...]
     error_method: str
@@ -78,18 +78,21 @@ class Audit:
         """A short human report, each line at most 100 columns."""
         n, d = self.shape
         lines = [f"audit of a ({n}, {d}) {self.dtype} table; values are {self.precision} numbers"]
-        if self.pairs:
-            scale = self.scale_name or (f"{self.scale:.6g}" if self.scale is not None else "?")
+        if self.pairs_share_frequency:
+            scale = self.scale_name or f"{self.scale:.6g}"
             start = "?" if self.position_offset is None else str(self.position_offset)
             base = "" if self.base is None else f", base {self.base:g}"
             lines.append(
                 f"convention: layout {self.layout}, schedule {self.schedule}{base}, "
                 f"scale {scale}, row 0 = position {start}"
             )
+        if self.max_abs_error is not None:
+            lines.append(
+                f"max error {self.max_abs_error:.2e} at position {self.worst_position} "
+                f"(one {self.precision} rounding allows {self.expected_error:.1e})"
+            )
         lines.append(
-            f"max error {self.max_abs_error:.2e} at position {self.worst_position} "
-            f"(one {self.precision} rounding allows {self.expected_error:.1e}); "
-            f"sinusoidal: {'yes' if self.sinusoidal else 'no'}"
+            f"sinusoidal within {self.precision} precision: {'yes' if self.sinusoidal else 'no'}"
         )
         if self.error_by_position:
             bands = "  ".join(
@@ -97,11 +100,12 @@ class Audit:
             )
             lines += textwrap.wrap(f"by position: {bands}", WIDTH, subsequent_indent="  ")
         r = self.rotation
-        ks = ", ".join(str(k) for k in r["ks"])
-        lines.append(
-            f"rotation R(kω)·PE[p] = PE[p+k]: {'passed' if r['passed'] else 'FAILED'} "
-            f"(residual {r['residual']:.1e}, tolerance {r['tolerance']:.1e}; k = {ks})"
-        )
+        if r["ks"]:
+            ks = ", ".join(str(k) for k in r["ks"])
+            lines.append(
+                f"rotation R(kω)·PE[p] = PE[p+k]: {'passed' if r['passed'] else 'FAILED'} "
+                f"(residual {r['residual']:.1e}, tolerance {r['tolerance']:.1e}; k = {ks})"
+            )
         lines.append(f"distinct rows: {self.distinct_rows} of {n}")
         lines.append("findings:")
         return lines + _wrapped(self.findings)
