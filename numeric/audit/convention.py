@@ -32,9 +32,10 @@ class Schedule:
 
 
 def round_number(value: float) -> float:
-    """The nearest number with one significant digit (10000, 500000, 20 ...)."""
+    """The nearest of 1, 2 or 5 times a power of ten (10000, 500000, 20 ...): bases people pick."""
     exponent = math.floor(math.log10(value))
-    return round(value / 10**exponent) * 10**exponent
+    candidates = [m * 10.0**e for e in (exponent, exponent + 1) for m in (1, 2, 5)]
+    return min(candidates, key=lambda c: abs(math.log(value / c)))
 
 
 def fit_schedule(omega: np.ndarray, omega_sigma: np.ndarray, precision: str) -> Schedule:
@@ -43,8 +44,8 @@ def fit_schedule(omega: np.ndarray, omega_sigma: np.ndarray, precision: str) -> 
     if pairs < 2 or np.any(omega <= 0):
         return Schedule(None, None, None)
     i = np.arange(pairs, dtype=np.float64)
-    # Implementations compute ω in float32 or float64, whatever format they store.
-    s = np.hypot(omega_sigma / omega, 4 * min(EPS[precision], EPS["float32"]))
+    # An implementation may compute ω itself in the table's format (rounding it there).
+    s = np.hypot(omega_sigma / omega, 4 * EPS[precision])
     s = np.maximum(s, 1e-15)
     w = 1 / s**2
     design = np.stack([np.ones(pairs), i], axis=1)
