@@ -177,7 +177,7 @@ def _accuracy(f: Facts) -> list[str]:
     if e is None:
         return out
     position = e.worst_row + (f.offset or 0)
-    if f.pairing.consistent and e.max_error > f.expected:
+    if f.exact and e.max_error > f.expected:
         omega_max = float(np.max(f.pairing.pairs.omega))
         guess = _precision_guess(e.max_error, position, omega_max, f.scale or 1.0)
         valid = ~np.isnan(e.per_row)
@@ -194,7 +194,12 @@ def _accuracy(f: Facts) -> list[str]:
                 f"were rounded: consistent with the formula computed in {guess}"
             )
         out.append(text)
-    elif f.exact:
+    elif not f.exact:
+        out.append(
+            f"max error {e.max_error:.2g} at position {position}, against the fitted sinusoids "
+            "(no named convention to measure against)"
+        )
+    else:
         out.append(
             f"max error {e.max_error:.2g} at position {position}: within one {f.precision} "
             f"rounding ({f.expected:.1g})"
