@@ -1,6 +1,8 @@
 """numeric: NumPy tables of the sinusoidal positional encoding, its mpmath reference, and the
 numeric cross-checks of every identity. The ground floor: never imports sympy or proofs."""
 
+from numeric.audit import audit as audit
+from numeric.audit import load_table as load_table
 from numeric.checks import (
     best_linear_shift,
     bounds_table,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -117,8 +118,13 @@ def pair_columns(table: np.ndarray, valid: np.ndarray, live: np.ndarray, precisi
         gap, np.where(np.arange(len(a)) < len(a) - 1, omega[b] - omega[following], np.inf)
     )
     resolved = consistent & (gap > 2 * _SIGMAS * (noise + sigma[following]))
+    layout = fit.layout_of(pairs.sin_cols, pairs.cos_cols, width)
+    if consistent.all() and layout is not None:
+        # Already the layout's pairs: put them in its order (pair i at its columns).
+        key = pairs.cos_cols if layout == "concatenated_cos_first" else pairs.sin_cols
+        return Pairing(_select(pairs, np.argsort(key)), True, layout, leftover)
     if resolved.any():
-        picked = fit.PairFit(*(np.asarray(f)[resolved] for f in _fields(pairs)))
+        picked = _select(pairs, resolved)
         placed = _by_layout(table, valid, live, width, precision, picked)
         if placed is not None:
             return placed
@@ -128,18 +134,9 @@ def pair_columns(table: np.ndarray, valid: np.ndarray, live: np.ndarray, precisi
     return by_phase or Pairing(pairs, False, None, leftover)
 
 
-def _fields(pairs: fit.PairFit) -> tuple[np.ndarray, ...]:
-    return (
-        pairs.sin_cols,
-        pairs.cos_cols,
-        pairs.omega,
-        pairs.omega_sigma,
-        pairs.phase,
-        pairs.phase_sigma,
-        pairs.amplitude,
-        pairs.circle,
-        pairs.angle_residual,
-    )
+def _select(pairs: fit.PairFit, which: np.ndarray) -> fit.PairFit:
+    """The pairs picked by a boolean mask or an index array, every field alike."""
+    return fit.PairFit(*(getattr(pairs, f.name)[which] for f in dataclasses.fields(pairs)))
 
 
 def _fitted_sinusoid_tolerance(pairs: fit.PairFit, n: int, expected: float) -> float:

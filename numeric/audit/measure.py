@@ -28,7 +28,7 @@ YARDSTICK = accuracy_bound(np.float64)  # error of the float64 exact table, per 
 FULL_MPMATH_ENTRIES = 50_000  # float64 tables up to this size are measured entirely with mpmath
 _REFINE_WORST = 8
 _REFINE_RANDOM = 8
-_ROTATION_ROWS = 8192
+_ROTATION_ROWS = 4096
 _CHUNK_ROWS = 1024  # rows per step of the rotation check: temporaries stay in cache
 _SEED = 13
 
