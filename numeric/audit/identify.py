@@ -43,11 +43,13 @@ class Pairing:
 
 
 def _circle_tolerance(precision: str, amplitude: np.ndarray) -> np.ndarray:
+    """How far a true pair's rows may sit from its circle: the rounding of both entries."""
     bound = np.array([rounding_bound(precision, float(a)) for a in amplitude])
     return 4 * bound + 4 * YARDSTICK * amplitude
 
 
 def _consistent(pairs: fit.PairFit, precision: str) -> np.ndarray:
+    """Per pair: whether every row lies on the pair's circle, as a (sin, cos) pair's rows do."""
     return pairs.circle <= _circle_tolerance(precision, pairs.amplitude)
 
 
@@ -107,17 +109,13 @@ def pair_columns(table: np.ndarray, valid: np.ndarray, live: np.ndarray, precisi
     pairs = fit.fit_pairs(table, valid, cols[a], cols[b])
     consistent = _consistent(pairs, precision)
     # A pair is resolved when its frequency is told apart from the neighbouring columns'.
-    gap = np.full(len(a), np.inf)
-    noise = np.maximum(sigma[a], sigma[b])
-    previous, following = (
-        order[np.maximum(np.arange(0, count, 2) - 1, 0)],
-        order[np.minimum(np.arange(0, count, 2) + 2, len(order) - 1)],
+    first = np.arange(0, count, 2)
+    last = len(order) - 1
+    before = np.where(first > 0, omega[order[np.maximum(first - 1, 0)]] - omega[a], np.inf)
+    after = np.where(
+        first + 2 <= last, omega[b] - omega[order[np.minimum(first + 2, last)]], np.inf
     )
-    gap[1:] = (omega[previous] - omega[a])[1:]
-    gap = np.minimum(
-        gap, np.where(np.arange(len(a)) < len(a) - 1, omega[b] - omega[following], np.inf)
-    )
-    resolved = consistent & (gap > 2 * _SIGMAS * (noise + sigma[following]))
+    resolved = consistent & (np.minimum(before, after) > 2 * _SIGMAS * (sigma[a] + sigma[b]))
     layout = fit.layout_of(pairs.sin_cols, pairs.cos_cols, width)
     if consistent.all() and layout is not None:
         # Already the layout's pairs: put them in its order (pair i at its columns).
@@ -129,7 +127,7 @@ def pair_columns(table: np.ndarray, valid: np.ndarray, live: np.ndarray, precisi
         if placed is not None:
             return placed
     if consistent.all():
-        return Pairing(pairs, True, fit.layout_of(pairs.sin_cols, pairs.cos_cols, width), leftover)
+        return Pairing(pairs, True, None, leftover)
     by_phase = _by_phase(table, valid, cols, omega, sigma, leftover)
     return by_phase or Pairing(pairs, False, None, leftover)
 
@@ -172,6 +170,43 @@ def _rotation(table, valid, pairs: fit.PairFit, conv: Convention, amplitude, exp
     return {**fitted, "omega": "fitted"}
 
 
+def expected_error(precision: str, amplitude: float) -> float:
+    """The largest error of a correctly rounded table of this precision and amplitude, plus the
+    float64 exact table's own; tables are often rounded to float32 first, then to 16 bits."""
+    expected = rounding_bound(precision, amplitude) + YARDSTICK * amplitude
+    if EPS[precision] > EPS["float32"]:
+        expected += rounding_bound("float32", amplitude)
+    return expected
+
+
+def _measured_schedule(schedule: Schedule, pairs: fit.PairFit) -> dict:
+    """The schedule and base the table is measured against (sinusoidal_pe's arguments): the
+    named ones, the fitted geometric base, or None (fitted frequencies)."""
+    if schedule.schedule in ("paper", "tensor2tensor"):
+        return {"schedule": schedule.schedule, "base": schedule.base}
+    if schedule.geometric_base is not None:
+        return {"schedule": "paper", "base": schedule.geometric_base}
+    if len(pairs.omega) == 1 and abs(pairs.omega[0] - 1) <= _SIGMAS * pairs.omega_sigma[0] + 1e-12:
+        # One pair at ω = 1 is pair 0 of every base: measure it exactly.
+        return {"schedule": "paper", "base": 10000.0}
+    return {"schedule": None, "base": None}
+
+
+def _is_sinusoidal(table, valid, live, pairing, conv, errors, precision, expected) -> bool:
+    """Whether every column is a sinusoid of the row within the table's precision: against the
+    named convention, else against the fitted pairs, else column by column."""
+    if errors is None:
+        cols = np.flatnonzero(live)
+        omega, sigma = fit.column_frequencies(table, valid, cols)
+        residual, slack = fit.column_residual(table, valid, cols, omega, sigma)
+        return bool(np.all(residual <= expected + _SIGMAS * slack))
+    if conv.exact and errors.max_error <= expected:
+        return True
+    fitted = dataclasses.replace(conv, schedule=None)
+    fitted_error = measure_error(table, valid, fitted, precision, None).max_error
+    return fitted_error <= _fitted_sinusoid_tolerance(pairing.pairs, table.shape[0], expected)
+
+
 def audit(table: np.ndarray, *, exact_dps: int | None = None) -> Audit:
     """Identify a positional-encoding table by fitting its columns, then measure it.
 
@@ -192,52 +227,29 @@ def audit(table: np.ndarray, *, exact_dps: int | None = None) -> Audit:
     precision = detect_precision(table)
     pairing = pair_columns(table, valid, live, precision)
     pairs = pairing.pairs
-    schedule, offset, scale, scale_name, same_amplitude = (
-        Schedule(None, None, None),
-        None,
-        None,
-        None,
-        False,
-    )
+    schedule, offset = Schedule(None, None, None), None
+    scale, scale_name, same_amplitude = None, None, False
     if len(pairs.omega):
         scale, scale_name, same_amplitude = fit_scale(pairs.amplitude, precision)
     if pairing.consistent:
         schedule = fit_schedule(pairs.omega, pairs.omega_sigma, precision)
         offset = fit_offset(pairs.omega, pairs.phase, pairs.phase_sigma, precision)
     amplitude = scale if scale is not None else 1.0
-    # Tables are often rounded to float32 first and then to a 16-bit format.
-    expected = rounding_bound(precision, amplitude) + YARDSTICK * amplitude
-    if EPS[precision] > EPS["float32"]:
-        expected += rounding_bound("float32", amplitude)
+    expected = expected_error(precision, amplitude)
     named = schedule.schedule in ("paper", "tensor2tensor")
-    measure_base = schedule.base if named else schedule.geometric_base
-    if len(pairs.omega) == 1 and abs(pairs.omega[0] - 1) <= _SIGMAS * pairs.omega_sigma[0] + 1e-12:
-        # One pair at ω = 1 is every base's pair 0: measure it exactly.
-        measure_base = 10000.0
     conv = Convention(
         sin_cols=pairs.sin_cols,
         cos_cols=pairs.cos_cols,
         scale=amplitude,
         scale_name=scale_name,
-        schedule=(schedule.schedule if named else "paper") if measure_base else None,
-        base=measure_base,
         offset=offset,
         omega=pairs.omega,
         phase=pairs.phase,
         amplitude=pairs.amplitude,
+        **_measured_schedule(schedule, pairs),
     )
     errors = measure_error(table, valid, conv, precision, exact_dps) if pairing.consistent else None
-    if errors is None:
-        cols = np.flatnonzero(live)
-        omega, sigma = fit.column_frequencies(table, valid, cols)
-        residual, slack = fit.column_residual(table, valid, cols, omega, sigma)
-        sinusoidal = bool(np.all(residual <= expected + _SIGMAS * slack))
-    elif conv.exact and errors.max_error <= expected:
-        sinusoidal = True
-    else:
-        fitted = Convention(**{**conv.__dict__, "schedule": None}) if conv.exact else conv
-        fitted_error = measure_error(table, valid, fitted, precision, None).max_error
-        sinusoidal = fitted_error <= _fitted_sinusoid_tolerance(pairs, n, expected)
+    sinusoidal = _is_sinusoidal(table, valid, live, pairing, conv, errors, precision, expected)
     if len(pairs.omega):
         turn = _rotation(table, valid, pairs, conv, amplitude, expected)
     else:
