@@ -135,5 +135,7 @@ class Comparison:
     def report_lines(self) -> list[str]:
         """A short human report, each line at most 100 columns."""
         head = "same encoding" if self.same else "different encodings"
-        lines = [f"{head} (max difference {self.max_difference}, tolerance {self.tolerance:.1e})"]
+        if self.max_difference is not None:
+            head += f" (max difference {self.max_difference:.1e}, tolerance {self.tolerance:.1e})"
+        lines = [head]
         return lines + _wrapped(self.findings)
