@@ -9,6 +9,7 @@ import numpy as np
 
 from numeric.audit.convention import Schedule
 from numeric.audit.measure import ErrorMeasure
+from numeric.audit.pairing import Pairing
 from numeric.audit.precision import EPS
 
 _LAYOUT_WORDS = {
@@ -30,7 +31,7 @@ class Facts:
     shape: tuple[int, int]
     dtype: str
     precision: str
-    pairing: object
+    pairing: Pairing
     schedule: Schedule
     offset: int | None
     scale: float | None
