@@ -229,6 +229,18 @@ def test_random_vectors_are_not_sinusoidal():
     assert any("not sinusoids" in f for f in result.findings)
 
 
+@pytest.mark.parametrize(
+    "table",
+    [np.outer(np.arange(100) / 100, np.ones(4)), np.ones((50, 4))],
+    ids=["ramp", "constant"],
+)
+def test_ramps_and_constants_are_not_slow_sinusoids(table):
+    result = audit(table)
+    assert not result.sinusoidal and not result.pairs_share_frequency
+    assert result.max_abs_error is None
+    assert not any("padding row" in f for f in result.findings)
+
+
 def test_d8_paper_schedule_is_also_tensor2tensor_base_1000():
     result = audit(build(3000, 8))
     assert (result.schedule, result.base) == ("paper", 10000.0)

@@ -151,12 +151,15 @@ def _rows(f: Facts) -> list[str]:
     out = []
     n = f.shape[0]
     zero = f.zero_rows
-    if len(zero) == 1 and zero[0] < n - 1:
+    # A sinusoidal row is never all zeros (cos 0 = 1): such a row was zeroed on purpose.
+    if len(zero) == 1 and zero[0] < n - 1 and f.pairing.consistent:
         r = zero[0]
         out.append(
             f"row {r} is all zeros: a padding row (fairseq-style, padding_idx = {r}; "
             f"tokens start at position {r + 1})"
         )
+    elif len(zero) == 1:
+        out.append(f"row {zero[0]} is all zeros")
     elif zero:
         out.append(f"rows {_listed(zero)} are all zeros")
     if f.zero_columns:

@@ -90,7 +90,9 @@ def _is_sinusoidal(table, valid, live, pairing, conv, errors, precision, expecte
         cols = np.flatnonzero(live)
         omega, sigma = fit.column_frequencies(table, valid, cols)
         residual, slack = fit.column_residual(table, valid, cols, omega, sigma)
-        return bool(np.all(residual <= expected + _SIGMAS * slack))
+        # A column whose frequency is not told apart from 0 is a constant or a ramp here.
+        turning = omega > _SIGMAS * sigma + 1e-12
+        return bool(np.all(turning & (residual <= expected + _SIGMAS * slack)))
     if conv.exact and errors.max_error <= expected:
         return True
     fitted = dataclasses.replace(conv, schedule=None)

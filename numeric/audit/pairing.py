@@ -42,8 +42,11 @@ def _circle_tolerance(precision: str, amplitude: np.ndarray) -> np.ndarray:
 
 
 def _consistent(pairs: fit.PairFit, precision: str) -> np.ndarray:
-    """Per pair: whether every row lies on the pair's circle, as a (sin, cos) pair's rows do."""
-    return pairs.circle <= _circle_tolerance(precision, pairs.amplitude)
+    """Per pair: whether its rows turn (ω told apart from 0) and lie on the pair's circle, as the
+    rows of a (sin, cos) pair do."""
+    # 1e-12 rad a row: a period of 6e12 rows, longer than any table, so no frequency at all.
+    turning = pairs.omega > _SIGMAS * pairs.omega_sigma + 1e-12
+    return turning & (pairs.circle <= _circle_tolerance(precision, pairs.amplitude))
 
 
 def _by_layout(table, valid, live, width, precision, resolved) -> Pairing | None:
