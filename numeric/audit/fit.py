@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numeric.audit.rows import sample_rows
+
 _CENTERS = 512  # rows sampled per stride for the recurrence fit
 _WINDOW_ROWS = 2048  # rows sampled per window for the angle fit
 _FIRST_WINDOW = 256
@@ -42,29 +44,6 @@ class PairFit:
 def wrap(angle: np.ndarray) -> np.ndarray:
     """angle reduced to [-π, π)."""
     return (angle + np.pi) % (2 * np.pi) - np.pi
-
-
-def nonzero_rows(table: np.ndarray, chunk: int = 8192) -> np.ndarray:
-    """A boolean per row: True where the row has a non-zero entry."""
-    return np.concatenate(
-        [np.any(table[a : a + chunk] != 0, axis=1) for a in range(0, table.shape[0], chunk)]
-    )
-
-
-def nonzero_columns(table: np.ndarray, chunk: int = 8192) -> np.ndarray:
-    """A boolean per column: True where the column has a non-zero entry."""
-    found = np.zeros(table.shape[1], dtype=bool)
-    for a in range(0, table.shape[0], chunk):
-        found |= np.any(table[a : a + chunk] != 0, axis=0)
-    return found
-
-
-def sample_rows(valid: np.ndarray, stop: int, count: int) -> np.ndarray:
-    """Up to count indices of valid rows below stop, evenly spread (all of them when few)."""
-    rows = np.flatnonzero(valid[:stop])
-    if len(rows) <= count:
-        return rows
-    return rows[np.unique(np.linspace(0, len(rows) - 1, count).round().astype(np.int64))]
 
 
 def _gather(table: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:

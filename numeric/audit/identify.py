@@ -14,13 +14,13 @@ from numeric.audit.measure import (
     YARDSTICK,
     Convention,
     error_bands,
-    first_identical_rows,
     measure_error,
-    rotation,
 )
 from numeric.audit.pairing import pair_columns
 from numeric.audit.precision import EPS, detect_precision, rounding_bound
 from numeric.audit.result import Audit
+from numeric.audit.rotation import rotation
+from numeric.audit.rows import first_identical_rows, nonzero_columns, nonzero_rows
 from numeric.checks import unique_rows
 from numeric.tables import frequencies
 
@@ -111,12 +111,12 @@ def audit(table: np.ndarray, *, exact_dps: int | None = None) -> Audit:
     if exact_dps is not None and (not isinstance(exact_dps, int) or exact_dps < 15):
         raise ValueError(f"exact_dps must be an integer of at least 15, got {exact_dps!r}")
     n, width = table.shape
-    valid = fit.nonzero_rows(table)
+    valid = nonzero_rows(table)
     if valid.sum() < _MIN_ROWS:
         raise ValueError(
             f"table needs at least {_MIN_ROWS} non-zero rows to fit, got {valid.sum()}"
         )
-    live = fit.nonzero_columns(table)
+    live = nonzero_columns(table)
     precision = detect_precision(table)
     pairing = pair_columns(table, valid, live, precision)
     pairs = pairing.pairs

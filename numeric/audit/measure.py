@@ -1,4 +1,4 @@
-"""Measure a table against the exact table of its identified convention, and check the shift identity.
+"""Measure a table against the exact table of its identified convention.
 
 The exact table comes from numeric.tables.sinusoidal_pe in float64 (within 2e-15 of the true
 values), a block of rows at a time so memory stays bounded; mpmath (numeric.reference) then
@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
-from numeric.checks import rotation_tolerance
 from numeric.precision import default_dims
 from numeric.reference import reference_pe
 from numeric.tables import (
@@ -28,8 +27,6 @@ YARDSTICK = accuracy_bound(np.float64)  # error of the float64 exact table, per 
 FULL_MPMATH_ENTRIES = 50_000  # float64 tables up to this size are measured entirely with mpmath
 _REFINE_WORST = 8
 _REFINE_RANDOM = 8
-_ROTATION_ROWS = 4096
-_CHUNK_ROWS = 1024  # rows per step of the rotation check: temporaries stay in cache
 _SEED = 13
 
 
@@ -243,9 +240,10 @@ def error_bands(per_row: np.ndarray, offset: int) -> list[dict]:
     while True:
         inside = (positions >= low) & (positions < high) & ~np.isnan(per_row)
         if inside.any():
+            first, last = int(positions[inside].min()), int(positions[inside].max())
             bands.append(
                 {
-                    "positions": f"{max(int(positions[inside].min()), 0 if low < 0 else int(low))}..{high - 1}",
+                    "positions": f"{first}..{last}",
                     "below": int(high),
                     "max_error": float(per_row[inside].max()),
                 }
@@ -253,71 +251,3 @@ def error_bands(per_row: np.ndarray, offset: int) -> list[dict]:
         if high > positions.max():
             return bands
         low, high = high, high * 10
-
-
-def rotation(
-    table: np.ndarray,
-    valid: np.ndarray,
-    sin_cols: np.ndarray,
-    cos_cols: np.ndarray,
-    omega: np.ndarray,
-    omega_sigma: np.ndarray,
-    amplitude: float,
-    entry_error: float,
-) -> dict:
-    """The shift identity on the table itself: max |R(kω)·(sin, cos)[p] - (sin, cos)[p+k]| per k.
-
-    ω are the table's own fitted frequencies; the tolerance is numeric.checks.rotation_tolerance
-    for entries within entry_error of a true sinusoid, plus the shift of k·ω's uncertainty.
-    At most _ROTATION_ROWS rows per k are compared, evenly spread over the table.
-    """
-    n = table.shape[0]
-    ks = [k for k in (1, 5, -3, n // 3) if 0 < abs(k) < n]
-    ks = list(dict.fromkeys(ks))
-    results = []
-    omega_max = float(omega.max()) if len(omega) else 0.0
-    for k in ks:
-        lo, hi = max(0, -k), n - max(0, k)
-        p = np.arange(lo, hi)
-        p = p[valid[p] & valid[p + k]]
-        if len(p) == 0:
-            continue
-        p = p[np.unique(np.linspace(0, len(p) - 1, min(_ROTATION_ROWS, len(p))).astype(int))]
-        cos_t, sin_t = np.cos(k * omega), np.sin(k * omega)
-        residual = 0.0
-        for a in range(0, len(p), _CHUNK_ROWS):
-            rows = p[a : a + _CHUNK_ROWS]
-            here = np.asarray(table[rows], dtype=np.float64)
-            there = np.asarray(table[rows + k], dtype=np.float64)
-            s, c = here[:, sin_cols], here[:, cos_cols]
-            residual = max(
-                residual,
-                float(np.abs(cos_t * s + sin_t * c - there[:, sin_cols]).max()),
-                float(np.abs(cos_t * c - sin_t * s - there[:, cos_cols]).max()),
-            )
-        drift = 5 * np.sqrt(2) * abs(k) * float(omega_sigma.max()) * amplitude
-        tolerance = rotation_tolerance(k, omega_max, entry_error) + drift
-        results.append((k, residual, tolerance, len(p)))
-    passed = bool(results) and all(r <= t for _, r, t, _ in results)
-    return {
-        "passed": passed,
-        "residual": max((r for _, r, _, _ in results), default=None),
-        "tolerance": min((t for _, _, t, _ in results), default=None),
-        "ks": [k for k, *_ in results],
-        "by_k": [{"k": k, "residual": r, "tolerance": t, "rows": m} for k, r, t, m in results],
-    }
-
-
-def first_identical_rows(
-    table: np.ndarray, valid: np.ndarray, chunk: int = 8192
-) -> tuple[int, int] | None:
-    """The first two consecutive non-zero rows that are equal, or None."""
-    n = table.shape[0]
-    for a in range(0, n - 1, chunk):
-        b = min(a + chunk + 1, n)
-        block = np.asarray(table[a:b])
-        same = np.all(block[1:] == block[:-1], axis=1) & valid[a + 1 : b] & valid[a : b - 1]
-        if same.any():
-            r = a + int(np.argmax(same))
-            return r, r + 1
-    return None
