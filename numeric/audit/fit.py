@@ -47,7 +47,7 @@ def wrap(angle: np.ndarray) -> np.ndarray:
 
 
 def _gather(table: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    return np.asarray(table[rows], dtype=np.float64)[:, cols]
+    return np.asarray(table[rows])[:, cols].astype(np.float64)
 
 
 def column_frequencies(

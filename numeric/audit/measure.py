@@ -105,10 +105,13 @@ def row_errors(table: np.ndarray, valid: np.ndarray, conv: Convention) -> np.nda
     errors = np.empty(n)
     for a in range(0, n, block):
         b = min(a + block, n)
-        values = np.asarray(table[a:b], dtype=np.float64)
+        values = np.asarray(table[a:b])
         if not identity:
             values = values[:, order]
-        errors[a:b] = np.abs(values - exact_rows(conv, a, b)).max(axis=1)
+        # In place on the fresh exact block: no float64 copy of the table's rows.
+        diff = exact_rows(conv, a, b)
+        np.subtract(values, diff, out=diff)
+        errors[a:b] = np.abs(diff, out=diff).max(axis=1)
     errors[~valid] = np.nan
     return errors
 

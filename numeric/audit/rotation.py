@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from numeric.audit.rows import column_index
 from numeric.checks import rotation_tolerance
 
 _ROTATION_ROWS = 4096
@@ -31,6 +32,7 @@ def rotation(
     ks = list(dict.fromkeys(ks))
     results = []
     omega_max = float(omega.max()) if len(omega) else 0.0
+    sines, cosines = column_index(sin_cols), column_index(cos_cols)
     for k in ks:
         lo, hi = max(0, -k), n - max(0, k)
         p = np.arange(lo, hi)
@@ -42,13 +44,13 @@ def rotation(
         residual = 0.0
         for a in range(0, len(p), _CHUNK_ROWS):
             rows = p[a : a + _CHUNK_ROWS]
-            here = np.asarray(table[rows], dtype=np.float64)
-            there = np.asarray(table[rows + k], dtype=np.float64)
-            s, c = here[:, sin_cols], here[:, cos_cols]
+            here, there = np.asarray(table[rows]), np.asarray(table[rows + k])
+            s = here[:, sines].astype(np.float64)
+            c = here[:, cosines].astype(np.float64)
             residual = max(
                 residual,
-                float(np.abs(cos_t * s + sin_t * c - there[:, sin_cols]).max()),
-                float(np.abs(cos_t * c - sin_t * s - there[:, cos_cols]).max()),
+                float(np.abs(cos_t * s + sin_t * c - there[:, sines]).max()),
+                float(np.abs(cos_t * c - sin_t * s - there[:, cosines]).max()),
             )
         drift = 5 * np.sqrt(2) * abs(k) * float(omega_sigma.max()) * amplitude
         tolerance = rotation_tolerance(k, omega_max, entry_error) + drift

@@ -41,3 +41,10 @@ def first_identical_rows(
             r = a + int(np.argmax(same))
             return r, r + 1
     return None
+
+
+def column_index(cols: np.ndarray) -> slice | np.ndarray:
+    """cols as a slice when they are evenly spaced and increasing (a view, no copy), else as is."""
+    if len(cols) > 1 and np.all(np.diff(cols) == cols[1] - cols[0]) and cols[1] > cols[0]:
+        return slice(int(cols[0]), int(cols[-1]) + 1, int(cols[1] - cols[0]))
+    return cols
