@@ -5,6 +5,8 @@ Tables, the reference, the module's own formula and the precision report sit at 
 numeric.checks holds one twin per theorem, numeric.plots the figures.
 """
 
+from numeric.audit import audit as audit
+from numeric.audit import load_table as load_table
 from numeric.checks import (
     bounds_table,
     ramp_range_table,

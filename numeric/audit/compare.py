@@ -1,0 +1,115 @@
+"""compare(a, b): whether two tables encode the same positions up to column order, scale and offset.
+
+Both tables are audited; their pairs are matched by frequency (sine to sine, cosine to cosine),
+which gives the column permutation, the scale is the ratio of amplitudes and the row offset the
+difference of position offsets. The claim B = s·A·Pᵀ is then checked entry by entry on the
+overlapping rows, within the two tables' measured errors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from numeric.audit.identify import audit
+from numeric.audit.load import check_table
+from numeric.audit.result import Audit, Comparison
+
+_CHUNK_ROWS = 4096
+
+
+def _mapping(a: Audit, b: Audit) -> tuple[np.ndarray, float, int] | str:
+    """(permutation, scale, row offset) matching b's columns to a's, or why there is none."""
+    for name, t in (("A", a), ("B", b)):
+        if not t.pairs_share_frequency or t.position_offset is None or t.scale is None:
+            return f"table {name} is not identified as a sinusoidal encoding with integer positions"
+    if len(a.pairs) != len(b.pairs) or len(a.zero_columns) != len(b.zero_columns):
+        return f"A has {len(a.pairs)} pairs and B {len(b.pairs)}: no column permutation maps one to the other"
+    if a.shape[1] != b.shape[1] or len(a.pairs) * 2 + len(a.zero_columns) != a.shape[1]:
+        return "the tables differ in width or have unpaired columns"
+    perm = np.full(b.shape[1], -1)
+    a_order = np.argsort(a.frequencies)
+    b_order = np.argsort(b.frequencies)
+    for ia, ib in zip(a_order, b_order, strict=True):
+        perm[b.pairs[ib][0]] = a.pairs[ia][0]
+        perm[b.pairs[ib][1]] = a.pairs[ia][1]
+    perm[list(b.zero_columns)] = list(a.zero_columns)
+    return perm, b.scale / a.scale, b.position_offset - a.position_offset
+
+
+def _first_difference(a, b, perm, scale, shift, tolerance) -> tuple[float, dict | None, int]:
+    """Max |B[r] - s·A[r+shift][:, perm]| over overlapping rows, the first entry beyond tolerance,
+    and the number of rows compared."""
+    rows = np.arange(max(0, -shift), min(b.shape[0], a.shape[0] - shift))
+    worst, first = 0.0, None
+    for start in range(0, len(rows), _CHUNK_ROWS):
+        r = rows[start : start + _CHUNK_ROWS]
+        vb = np.asarray(b[r], dtype=np.float64)
+        va = scale * np.asarray(a[r + shift], dtype=np.float64)[:, perm]
+        diff = np.abs(vb - va)
+        worst = max(worst, float(diff.max()))
+        if first is None and (diff > tolerance).any():
+            i, j = np.argwhere(diff > tolerance)[0]
+            first = {
+                "row": int(r[i]),
+                "column": int(j),
+                "a_value": float(va[i, j]),
+                "b_value": float(vb[i, j]),
+                "magnitude": float(diff[i, j]),
+            }
+    return worst, first, len(rows)
+
+
+def compare(a: np.ndarray, b: np.ndarray) -> Comparison:
+    """Whether tables a and b encode the same positions: B = s·A·Pᵀ, B row r = A row r + offset.
+
+    a, b: (positions, dims) float tables. The result names the permutation (B column j is
+    s × A column permutation[j]), scale and offset, or the first row and column where they part.
+    """
+    a, b = check_table(a, "table A"), check_table(b, "table B")
+    audit_a, audit_b = audit(a), audit(b)
+    mapping = _mapping(audit_a, audit_b)
+    if isinstance(mapping, str):
+        if a.shape != b.shape:
+            return Comparison(False, None, None, None, None, 0.0, None, (mapping,))
+        perm, scale, shift = np.arange(a.shape[1]), 1.0, 0
+        tolerance = audit_a.expected_error + audit_b.expected_error
+        findings = [mapping, "compared entry by entry as they stand"]
+    else:
+        perm, scale, shift = mapping
+        tolerance = (
+            scale * (audit_a.max_abs_error + audit_a.expected_error)
+            + audit_b.max_abs_error
+            + audit_b.expected_error
+        )
+        findings = []
+    worst, first, count = _first_difference(a, b, perm, scale, shift, tolerance)
+    same = first is None and count > 0 and not isinstance(mapping, str)
+    if isinstance(mapping, str):
+        same = first is None
+    if count == 0:
+        findings.append("the tables share no positions")
+    elif same:
+        moved = (
+            "the same column order"
+            if np.array_equal(perm, np.arange(len(perm)))
+            else "columns permuted"
+        )
+        findings.append(
+            f"same positions: B = {scale:.6g}·A with {moved}; B row r holds A row r + {shift} "
+            f"({count} rows compared, max difference {worst:.1e})"
+        )
+    elif first is not None:
+        findings.append(
+            f"they differ first at B row {first['row']}, column {first['column']}: "
+            f"{first['b_value']:.6g} vs {first['a_value']:.6g} (difference {first['magnitude']:.2g})"
+        )
+    return Comparison(
+        same=bool(same),
+        permutation=tuple(int(p) for p in perm) if same else None,
+        scale=float(scale) if same else None,
+        offset=int(shift) if same else None,
+        max_difference=worst if count else None,
+        tolerance=float(tolerance),
+        first_difference=first,
+        findings=tuple(findings),
+    )
