@@ -2,11 +2,10 @@
 numeric cross-checks of every identity. The ground floor: never imports sympy or proofs.
 
 Tables, the reference, the module's own formula and the precision report sit at the top;
-numeric.checks holds one twin per theorem, numeric.plots the figures.
+numeric.checks holds one twin per theorem, numeric.plots the figures, and numeric.table_audit
+identifies and measures a table from any implementation (audit, compare, load_table).
 """
 
-from numeric.audit import audit as audit
-from numeric.audit import load_table as load_table
 from numeric.checks import (
     bounds_table,
     ramp_range_table,
@@ -20,6 +19,7 @@ from numeric.linear_shift import best_linear_shift
 from numeric.module import module_formula_rows, module_sinusoidal_pe
 from numeric.reference import max_abs_error, max_deviation, reference_pe, table_error
 from numeric.table import Table
+from numeric.table_audit import Audit, Comparison, audit, compare, load_table
 from numeric.tables import (
     accuracy_bound,
     frequencies,
@@ -29,11 +29,16 @@ from numeric.tables import (
 )
 
 __all__ = [
+    "Audit",
+    "Comparison",
     "Table",
     "accuracy_bound",
+    "audit",
     "best_linear_shift",
     "bounds_table",
+    "compare",
     "frequencies",
+    "load_table",
     "max_abs_error",
     "max_deviation",
     "module_formula_rows",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numeric.audit.rows import sample_rows
+from numeric.table_audit.rows import sample_rows
 
 _CENTERS = 512  # rows sampled per stride for the recurrence fit
 _WINDOW_ROWS = 2048  # rows sampled per window for the angle fit

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numeric.audit.convention import Schedule
-from numeric.audit.measure import ErrorMeasure
-from numeric.audit.pairing import Pairing
-from numeric.audit.precision import EPS
+from numeric.table_audit.convention import Schedule
+from numeric.table_audit.measure import ErrorMeasure
+from numeric.table_audit.pairing import Pairing
+from numeric.table_audit.precision import EPS
 
 _LAYOUT_WORDS = {
     "interleaved": "interleaved (sin, cos) pairs",
@@ -26,7 +26,7 @@ _LISTED = 5  # rows or columns named one by one before "and N more"
 
 @dataclass(frozen=True)
 class Facts:
-    """Everything describe() needs; see numeric.audit.identify.audit for where each comes from."""
+    """Everything describe() needs; see numeric.table_audit.identify.audit for where each comes from."""
 
     shape: tuple[int, int]
     dtype: str

@@ -36,7 +36,7 @@ def _wrapped(items: tuple[str, ...]) -> list[str]:
 
 @dataclass(frozen=True)
 class Audit:
-    """What a positional-encoding table is and how accurate it is (see numeric.audit.audit).
+    """What a positional-encoding table is and how accurate it is (see numeric.table_audit.audit).
 
     pairs: (sine column, cosine column) per pair, in the layout's order; frequencies: fitted ω
     per pair; position_offset: row r holds position r + offset; max_abs_error: over non-zero rows,
@@ -70,6 +70,11 @@ class Audit:
     rotation: dict
     findings: tuple[str, ...]
 
+    @property
+    def clean(self) -> bool:
+        """A sinusoidal encoding whose pairs share a frequency and that passes the rotation check."""
+        return self.sinusoidal and self.pairs_share_frequency and bool(self.rotation["passed"])
+
     def to_json(self) -> dict:
         """Every field as JSON-ready Python values (no NumPy scalars)."""
         return plain(asdict(self))
@@ -102,10 +107,12 @@ class Audit:
         r = self.rotation
         if r["ks"]:
             ks = ", ".join(str(k) for k in r["ks"])
-            lines.append(
-                f"rotation R(kω)·PE[p] = PE[p+k]: {'passed' if r['passed'] else 'FAILED'} "
-                f"(residual {r['residual']:.1e}, tolerance {r['tolerance']:.1e}; k = {ks})"
+            text = (
+                f"rotation R(kω)·PE[p] = PE[p+k] for k = {ks}: "
+                f"{'passed' if r['passed'] else 'FAILED'} (worst at k = {r['worst_k']}: "
+                f"residual {r['residual']:.1e}, tolerance {r['tolerance']:.1e})"
             )
+            lines += textwrap.wrap(text, WIDTH, subsequent_indent="  ")
         lines.append(f"distinct rows: {self.distinct_rows} of {n}")
         lines.append("findings:")
         return lines + _wrapped(self.findings)

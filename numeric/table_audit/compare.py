@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from numeric.audit.identify import audit
-from numeric.audit.load import check_table
-from numeric.audit.result import Audit, Comparison
+from numeric.table_audit.identify import audit
+from numeric.table_audit.load import check_table
+from numeric.table_audit.result import Audit, Comparison
 
 _CHUNK_ROWS = 4096
 

@@ -6,22 +6,22 @@ import dataclasses
 
 import numpy as np
 
-from numeric.audit import fit
-from numeric.audit.convention import Schedule, fit_offset, fit_scale, fit_schedule
-from numeric.audit.findings import Facts, describe
-from numeric.audit.load import check_table
-from numeric.audit.measure import (
+from numeric.checks import unique_rows
+from numeric.table_audit import fit
+from numeric.table_audit.convention import Schedule, fit_offset, fit_scale, fit_schedule
+from numeric.table_audit.findings import Facts, describe
+from numeric.table_audit.load import check_table
+from numeric.table_audit.measure import (
     YARDSTICK,
     Convention,
     error_bands,
     measure_error,
 )
-from numeric.audit.pairing import pair_columns
-from numeric.audit.precision import EPS, detect_precision, rounding_bound
-from numeric.audit.result import Audit
-from numeric.audit.rotation import rotation
-from numeric.audit.rows import first_identical_rows, nonzero_columns, nonzero_rows
-from numeric.checks import unique_rows
+from numeric.table_audit.pairing import pair_columns
+from numeric.table_audit.precision import EPS, detect_precision, rounding_bound
+from numeric.table_audit.result import Audit
+from numeric.table_audit.rotation import rotation
+from numeric.table_audit.rows import first_identical_rows, nonzero_columns, nonzero_rows
 from numeric.tables import frequencies
 
 _SIGMAS = 5.0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from numeric.audit.rows import column_index
 from numeric.checks import rotation_tolerance
+from numeric.table_audit.rows import column_index
 
 _ROTATION_ROWS = 4096
 _CHUNK_ROWS = 1024  # rows per step: the temporaries stay in cache
@@ -56,10 +56,14 @@ def rotation(
         tolerance = rotation_tolerance(k, omega_max, entry_error) + drift
         results.append((k, residual, tolerance, len(p)))
     passed = bool(results) and all(r <= t for _, r, t, _ in results)
+    # The headline pair is the offset closest to (or furthest past) its own tolerance, so the
+    # residual and tolerance shown always belong together.
+    worst = max(results, key=lambda r: r[1] / r[2] if r[2] > 0 else np.inf, default=None)
     return {
         "passed": passed,
-        "residual": max((r for _, r, _, _ in results), default=None),
-        "tolerance": min((t for _, _, t, _ in results), default=None),
+        "residual": None if worst is None else worst[1],
+        "tolerance": None if worst is None else worst[2],
+        "worst_k": None if worst is None else worst[0],
         "ks": [k for k, *_ in results],
         "by_k": [{"k": k, "residual": r, "tolerance": t, "rows": m} for k, r, t, m in results],
     }

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numeric.audit.fit import wrap
-from numeric.audit.precision import EPS, rounding_bound
+from numeric.table_audit.fit import wrap
+from numeric.table_audit.precision import EPS, rounding_bound
 
 _SIGMAS = 5.0  # a fit agrees with a model when within this many standard errors
 _MAX_OFFSET_CANDIDATES = 200_000

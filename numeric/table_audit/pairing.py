@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numeric.audit import fit
-from numeric.audit.measure import YARDSTICK
-from numeric.audit.precision import rounding_bound
+from numeric.table_audit import fit
+from numeric.table_audit.measure import YARDSTICK
+from numeric.table_audit.precision import rounding_bound
 
 _SIGMAS = 5.0
 # A column is read as a sine (cosine) when its phase at row 0 is within this of 0 (π/2).
@@ -90,7 +90,7 @@ def _by_phase(table, valid, cols, omega, sigma, leftover) -> Pairing | None:
 
 
 def pair_columns(table: np.ndarray, valid: np.ndarray, live: np.ndarray, precision: str) -> Pairing:
-    """Pair the non-zero columns by equal fitted frequency (see numeric.audit.fit)."""
+    """Pair the non-zero columns by equal fitted frequency (see numeric.table_audit.fit)."""
     width = table.shape[1]
     cols = np.flatnonzero(live)
     omega, sigma = fit.column_frequencies(table, valid, cols)

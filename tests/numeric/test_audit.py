@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from numeric import module_formula_rows, reference_pe, sinusoidal_pe
-from numeric.audit import audit, compare
+from numeric.table_audit import audit, compare
 from numeric.tables import frequencies
 
 RNG_SEED = 1013

@@ -1,4 +1,4 @@
-"""numeric.audit.load_table: every supported file type, and a one-line ValueError for each bad file."""
+"""numeric.table_audit.load_table: every supported file type, and a one-line ValueError for each bad file."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from numeric import sinusoidal_pe
-from numeric.audit import audit, load_table
+from numeric.table_audit import audit, load_table
 
 safetensors_numpy = pytest.importorskip(
     "safetensors.numpy", reason="the safetensors package (pip install 'pe-proofs[safetensors]')"
