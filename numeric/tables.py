@@ -186,6 +186,32 @@ def _segments(first_offset: int, row0: int, row1: int, max_rows: int):
             row = end
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What every task needs: row j of out is position (first_block·BLOCK + first_offset + j) + fraction."""
+
+    out: np.ndarray
+    layout: str
+    freq: _Frequencies
+    offsets: np.ndarray
+    first_block: int
+    first_offset: int
+    phase: np.ndarray | None  # fraction·ω_i mod 2π for a non-integer start, else None
+
+
+def _block_values(plan: _Plan, block0: int, block1: int) -> np.ndarray:
+    """cos(qBω_i) - i·sin(qBω_i) for the blocks q = block0 .. block1 - 1 (counted from first_block)."""
+    starts = np.arange(plan.first_block + block0, plan.first_block + block1, dtype=np.float64)
+    angles = _reduced_angles(starts[:, None] * BLOCK, plan.freq)
+    if plan.phase is not None:
+        angles += plan.phase
+    values = np.empty(angles.shape, dtype=np.complex128)
+    np.cos(angles, out=values.real)
+    # 0 - sin rather than -sin: +0 where sin is -0, the bits the conj product has always used.
+    np.subtract(0.0, np.sin(angles), out=values.imag)
+    return values
+
+
 def _product(blocks: np.ndarray, offsets: np.ndarray, piece, out: np.ndarray) -> np.ndarray:
     """The (rows, pairs) complex values sin + i·cos of one piece, written to out.
 
@@ -200,20 +226,21 @@ def _product(blocks: np.ndarray, offsets: np.ndarray, piece, out: np.ndarray) ->
     return out
 
 
-def _write_rows(
-    out: np.ndarray,
-    blocks: np.ndarray,
-    offsets: np.ndarray,
-    first_offset: int,
-    layout: str,
-    rows: tuple[int, int],
-) -> None:
-    """Fill out[row0:row1] for rows = (row0, row1); row j of out is offset first_offset + j of block 0."""
+def _write_rows(plan: _Plan, rows: tuple[int, int]) -> None:
+    """Fill plan.out[row0:row1] for rows = (row0, row1), block values included (one task)."""
     row0, row1 = rows
-    if out.dtype == np.float64 and layout == "interleaved":
+    out, offsets = plan.out, plan.offsets
+    first = (plan.first_offset + row0) // BLOCK
+    blocks = _block_values(plan, first, (plan.first_offset + row1 - 1) // BLOCK + 1)
+
+    def pieces(max_rows: int):
+        for r0, r1, block0, block1, offset0 in _segments(plan.first_offset, row0, row1, max_rows):
+            yield r0, r1, block0 - first, block1 - first, offset0
+
+    if out.dtype == np.float64 and plan.layout == "interleaved":
         # sin + i·cos stored as a complex128 is exactly the interleaved (sin, cos) row.
         target = out.view(np.complex128)
-        for piece in _segments(first_offset, row0, row1, row1 - row0):
+        for piece in pieces(row1 - row0):
             _product(blocks, offsets, piece, target[piece[0] : piece[1]])
         return
     # Other dtypes and layouts go through a complex buffer small enough to stay in cache, so
@@ -221,10 +248,10 @@ def _write_rows(
     pairs = blocks.shape[1]
     buffer_rows = min(max(1, _BUFFER_BYTES // (16 * pairs)), row1 - row0)
     buffer = np.empty((buffer_rows, pairs), dtype=np.complex128)
-    for piece in _segments(first_offset, row0, row1, buffer_rows):
+    for piece in pieces(buffer_rows):
         values = _product(blocks, offsets, piece, buffer[: piece[1] - piece[0]])
         part = slice(piece[0], piece[1])
-        if layout == "interleaved":
+        if plan.layout == "interleaved":
             out[part] = values.view(np.float64)
         else:
             out[part, :pairs] = values.real
@@ -271,19 +298,22 @@ def sinusoidal_pe(
     out = np.empty((max_len, d_model), dtype=dtype)
     if max_len == 0:
         return out
-    freq = _frequencies(d_model, base, schedule)
-    offsets = _offsets(d_model, base, schedule)
-    first_block = whole_start // BLOCK
-    last_block = (whole_start + max_len - 1) // BLOCK
-    block_starts = np.arange(first_block, last_block + 1, dtype=np.float64)[:, None] * BLOCK
-    block_angles = _reduced_angles(block_starts, freq)
+    first_block, first_offset = divmod(whole_start, BLOCK)
+    phase = None
     if start != whole_start:
-        block_angles += _fraction_phase(start - whole_start, d_model, base, schedule)
-    blocks = np.cos(block_angles) - 1j * np.sin(block_angles)
-    first_offset = whole_start - first_block * BLOCK
+        phase = _fraction_phase(start - whole_start, d_model, base, schedule)
+    plan = _Plan(
+        out,
+        layout,
+        _frequencies(d_model, base, schedule),
+        _offsets(d_model, base, schedule),
+        first_block,
+        first_offset,
+        phase,
+    )
     blocks_per_task = max(1, _TASK_BYTES // (BLOCK * d_model * dtype.itemsize))
     tasks = _tasks(first_offset, max_len, blocks_per_task * BLOCK)
-    write = partial(_write_rows, out, blocks, offsets, first_offset, layout)
+    write = partial(_write_rows, plan)
     workers = min(threads, len(tasks)) if out.nbytes >= _PARALLEL_BYTES else 1
     if workers == 1:
         for task in tasks:
