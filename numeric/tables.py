@@ -33,8 +33,7 @@ _TWO_PI_BITS = 24
 _FLOAT64_ERROR_BOUND = 2e-15
 # Below this many output bytes one thread is quicker: starting a thread pool costs ~0.2 ms.
 _PARALLEL_BYTES = 2**23
-# Rows handed to a thread at a time: large enough to amortise the call, small enough that a
-# thread slowed down by another process leaves the rest of the work to the others.
+# Most output bytes handed to a thread at a time.
 _TASK_BYTES = 2**23
 # The complex buffer of the layouts and dtypes not written in place: well inside L2.
 _BUFFER_BYTES = 2**19
@@ -311,8 +310,13 @@ def sinusoidal_pe(
         first_offset,
         phase,
     )
-    blocks_per_task = max(1, _TASK_BYTES // (BLOCK * d_model * dtype.itemsize))
-    tasks = _tasks(first_offset, max_len, blocks_per_task * BLOCK)
+    # At least a few tasks per thread, so that a thread slowed down by another process is
+    # covered by the others; at most _TASK_BYTES each, so the calls stay few and cheap.
+    block_count = (whole_start + max_len - 1) // BLOCK - first_block + 1
+    blocks_per_task = min(
+        _TASK_BYTES // (BLOCK * d_model * dtype.itemsize), -(-block_count // (4 * threads))
+    )
+    tasks = _tasks(first_offset, max_len, max(1, blocks_per_task) * BLOCK)
     write = partial(_write_rows, plan)
     workers = min(threads, len(tasks)) if out.nbytes >= _PARALLEL_BYTES else 1
     if workers == 1:
