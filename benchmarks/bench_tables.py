@@ -1,10 +1,11 @@
 """Side-by-side timing of numeric.sinusoidal_pe against the module's formula, PyTorch and a plain fill.
 
 Run: python benchmarks/bench_tables.py [--max-len N] [--d-model D] [--repeat R]
-Every method runs once per round, rounds interleaved so load from other processes hits all of
-them alike; each method's best round is printed with the speed-up over the module's function and
-over PyTorch's usual float32 code, and the fraction of the rate of filling a fresh array of the
-same size and dtype (the write-bandwidth limit). Then each table's max error against mpmath.
+Every method runs once per round, rounds interleaved so load from other processes hits all
+of them alike; each method's best round (and median) is printed with the speed-up over the
+module's function and over PyTorch's usual float32 code, and the fraction of the rate of filling
+a fresh array of the same size and dtype (the write-bandwidth limit). Then each table's max
+error against mpmath.
 PyTorch is optional (benchmark only): without it its rows are skipped.
 """
 
@@ -48,8 +49,10 @@ def fresh_fill(max_len: int, d_model: int, dtype: type) -> np.ndarray:
     return out
 
 
-def best_times(cases: dict[str, Callable[[], object]], nbytes: int, repeat: int) -> dict:
-    """Fastest of `repeat` rounds for each case; a round runs every case once, in turn.
+def round_times(
+    cases: dict[str, Callable[[], object]], nbytes: int, repeat: int
+) -> dict[str, list[float]]:
+    """Each case's times over `repeat` rounds; a round runs every case once, in turn.
 
     Before each call nbytes of fresh memory are touched and freed: this VM hands freed memory
     back to the host lazily, and touching it first makes the timed call's page faults cost what
@@ -64,7 +67,7 @@ def best_times(cases: dict[str, Callable[[], object]], nbytes: int, repeat: int)
             result = make()
             times[name].append(time.perf_counter() - start)
             del result
-    return {name: min(t) for name, t in times.items()}
+    return times
 
 
 def main() -> None:
@@ -99,7 +102,8 @@ def main() -> None:
         groups[group] = list(named)
     sinusoidal_pe(8, d)  # frequency and offset caches are per (d_model, base): fill them untimed
     nbytes = n * d * 8
-    times = best_times(cases, nbytes, args.repeat)
+    rounds = round_times(cases, nbytes, args.repeat)
+    times = {name: min(t) for name, t in rounds.items()}
 
     print(
         f"table ({n}, {d}), {nbytes / 2**20:.0f} MiB in float64, best of {args.repeat} rounds; "
@@ -114,11 +118,18 @@ def main() -> None:
     torch_time = times.get("torch Annotated Transformer (float32)")
     for group, names in groups.items():
         fresh = times[f"fill a fresh {group} array"]
-        print(f"\n{'method':<40}{'ms':>8}{'vs module':>11}{'vs torch f32':>14}{'of fill rate':>14}")
+        print(
+            f"\n{'method':<40}{'best ms':>8}{'median':>8}{'vs module':>11}{'vs torch f32':>14}"
+            f"{'of fill rate':>14}"
+        )
         for name in names:
             t = times[name]
             vs_torch = f"{torch_time / t:>13.2f}x" if torch_time else f"{'-':>14}"
-            print(f"{name:<40}{t * 1e3:>8.1f}{module / t:>10.1f}x{vs_torch}{fresh / t:>14.0%}")
+            median = float(np.median(rounds[name]))
+            print(
+                f"{name:<40}{t * 1e3:>8.1f}{median * 1e3:>8.1f}{module / t:>10.1f}x{vs_torch}"
+                f"{fresh / t:>14.0%}"
+            )
         ours = times[f"sinusoidal_pe {group}, all threads"]
         verdict = "reached" if fresh / ours >= GOAL else "not reached"
         print(f"goal {GOAL:.0%} of the fresh-fill rate in {group}: {verdict} ({fresh / ours:.0%})")
