@@ -1,14 +1,19 @@
-"""Side-by-side timing of numeric.sinusoidal_pe against the module's function, with accuracy.
+"""Side-by-side timing of numeric.sinusoidal_pe against the module's formula, PyTorch and a plain fill.
 
 Run: python benchmarks/bench_tables.py [--max-len N] [--d-model D] [--repeat R]
-Prints each method's best time, the speed-up over the module's function, the fraction of the
-machine's write bandwidth reached (time to fill a fresh array of the same size / our time),
-and each table's max error against the mpmath reference at sampled rows.
+Every method runs once per round, rounds interleaved so load from other processes hits all
+of them alike; each method's best round (and median) is printed with the speed-up over the
+module's function and over PyTorch's usual float32 code, and the fraction of the rate of filling
+a fresh array of the same size and dtype (the write-bandwidth limit). Then each table's max
+error against mpmath.
+PyTorch is optional (benchmark only): without it its rows are skipped.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import time
 from collections.abc import Callable
 
@@ -16,29 +21,53 @@ import numpy as np
 
 from numeric import max_abs_error, module_sinusoidal_pe, sinusoidal_pe
 from numeric.precision import default_dims, sample_positions
+from numeric.tables import thread_count
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+# Our time must be at most the fresh fill's time / GOAL.
+GOAL = 0.8
 
 
-def _fill(max_len: int, d_model: int) -> np.ndarray:
-    out = np.empty((max_len, d_model))
+def torch_pe(max_len: int, d_model: int):
+    """The Annotated Transformer's PositionalEncoding table: float32 all the way."""
+    pe = torch.zeros(max_len, d_model)
+    position = torch.arange(0, max_len).unsqueeze(1)
+    div_term = torch.exp(torch.arange(0, d_model, 2) * -(math.log(10000.0) / d_model))
+    pe[:, 0::2] = torch.sin(position * div_term)
+    pe[:, 1::2] = torch.cos(position * div_term)
+    return pe
+
+
+def fresh_fill(max_len: int, d_model: int, dtype: type) -> np.ndarray:
+    """A new array filled with one value: the memory writes any table needs, page faults included."""
+    out = np.empty((max_len, d_model), dtype=dtype)
     out.fill(0.5)
     return out
 
 
-def best_time(make: Callable[[], np.ndarray], nbytes: int, repeat: int) -> float:
-    """Fastest of `repeat` calls, each after touching nbytes of fresh memory.
+def round_times(
+    cases: dict[str, Callable[[], object]], nbytes: int, repeat: int
+) -> dict[str, list[float]]:
+    """Each case's times over `repeat` rounds; a round runs every case once, in turn.
 
-    This VM hands freed memory back to the host lazily; touching a large array first makes the
-    timed call's page faults cheap, as they are on an ordinary machine.
+    Before each call nbytes of fresh memory are touched and freed: this VM hands freed memory
+    back to the host lazily, and touching it first makes the timed call's page faults cost what
+    they cost on an ordinary machine.
     """
-    times = []
+    times: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(repeat):
-        warm = np.ones(nbytes // 8)
-        del warm
-        start = time.perf_counter()
-        result = make()
-        times.append(time.perf_counter() - start)
-        del result
-    return min(times)
+        for name, make in cases.items():
+            warm = np.ones(nbytes // 8)
+            del warm
+            start = time.perf_counter()
+            result = make()
+            times[name].append(time.perf_counter() - start)
+            del result
+    return times
 
 
 def main() -> None:
@@ -48,34 +77,78 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     n, d = args.max_len, args.d_model
-    nbytes = n * d * 8
-    cases: dict[str, Callable[[], np.ndarray]] = {
-        "fill a fresh float64 array": lambda: _fill(n, d),
-        "module_sinusoidal_pe": lambda: module_sinusoidal_pe(n, d),
-        "sinusoidal_pe float64 interleaved": lambda: sinusoidal_pe(n, d),
-        "sinusoidal_pe float64 concatenated": lambda: sinusoidal_pe(n, d, layout="concatenated"),
-        "sinusoidal_pe float32 interleaved": lambda: sinusoidal_pe(n, d, dtype=np.float32),
-    }
+    touched = {dtype: np.ones((n, d), dtype=dtype) for dtype in (np.float64, np.float32)}
+    cases: dict[str, Callable[[], object]] = {}
+    groups: dict[str, list[str]] = {"float64": [], "float32": []}
+    for dtype, group in ((np.float64, "float64"), (np.float32, "float32")):
+        named = {
+            f"fill a fresh {group} array": lambda dtype=dtype: fresh_fill(n, d, dtype),
+            f"fill a touched {group} array": lambda dtype=dtype: touched[dtype].fill(0.5),
+            f"sinusoidal_pe {group}, all threads": lambda dtype=dtype: sinusoidal_pe(
+                n, d, dtype=dtype
+            ),
+            f"sinusoidal_pe {group}, threads=1": lambda dtype=dtype: sinusoidal_pe(
+                n, d, dtype=dtype, threads=1
+            ),
+            f"sinusoidal_pe {group} concatenated": lambda dtype=dtype: sinusoidal_pe(
+                n, d, dtype=dtype, layout="concatenated"
+            ),
+        }
+        if group == "float64":
+            named["module_sinusoidal_pe (float64)"] = lambda: module_sinusoidal_pe(n, d)
+        elif torch is not None:
+            named["torch Annotated Transformer (float32)"] = lambda: torch_pe(n, d)
+        cases.update(named)
+        groups[group] = list(named)
     sinusoidal_pe(8, d)  # frequency and offset caches are per (d_model, base): fill them untimed
-    times = {name: best_time(make, nbytes, args.repeat) for name, make in cases.items()}
-    fill = times["fill a fresh float64 array"]
-    module = times["module_sinusoidal_pe"]
-    print(f"table ({n}, {d}), {nbytes / 2**20:.0f} MiB in float64, best of {args.repeat}")
-    print(f"{'method':<38}{'time (ms)':>10}{'vs module':>11}{'bandwidth':>11}")
-    for name, t in times.items():
-        print(f"{name:<38}{t * 1e3:>10.1f}{module / t:>10.1f}x{fill / t:>10.0%}")
+    nbytes = n * d * 8
+    rounds = round_times(cases, nbytes, args.repeat)
+    times = {name: min(t) for name, t in rounds.items()}
+
+    print(
+        f"table ({n}, {d}), {nbytes / 2**20:.0f} MiB in float64, best of {args.repeat} rounds; "
+        f"all threads = {thread_count(None)}, numpy {np.__version__}, "
+        f"load average {os.getloadavg()[0]:.1f} (a shared machine: expect noise)"
+    )
+    if torch is None:
+        print("torch not installed, skipped")
+    else:
+        print(f"torch {torch.__version__} with {torch.get_num_threads()} threads")
+    module = times["module_sinusoidal_pe (float64)"]
+    torch_time = times.get("torch Annotated Transformer (float32)")
+    for group, names in groups.items():
+        fresh = times[f"fill a fresh {group} array"]
+        print(
+            f"\n{'method':<40}{'best ms':>8}{'median':>8}{'vs module':>11}{'vs torch f32':>14}"
+            f"{'of fill rate':>14}"
+        )
+        for name in names:
+            t = times[name]
+            vs_torch = f"{torch_time / t:>13.2f}x" if torch_time else f"{'-':>14}"
+            median = float(np.median(rounds[name]))
+            print(
+                f"{name:<40}{t * 1e3:>8.1f}{median * 1e3:>8.1f}{module / t:>10.1f}x{vs_torch}"
+                f"{fresh / t:>14.0%}"
+            )
+        ours = times[f"sinusoidal_pe {group}, all threads"]
+        verdict = "reached" if fresh / ours >= GOAL else "not reached"
+        print(f"goal {GOAL:.0%} of the fresh-fill rate in {group}: {verdict} ({fresh / ours:.0%})")
 
     positions = sample_positions(n, 64).tolist()
     dims = list(default_dims(d))
     print(
         f"\nmax error against mpmath at {len(positions)} rows (the last included) x {len(dims)} dims"
     )
-    for name, table in (
-        ("module_sinusoidal_pe", module_sinusoidal_pe(n, d)),
-        ("sinusoidal_pe", sinusoidal_pe(n, d)),
-    ):
-        error = max_abs_error(table[np.ix_(positions, dims)], positions, dims, d)
-        print(f"{name:<38}{error:>10.1e}")
+    tables = {
+        "sinusoidal_pe float64": lambda: sinusoidal_pe(n, d),
+        "sinusoidal_pe float32": lambda: sinusoidal_pe(n, d, dtype=np.float32),
+        "module_sinusoidal_pe (float64)": lambda: module_sinusoidal_pe(n, d),
+    }
+    if torch is not None:
+        tables["torch Annotated Transformer (float32)"] = lambda: torch_pe(n, d).numpy()
+    for name, make in tables.items():
+        error = max_abs_error(make()[np.ix_(positions, dims)], positions, dims, d)
+        print(f"{name:<40}{error:>10.1e}")
 
 
 if __name__ == "__main__":

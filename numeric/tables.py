@@ -5,14 +5,20 @@ angle-addition identity gives sin(Pω) + i·cos(Pω) = conj(e^{i·qBω}) · (sin
 so only the block starts and the B offsets need sin and cos; each entry of the table is then
 one complex multiply. Those few angles are reduced modulo 2π with error-free products (ω and
 2π split into short pieces), which is what keeps every entry within a few ulps at any
-position, where the direct formula loses digits as soon as pos·ω is rounded.
+position, where the direct formula loses digits as soon as pos·ω is rounded. Threads fill
+disjoint row ranges, and each entry goes through the same operations whichever thread
+computes it, so the table is the same bit for bit whatever the thread count.
 """
 
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import pairwise
+from numbers import Integral
 
 import mpmath
 import numpy as np
@@ -27,6 +33,12 @@ _OMEGA_BITS = 22
 _TWO_PI_BITS = 24
 # Largest error of a float64 entry, measured against numeric.reference (see the tests).
 _FLOAT64_ERROR_BOUND = 2e-15
+# Below this many output bytes one thread is quicker: starting a thread pool costs ~0.15 ms.
+_PARALLEL_BYTES = 2**23
+# Most output bytes handed to a thread at a time.
+_TASK_BYTES = 2**23
+# The complex buffer of the layouts and dtypes not written in place: well inside L2.
+_BUFFER_BYTES = 2**19
 
 
 def _split(x: mpmath.mpf, bits: int) -> tuple[float, float, float]:
@@ -137,39 +149,117 @@ def _fraction_phase(fraction: float, d_model: int, base: float, schedule: str) -
         )
 
 
-def _pieces(first_offset: int, max_len: int):
-    """Row ranges of the table as (row0, row1, block0, block1, offset0): partial or whole blocks."""
-    row, block = 0, 0
-    if first_offset:
-        n = min(BLOCK - first_offset, max_len)
-        yield row, n, 0, 1, first_offset
-        row, block = n, 1
-    whole = (max_len - row) // BLOCK
-    if whole:
-        yield row, row + whole * BLOCK, block, block + whole, 0
-        row, block = row + whole * BLOCK, block + whole
-    if row < max_len:
-        yield row, max_len, block, block + 1, 0
+def thread_count(threads: object) -> int:
+    """threads as a positive int; None means every core this process may run on."""
+    if threads is None:
+        if hasattr(os, "sched_getaffinity"):
+            return len(os.sched_getaffinity(0))
+        return os.cpu_count() or 1
+    if not isinstance(threads, Integral) or isinstance(threads, bool):
+        raise TypeError(f"threads must be a positive integer or None, got {threads!r}")
+    if threads < 1:
+        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    return int(threads)
 
 
-def _product(blocks: np.ndarray, offsets: np.ndarray, piece, out=None) -> np.ndarray:
-    """The (rows, pairs) complex values sin + i·cos for one piece, written to out if given."""
+def _tasks(first_offset: int, max_len: int, rows_per_task: int) -> list[tuple[int, int]]:
+    """Table rows cut into ranges [row0, row1) that end on block boundaries, one per thread task."""
+    cuts = range(rows_per_task - first_offset, max_len, rows_per_task)
+    bounds = [0, *cuts, max_len]
+    return list(pairwise(bounds))
+
+
+def _segments(first_offset: int, row0: int, row1: int, max_rows: int):
+    """Rows [row0, row1) as (row0, row1, block0, block1, offset0) pieces of at most max_rows rows.
+
+    Each piece is either part of one block (its rows offset0, offset0 + 1, ...) or whole blocks.
+    """
+    row = row0
+    while row < row1:
+        block, offset = divmod(first_offset + row, BLOCK)
+        whole = 0 if offset else min(row1 - row, max_rows) // BLOCK
+        if whole:
+            yield row, row + whole * BLOCK, block, block + whole, 0
+            row += whole * BLOCK
+        else:
+            end = min(row1, row + BLOCK - offset, row + max_rows)
+            yield row, end, block, block + 1, offset
+            row = end
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every task needs: row j of out is position (first_block·BLOCK + first_offset + j) + fraction."""
+
+    out: np.ndarray
+    layout: str
+    freq: _Frequencies
+    offsets: np.ndarray
+    first_block: int
+    first_offset: int
+    phase: np.ndarray | None  # fraction·ω_i mod 2π for a non-integer start, else None
+
+
+def _block_values(plan: _Plan, block0: int, block1: int) -> np.ndarray:
+    """cos(qBω_i) - i·sin(qBω_i) for the blocks q = block0 .. block1 - 1 (counted from first_block).
+
+    Elementwise throughout, so a block's values do not depend on which task computes them.
+    """
+    starts = np.arange(plan.first_block + block0, plan.first_block + block1, dtype=np.float64)
+    angles = _reduced_angles(starts[:, None] * BLOCK, plan.freq)
+    if plan.phase is not None:
+        angles += plan.phase
+    values = np.empty(angles.shape, dtype=np.complex128)
+    np.cos(angles, out=values.real)
+    # 0 - sin, not -sin: the same bits as cos - 1j·sin, down to the sign of a zero.
+    np.subtract(0.0, np.sin(angles), out=values.imag)
+    return values
+
+
+def _product(blocks: np.ndarray, offsets: np.ndarray, piece, out: np.ndarray) -> np.ndarray:
+    """The (rows, pairs) complex values sin + i·cos of one piece, written to out.
+
+    Every call multiplies whole rows, so an entry goes through the same arithmetic whichever
+    piece, task or thread it falls in: that is what makes the table independent of the split.
+    """
     row0, row1, block0, block1, offset0 = piece
     if block1 - block0 == 1:
         return np.multiply(blocks[block0], offsets[offset0 : offset0 + row1 - row0], out=out)
     shape = (block1 - block0, BLOCK, blocks.shape[1])
-    target = None if out is None else out.reshape(shape)
-    result = np.multiply(blocks[block0:block1, None, :], offsets[None, :, :], out=target)
-    return result.reshape(row1 - row0, -1)
+    np.multiply(blocks[block0:block1, None, :], offsets[None, :, :], out=out.reshape(shape))
+    return out
 
 
-def _split_whole(piece, blocks_per_chunk: int):
-    """A piece of whole blocks cut into chunks of at most blocks_per_chunk blocks."""
-    row0, row1, block0, block1, offset0 = piece
-    for b in range(block0, block1, blocks_per_chunk):
-        end = min(b + blocks_per_chunk, block1)
-        start_row = row0 + (b - block0) * BLOCK
-        yield start_row, min(start_row + (end - b) * BLOCK, row1), b, end, offset0
+def _write_rows(plan: _Plan, rows: tuple[int, int]) -> None:
+    """Fill plan.out[row0:row1] for rows = (row0, row1), block values included (one task)."""
+    row0, row1 = rows
+    out, offsets = plan.out, plan.offsets
+    first = (plan.first_offset + row0) // BLOCK
+    blocks = _block_values(plan, first, (plan.first_offset + row1 - 1) // BLOCK + 1)
+
+    def pieces(max_rows: int):
+        for r0, r1, block0, block1, offset0 in _segments(plan.first_offset, row0, row1, max_rows):
+            yield r0, r1, block0 - first, block1 - first, offset0
+
+    if out.dtype == np.float64 and plan.layout == "interleaved":
+        # sin + i·cos stored as a complex128 is exactly the interleaved (sin, cos) row.
+        target = out.view(np.complex128)
+        for piece in pieces(row1 - row0):
+            _product(blocks, offsets, piece, target[piece[0] : piece[1]])
+        return
+    # Other dtypes and layouts go through a complex buffer small enough to stay in cache, so
+    # the detour costs no memory traffic: the table itself is written once.
+    pairs = blocks.shape[1]
+    buffer_rows = min(max(1, _BUFFER_BYTES // (16 * pairs)), row1 - row0)
+    buffer = np.empty((buffer_rows, pairs), dtype=np.complex128)
+    for piece in pieces(buffer_rows):
+        values = _product(blocks, offsets, piece, buffer[: piece[1] - piece[0]])
+        part = slice(piece[0], piece[1])
+        if plan.layout == "interleaved":
+            out[part] = values.view(np.float64)
+        else:
+            out[part, :pairs] = values.real
+            out[part, pairs:] = values.imag
 
 
 def sinusoidal_pe(
@@ -181,6 +271,7 @@ def sinusoidal_pe(
     layout: str = "interleaved",
     start: float = 0,
     schedule: str = "paper",
+    threads: int | None = None,
 ) -> np.ndarray:
     """The sinusoidal positional encoding table, shape (max_len, d_model).
 
@@ -190,7 +281,9 @@ def sinusoidal_pe(
     "concatenated" (tensor2tensor, fairseq) puts all sines in the first half, cosines in the second.
     Entries are computed in float64 to within accuracy_bound(float64) of the exact values, then
     rounded once to dtype (float64, float32 or float16). d_model must be even (one sin and one
-    cos per pair); positions must stay below 2**31 in magnitude.
+    cos per pair); positions must stay below 2**31 in magnitude. threads: how many threads
+    write the rows (None: one per available core; small tables always use one); the table is
+    the same bit for bit whatever the thread count.
     """
     max_len = validate.max_len(max_len)
     d_model = validate.d_model(d_model)
@@ -198,6 +291,7 @@ def sinusoidal_pe(
     dtype = validate.dtype(dtype)
     layout = validate.layout(layout)
     schedule = validate.schedule(schedule)
+    threads = thread_count(threads)
     start = validate.finite(start, "start")
     whole_start = math.floor(start)
     if abs(whole_start) + max_len + 1 > validate.MAX_POSITION:
@@ -208,34 +302,36 @@ def sinusoidal_pe(
     out = np.empty((max_len, d_model), dtype=dtype)
     if max_len == 0:
         return out
-    freq = _frequencies(d_model, base, schedule)
-    offsets = _offsets(d_model, base, schedule)
-    first_block = whole_start // BLOCK
-    last_block = (whole_start + max_len - 1) // BLOCK
-    block_starts = np.arange(first_block, last_block + 1, dtype=np.float64)[:, None] * BLOCK
-    block_angles = _reduced_angles(block_starts, freq)
+    first_block, first_offset = divmod(whole_start, BLOCK)
+    phase = None
     if start != whole_start:
-        block_angles += _fraction_phase(start - whole_start, d_model, base, schedule)
-    blocks = np.cos(block_angles) - 1j * np.sin(block_angles)
-    pieces = _pieces(whole_start - first_block * BLOCK, max_len)
-    if dtype == np.float64 and layout == "interleaved":
-        # sin + i·cos stored as a complex128 is exactly the interleaved (sin, cos) row.
-        target = out.view(np.complex128)
-        for piece in pieces:
-            _product(blocks, offsets, piece, out=target[piece[0] : piece[1]])
+        phase = _fraction_phase(start - whole_start, d_model, base, schedule)
+    plan = _Plan(
+        out,
+        layout,
+        _frequencies(d_model, base, schedule),
+        _offsets(d_model, base, schedule),
+        first_block,
+        first_offset,
+        phase,
+    )
+    # At least a few tasks per thread, so that a thread slowed down by another process is
+    # covered by the others; at most _TASK_BYTES each, so the calls stay few and cheap.
+    block_count = (whole_start + max_len - 1) // BLOCK - first_block + 1
+    blocks_per_task = min(
+        _TASK_BYTES // (BLOCK * d_model * dtype.itemsize), -(-block_count // (4 * threads))
+    )
+    tasks = _tasks(first_offset, max_len, max(1, blocks_per_task) * BLOCK)
+    write = partial(_write_rows, plan)
+    workers = min(threads, len(tasks)) if out.nbytes >= _PARALLEL_BYTES else 1
+    if workers == 1:
+        for task in tasks:
+            write(task)
         return out
-    # Other dtypes and layouts go through a small complex buffer, a few blocks at a time.
-    blocks_per_chunk = max(1, 2**22 // (16 * BLOCK * blocks.shape[1]))
-    half = d_model // 2
-    for piece in pieces:
-        for chunk in _split_whole(piece, blocks_per_chunk):
-            values = _product(blocks, offsets, chunk)
-            rows = slice(chunk[0], chunk[1])
-            if layout == "interleaved":
-                out[rows] = values.view(np.float64)
-            else:
-                out[rows, :half] = values.real
-                out[rows, half:] = values.imag
+    # NumPy releases the GIL inside the multiply and the copies, so the threads overlap.
+    with ThreadPoolExecutor(workers) as pool:
+        for _ in pool.map(write, tasks):
+            pass  # pool.map re-raises a task's exception here
     return out
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -17,6 +19,7 @@ from numeric import (
     reference_pe,
     sinusoidal_pe,
     table_error,
+    tables,
 )
 from numeric.checks.rotation import rotation_check
 from numeric.reference import max_abs_error
@@ -267,3 +270,100 @@ def test_rotation_check_tells_the_schedules_apart():
 def test_unknown_schedule_is_refused():
     with pytest.raises(ValueError, match="schedule must be 'paper' or 'tensor2tensor'"):
         sinusoidal_pe(4, 8, schedule="t2t")
+
+
+@pytest.fixture
+def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thread even tiny tables, in tasks of one block and buffers of 3 rows, to exercise every cut."""
+    monkeypatch.setattr(tables, "_PARALLEL_BYTES", 0)
+    monkeypatch.setattr(tables, "_TASK_BYTES", 1)
+    monkeypatch.setattr(tables, "_BUFFER_BYTES", 3 * 16 * 16)
+
+
+def _whole_table(max_len: int, d_model: int, **kwargs) -> np.ndarray:
+    """The table from one thread in one task (the default sizes), the yardstick for the cut ones."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tables, "_TASK_BYTES", 2**40)
+        return sinusoidal_pe(max_len, d_model, threads=1, **kwargs)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+@pytest.mark.parametrize("layout", ["interleaved", "concatenated"])
+def test_same_bits_for_every_thread_count_and_start(
+    small_pieces: None, dtype: type, layout: str
+) -> None:
+    whole = _whole_table(1300, 32, dtype=dtype, layout=layout)
+    for threads in (1, 2, 3, 8):
+        table = sinusoidal_pe(1300, 32, dtype=dtype, layout=layout, threads=threads)
+        assert table.dtype == dtype
+        np.testing.assert_array_equal(table, whole, strict=True)
+    for start, stop in ((1, 1300), (255, 700), (256, 1300), (700, 701), (1299, 1300)):
+        for threads in (1, 3):
+            part = sinusoidal_pe(
+                stop - start, 32, dtype=dtype, layout=layout, start=start, threads=threads
+            )
+            np.testing.assert_array_equal(part, whole[start:stop], strict=True)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    start=st.integers(0, 1000),
+    length=st.integers(1, 900),
+    threads=st.integers(1, 4),
+    task_blocks=st.integers(1, 3),
+    buffer_rows=st.integers(1, 300),
+    dtype=st.sampled_from([np.float64, np.float32, np.float16]),
+    layout=st.sampled_from(["interleaved", "concatenated"]),
+)
+def test_any_split_is_a_slice_of_the_whole_table(
+    start: int,
+    length: int,
+    threads: int,
+    task_blocks: int,
+    buffer_rows: int,
+    dtype: type,
+    layout: str,
+) -> None:
+    d_model = 6
+    whole = _whole_table(start + length, d_model, dtype=dtype, layout=layout)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tables, "_PARALLEL_BYTES", 0)
+        patch.setattr(tables, "_TASK_BYTES", task_blocks * tables.BLOCK * d_model * 2)
+        patch.setattr(tables, "_BUFFER_BYTES", buffer_rows * 16 * d_model // 2)
+        part = sinusoidal_pe(
+            length, d_model, dtype=dtype, layout=layout, start=start, threads=threads
+        )
+    np.testing.assert_array_equal(part, whole[start:], strict=True)
+
+
+def test_large_tables_use_the_threads_and_small_ones_do_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pools = []
+
+    class RecordingPool(ThreadPoolExecutor):
+        def __init__(self, workers: int) -> None:
+            pools.append(workers)
+            super().__init__(workers)
+
+    monkeypatch.setattr(tables, "ThreadPoolExecutor", RecordingPool)
+    monkeypatch.setattr(tables, "_TASK_BYTES", 1)  # a task per block: many tasks even when small
+    sinusoidal_pe(1000, 64, threads=2)
+    assert pools == []
+    rows = tables._PARALLEL_BYTES // (64 * 8) + 1
+    threaded = sinusoidal_pe(rows, 64, threads=2)
+    assert pools == [2]
+    np.testing.assert_array_equal(threaded, sinusoidal_pe(rows, 64, threads=1), strict=True)
+    sinusoidal_pe(rows, 64, threads=1)
+    sinusoidal_pe(rows, 64)
+    cores = tables.thread_count(None)
+    assert pools == ([2, cores] if cores > 1 else [2])
+
+
+@pytest.mark.parametrize(
+    ("threads", "error"),
+    [(0, ValueError), (-2, ValueError), (2.0, TypeError), (True, TypeError), ("2", TypeError)],
+)
+def test_bad_thread_count_is_a_clear_error(threads: object, error: type) -> None:
+    with pytest.raises(error, match=r"^threads must be a positive integer or None, got "):
+        sinusoidal_pe(5, 8, threads=threads)
