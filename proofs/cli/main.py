@@ -15,7 +15,16 @@ import re
 import sys
 from collections.abc import Sequence
 
-COMMANDS: tuple[str, ...] = ("prove", "list", "tables", "precision", "latex", "markdown", "shift")
+COMMANDS: tuple[str, ...] = (
+    "prove",
+    "list",
+    "tables",
+    "precision",
+    "latex",
+    "markdown",
+    "shift",
+    "coq",
+)
 DEFAULT_COMMAND = "prove"
 
 
