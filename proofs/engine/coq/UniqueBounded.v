@@ -1,9 +1,15 @@
 (* Unconditional uniqueness for positions at most BOUND apart: no integer n with
    1 <= |n| <= BOUND is an integer multiple of PI. Certified with the Interval library
-   (two enclosures of PI) and a computed check over every candidate multiplier. *)
+   (an enclosure of PI) and a computed check over every candidate multiplier. *)
 
 Require Import Reals ZArith Lia Lra.
-From Interval Require Import Tactic.
+From Interval Require Import Tactic Specific_stdz Specific_ops.
+(* Interval's tactic over floats built on Z: its default floats compute with the kernel's
+   primitive integers and floats, whose specifications the library states as axioms. Every call
+   below asks for 60 bits, since at 53 bits the tactic switches to primitive floats anyway. *)
+Module StdZFloats := SpecificFloat StdZRadix2.
+Module StdZInterval := IntervalTactic StdZFloats.
+Import StdZInterval.
 (* Imported after ZArith so that shift means the encoding's shift, not Zpower.shift. *)
 Require Import PeProofs.Headline.
 Open Scope R_scope.
@@ -70,7 +76,7 @@ Proof.
     assert (H3 : (3 * m < n)%Z).
     { apply lt_IZR. rewrite mult_IZR, Heq, (Rmult_comm (IZR m) PI). apply Rmult_lt_compat_r.
       - apply IZR_lt. exact Hm.
-      - interval. }
+      - interval with (i_prec 60). }
     assert (Hall := all_between_spec _ _ m candidates_checked).
     refine (no_integer_multiple m n Hm (Hall _) Heq).
     rewrite Z2Nat.id; unfold BOUND in *; [|apply Z.div_pos; lia].
