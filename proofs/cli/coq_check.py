@@ -58,7 +58,7 @@ class TheoremMarks:
         return sum(1 for link, m, _ in self.links if link.link and m == mark)
 
     def summary(self) -> str:
-        """One line: 'Coq kernel: N/M links kernel-checked, K not expressible[, F failed]; ...'."""
+        """One line: 'Coq kernel: N/M links kernel-checked, K not expressible[, F failed]; facts; headline'."""
         total = sum(1 for link, _, _ in self.links if link.link)
         text = (
             f"Coq kernel: {self.count('kernel-checked')}/{total} links kernel-checked, "
@@ -66,6 +66,8 @@ class TheoremMarks:
         )
         if failed := self.count("failed"):
             text += f", {failed} failed"
+        if facts := [m for link, m, _ in self.links if not link.link]:
+            text += f"; {facts.count('kernel-checked')}/{len(facts)} facts kernel-checked"
         if self.headline:
             groups: dict[str, list[str]] = {}
             for name, _, mark in self.headline:

@@ -80,7 +80,7 @@ def test_a_compile_error_fails_its_lemma_and_those_after_it() -> None:
     assert facts == {"not expressible"}
 
 
-def test_the_summary_counts_links_not_facts() -> None:
+def test_the_summary_counts_links_and_facts_apart() -> None:
     module = Module(build("ramp"), "Ramp", ())
     link = Link("ramp", 1, 1, "t", "j", lemma="l")
     fact = Link("ramp", 2, 0, "f", "", reason="a fact")
@@ -90,7 +90,7 @@ def test_the_summary_counts_links_not_facts() -> None:
         (("ramp_affine_shift", "Headline.v", "kernel-checked"),),
     )
     assert marks.summary() == (
-        "Coq kernel: 1/1 links kernel-checked, 0 not expressible; "
+        "Coq kernel: 1/1 links kernel-checked, 0 not expressible; 0/1 facts kernel-checked; "
         "headline ramp_affine_shift kernel-checked"
     )
 

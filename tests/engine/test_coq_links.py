@@ -62,6 +62,16 @@ def test_the_script_uses_the_rule_the_link_needs() -> None:
     assert "forall L x y : R,\n    0 < L -> " in quotient and "field" in quotient
 
 
+def test_a_bound_is_a_square_and_a_wrong_bound_gets_no_lemma() -> None:
+    half = (sp.sin(x / 2) - sp.cos(x / 2)) ** 2
+    text, _ = link_lemma("bound", 1 - sp.sin(x), half, nonnegative=True)
+    assert "0 <= 1 - sin x." in text and "apply pow2_ge_0" in text
+    with pytest.raises(NoProofError, match="does not reduce"):
+        link_lemma("wrong", 1 - sp.cos(x), half, nonnegative=True)
+    with pytest.raises(NoProofError, match="not built from squares"):
+        link_lemma("unsquared", 1 - sp.sin(x), 1 - sp.sin(x), nonnegative=True)
+
+
 def test_a_frequency_becomes_an_abstract_positive_real_and_the_lemma_says_so() -> None:
     w = sp.Integer(10000) ** (-2 * I / D)
     text, substitutions = link_lemma(
@@ -77,6 +87,18 @@ def test_a_link_that_needs_the_frequency_keeps_it_exact() -> None:
     power = sp.Pow(10000, sp.Mul(-2, 0, 1 / D, evaluate=False), evaluate=False)
     text, substitutions = link_lemma("first", power, sp.Integer(1))
     assert substitutions == () and "Rpower_O" in text
+
+
+@needs_coqc
+def test_coqc_accepts_a_bound_and_rejects_a_wrong_one_with_the_same_proof(
+    tmp_path: Path,
+) -> None:
+    text, _ = link_lemma("bound", 1 + sp.cos(x), 2 * sp.cos(x / 2) ** 2, nonnegative=True)
+    assert coqc(tmp_path, text).returncode == 0
+    statement, proof = text.split("Proof.")
+    wrong = statement.replace("0 <= 1 + cos x.", "0 <= - 1 - cos x.")
+    assert wrong != statement
+    assert coqc(tmp_path, wrong + "Proof." + proof).returncode != 0
 
 
 @needs_coqc

@@ -12,12 +12,19 @@ frequency than that, the exact term (Rpower) is kept instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
 
 from proofs.engine.coq.printer import NotExpressibleError, coq_name, coq_term
-from proofs.engine.coq.script import PYTH_LEMMA, NoProofError, entry_proof
+from proofs.engine.coq.script import (
+    PYTH_LEMMA,
+    NoProofError,
+    entry_proof,
+    nonnegative_proof,
+)
 from proofs.engine.derivation import Derivation, explicit
+from proofs.engine.facts import NonNegative
 from proofs.engine.theorem import Theorem
 
 Pairs = tuple[tuple[sp.Basic, sp.Basic], ...]
@@ -92,27 +99,31 @@ def theorem_module(theorem: Theorem) -> Module:
     """The module of theorem: every link of every Derivation part, and every fact, accounted for."""
     links: list[Link] = []
     for p, part in enumerate(theorem.parts, start=1):
-        if not isinstance(part, Derivation):
+        if isinstance(part, NonNegative):
+            base = Link(theorem.name, p, 0, part.title, f"equal to {part.witness}, a square")
+            claim = (f"{theorem.name}_part{p}_fact", part.expr, part.witness)
+            links.append(_generated(base, *claim, nonnegative=True))
+        elif not isinstance(part, Derivation):
             reason = (
                 f"a {type(part).__name__} fact, not an equality chain: checked by the engine only"
             )
             links.append(Link(theorem.name, p, 0, part.title, "", reason=reason))
-            continue
-        for j, (a, b) in enumerate(zip(part.steps, part.steps[1:], strict=False), start=1):
-            name = f"{theorem.name}_part{p}_link{j}"
-            base = Link(theorem.name, p, j, part.title, b.justification)
-            try:
-                text, substitutions = link_lemma(
-                    name, a.expr, b.expr, display=part.display, comment=_lemma_comment(base)
-                )
-            except (NotExpressibleError, NoProofError) as exc:
-                kind = (
-                    "no proof script found" if isinstance(exc, NoProofError) else "not expressible"
-                )
-                links.append(_with(base, reason=f"{kind}: {exc}"))
-            else:
-                links.append(_with(base, lemma=name, substitutions=substitutions, text=text))
+        else:
+            for j, (a, b) in enumerate(zip(part.steps, part.steps[1:], strict=False), start=1):
+                base = Link(theorem.name, p, j, part.title, b.justification)
+                claim = (f"{theorem.name}_part{p}_link{j}", a.expr, b.expr)
+                links.append(_generated(base, *claim, display=part.display))
     return Module(theorem, module_name(theorem.name), tuple(links))
+
+
+def _generated(link: Link, name: str, lhs: sp.Basic, rhs: sp.Basic, **options: Any) -> Link:
+    """link with its lemma, or with the reason there is none."""
+    try:
+        text, substitutions = link_lemma(name, lhs, rhs, comment=_lemma_comment(link), **options)
+    except (NotExpressibleError, NoProofError) as exc:
+        kind = "no proof script found" if isinstance(exc, NoProofError) else "not expressible"
+        return _with(link, reason=f"{kind}: {exc}")
+    return _with(link, lemma=name, substitutions=substitutions, text=text)
 
 
 def link_lemma(
@@ -122,23 +133,26 @@ def link_lemma(
     *,
     display: Pairs = (),
     comment: str = "",
+    nonnegative: bool = False,
 ) -> tuple[str, tuple[str, ...]]:
     """(Coq text of the lemma `name : lhs = rhs`, the substitutions made, in words).
 
     display: the derivation's printing substitutions (value, symbol), tried first as abstract
-    positive reals. NotExpressibleError or NoProofError (ValueErrors) when there is no lemma.
+    positive reals. nonnegative: state 0 <= lhs instead, rhs being a sum of squares equal to it.
+    NotExpressibleError or NoProofError (ValueErrors) when there is no lemma.
     """
     _refuse_concrete_matrices(lhs, rhs)
+    prove = nonnegative_proof if nonnegative else entry_proof
     entries = _entries(explicit(lhs), explicit(rhs))
     general, substitutions = _generalise(entries, display)
     try:
-        scripts = [entry_proof(a, b) for a, b in general]
+        scripts = [prove(a, b) for a, b in general]
         entries = general
     except (NoProofError, NotExpressibleError) as first:
         if not substitutions:
             raise
         try:
-            scripts = [entry_proof(a, b) for a, b in entries]
+            scripts = [prove(a, b) for a, b in entries]
         except (NoProofError, NotExpressibleError):
             raise first from None
         substitutions = ()
@@ -148,8 +162,8 @@ def link_lemma(
         for symbol, value in substitutions
     )
     notes = [comment, *(f"Substitution: {w}." for w in words)]
-    text = _comment("\n".join(n for n in notes if n)) + "\n" + _lemma(name, entries, scripts)
-    return text, words
+    body = _lemma(name, entries, scripts, nonnegative=nonnegative)
+    return _comment("\n".join(n for n in notes if n)) + "\n" + body, words
 
 
 def _with(link: Link, **changes: object) -> Link:
@@ -157,7 +171,8 @@ def _with(link: Link, **changes: object) -> Link:
 
 
 def _lemma_comment(link: Link) -> str:
-    return f"{link.title}\nlink {link.link}: {link.justification}"
+    kind = f"link {link.link}" if link.link else "fact"
+    return f"{link.title}\n{kind}: {link.justification}"
 
 
 def _comment(text: str) -> str:
@@ -227,8 +242,8 @@ def _positive_exponent(power: sp.Pow) -> sp.Pow:
     return power
 
 
-def _lemma(name: str, entries: Pairs, scripts: list[list[str]]) -> str:
-    """`Lemma name : forall ..., hypotheses -> equations. Proof. ... Qed.`"""
+def _lemma(name: str, entries: Pairs, scripts: list[list[str]], *, nonnegative: bool) -> str:
+    """`Lemma name : forall ..., hypotheses -> equations. Proof. ... Qed.` (0 <= lhs if nonnegative)."""
     symbols = sorted(
         {s for pair in entries for e in pair for s in e.free_symbols}, key=lambda s: s.name
     )
@@ -238,7 +253,10 @@ def _lemma(name: str, entries: Pairs, scripts: list[list[str]]) -> str:
     hypotheses = [
         (f"H_{n}", h) for s, n in zip(symbols, names, strict=True) if (h := _hypothesis(s, n))
     ]
-    equations = " /\\\n    ".join(f"{coq_term(a)} = {coq_term(b)}" for a, b in entries)
+    equations = " /\\\n    ".join(
+        f"0 <= {coq_term(a)}" if nonnegative else f"{coq_term(a)} = {coq_term(b)}"
+        for a, b in entries
+    )
     head = ""
     if symbols:
         head = f"forall {' '.join(names)} : R,\n    " + "".join(f"{h} -> " for _, h in hypotheses)

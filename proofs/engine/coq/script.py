@@ -1,15 +1,18 @@
 """SymPy finds the Coq proof of one real equation lhs = rhs; Coq checks it.
 
-The script has three moves. Every sin/cos whose argument is a sum is expanded by sin_plus,
-cos_plus, sin_neg and cos_neg (after `replace`-ing the argument by its expanded sum, by field).
-A power whose exponent is 0 becomes 1 by Rpower_O. What is left is an identity of rational
-functions in the remaining atoms, closed by `ring`/`field`, or, when it needs sin²x + cos²x = 1,
-by a Pythagorean certificate: lhs − rhs = Σ q_j·(sin²B_j + cos²B_j − 1), the q_j found by
-reducing the difference modulo those polynomials (they are a Gröbner basis: distinct leading
-monomials sin²B_j), checked by field, the brackets then rewritten to 0 with the lemma pyth.
+The script has three moves. Every sin/cos whose argument is a sum (or a small multiple of an
+angle met elsewhere, as x beside x/2) is expanded by sin_plus, cos_plus, sin_neg and cos_neg,
+after `replace`-ing it by the same function of the expanded sum (f_equal, field). A power
+whose exponent is 0 becomes 1 by Rpower_O. What is left is an identity of rational functions
+in the remaining atoms, closed by `ring`/`field`, or, when it needs sin²x + cos²x = 1, by a
+Pythagorean certificate: lhs − rhs = Σ q_j·(sin²B_j + cos²B_j − 1), the q_j found by reducing
+the difference modulo those polynomials (a Gröbner basis: their leading monomials sin²B_j are
+coprime), checked by field, the brackets then rewritten to 0 with the lemma pyth.
 """
 
 from __future__ import annotations
+
+import math
 
 import sympy as sp
 
@@ -19,6 +22,12 @@ from proofs.engine.coq.printer import coq_term
 FIELD = "field; repeat split; (assumption || lra)"
 RING = "ring"
 EXPAND = "repeat first [rewrite sin_plus | rewrite cos_plus | rewrite sin_neg | rewrite cos_neg]"
+# sin(n·B) is expanded through B + ... + B only for n up to this.
+MAX_MULTIPLE = 4
+# Closes 0 <= w for w built from squares, sums, products and nonnegative numbers or symbols.
+NONNEGATIVE = (
+    "repeat first [apply pow2_ge_0 | apply Rplus_le_le_0_compat | apply Rmult_le_pos | lra]"
+)
 # The module defines this lemma once; certificates rewrite with it.
 PYTH_LEMMA = (
     "Lemma pyth : forall x : R, sin x ^ 2 + cos x ^ 2 = 1.\n"
@@ -34,16 +43,39 @@ def _unevaluated(f: type, angle: sp.Expr) -> sp.Expr:
     return f(angle, evaluate=False)
 
 
-def _signed_terms(angle: sp.Expr) -> list[tuple[int, sp.Expr]]:
-    """The expanded angle as (sign, base) terms with each base a monomial of positive coefficient."""
+def _signed_terms(angle: sp.Expr, units: dict[sp.Expr, sp.Rational]) -> list[tuple[int, sp.Expr]]:
+    """The expanded angle as (sign, base) terms, each base a positive multiple of a monomial.
+
+    units: monomial -> the largest rational dividing each of its coefficients in the equation;
+    c·m is written as |c|/unit copies of unit·m when that is at most MAX_MULTIPLE, so that
+    sin x and sin(x/2) meet as sin(x/2 + x/2) and sin(x/2).
+    """
     out = []
     for term in sp.Add.make_args(sp.expand(angle)):
         if term == 0:
             continue
         coeff, monomial = term.as_coeff_Mul()
         sign = -1 if coeff.is_negative else 1
-        out.append((sign, sp.Mul(abs(coeff), monomial)))
+        copies = abs(coeff) / units[monomial]
+        if copies <= MAX_MULTIPLE:
+            out += [(sign, sp.Mul(units[monomial], monomial))] * int(copies)
+        else:
+            out.append((sign, sp.Mul(abs(coeff), monomial)))
     return out
+
+
+def _units(atoms: set[sp.Expr]) -> dict[sp.Expr, sp.Rational]:
+    """monomial -> the largest rational dividing each coefficient it has in atoms' angles."""
+    coefficients: dict[sp.Expr, list[sp.Rational]] = {}
+    for atom in atoms:
+        for term in sp.Add.make_args(sp.expand(atom.args[0])):
+            coeff, monomial = term.as_coeff_Mul()
+            if coeff != 0:
+                coefficients.setdefault(monomial, []).append(abs(sp.Rational(coeff)))
+    return {
+        m: sp.Rational(math.gcd(*(c.p for c in cs)), math.lcm(*(c.q for c in cs)))
+        for m, cs in coefficients.items()
+    }
 
 
 class _Search:
@@ -68,12 +100,12 @@ class _Search:
             )
         return self.bases[angle]
 
-    def trig(self, atom: sp.Expr) -> sp.Expr:
+    def trig(self, atom: sp.Expr, units: dict[sp.Expr, sp.Rational]) -> sp.Expr:
         """atom = sin(u) or cos(u) as a polynomial in generators; the rewriting goes to script."""
         (angle,) = atom.args
         if angle.has(sp.sin, sp.cos):
             raise NoProofError(f"{atom}: a sine or cosine inside an angle is not expanded")
-        terms = _signed_terms(angle)
+        terms = _signed_terms(angle, units)
         sin_sum, cos_sum = sp.Integer(0), sp.Integer(1)
         for index, (sign, base) in enumerate(terms):
             s, c = self._base(base)
@@ -90,10 +122,12 @@ class _Search:
                 for sign, base in terms
             )
             zero_rules = " rewrite ?sin_0, ?cos_0;" if not terms else ""
+            # Only the atom is rewritten: its angle may also sit inside the bases (x in x/2).
+            f = type(atom).__name__
             self.script.append(
                 f"replace ({coq_term(atom)}) with ({expansion}) by "
-                f"(replace ({coq_term(angle)}) with ({terms_text or '0'}) by ({FIELD});"
-                f"{zero_rules} {EXPAND}; ring)."
+                f"(replace ({coq_term(atom)}) with ({f} ({terms_text or '0'})) by "
+                f"(f_equal; {FIELD});{zero_rules} {EXPAND}; ring)."
             )
         return polynomial
 
@@ -104,8 +138,10 @@ class _Search:
     def power(self, atom: sp.Pow) -> sp.Expr:
         """A power with a non-integer exponent: 1 if the exponent expands to 0, else opaque."""
         if sp.expand(atom.exp) == 0:
-            self.script.append(f"replace ({coq_term(atom.exp)}) with 0 by ({FIELD}).")
-            self.script.append("rewrite Rpower_O by lra.")
+            self.script.append(
+                f"replace ({coq_term(atom)}) with 1 by (replace ({coq_term(atom.exp)}) with 0 "
+                f"by ({FIELD}); symmetry; apply Rpower_O; lra)."
+            )
             return sp.Integer(1)
         coq_term(atom)  # NotExpressibleError unless the base is provably positive
         return self._generator(atom)
@@ -130,10 +166,10 @@ def entry_proof(lhs: sp.Expr, rhs: sp.Expr) -> list[str]:
     powers = [p for p in (lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow)) if not p.exp.is_Integer]
     for atom in sorted(powers, key=sp.default_sort_key):
         replaced[atom] = search.power(atom)
-    for atom in sorted(
-        lhs.atoms(sp.sin, sp.cos) | rhs.atoms(sp.sin, sp.cos), key=sp.default_sort_key
-    ):
-        replaced[atom] = search.trig(atom)
+    trig = lhs.atoms(sp.sin, sp.cos) | rhs.atoms(sp.sin, sp.cos)
+    units = _units(trig)
+    for atom in sorted(trig, key=sp.default_sort_key):
+        replaced[atom] = search.trig(atom, units)
     difference = sp.together(lhs.xreplace(replaced) - rhs.xreplace(replaced))
     numerator, denominator = sp.fraction(difference)
     numerator = sp.expand(numerator)
@@ -166,3 +202,25 @@ def _has_division(*exprs: sp.Expr) -> bool:
     return any(p.exp.is_negative for e in exprs for p in e.atoms(sp.Pow)) or any(
         not r.is_Integer for e in exprs for r in e.atoms(sp.Rational)
     )
+
+
+def nonnegative_proof(expr: sp.Expr, witness: sp.Expr) -> list[str]:
+    """The Coq sentences proving 0 <= expr from expr = witness, witness a sum of squares."""
+    if not _made_of_squares(witness):
+        raise NoProofError(
+            f"the witness {witness} is not built from squares, sums, products and nonnegatives"
+        )
+    return [
+        f"enough (E : {coq_term(expr)} = {coq_term(witness)}).",
+        f"{{ rewrite E. {NONNEGATIVE}. }}",
+        *entry_proof(expr, witness),
+    ]
+
+
+def _made_of_squares(expr: sp.Expr) -> bool:
+    """Whether expr is visibly >= 0: squares, nonnegative numbers and symbols, their sums and products."""
+    if isinstance(expr, sp.Pow):
+        return expr.exp == 2 and expr.base.is_real is True
+    if isinstance(expr, sp.Add | sp.Mul):
+        return all(_made_of_squares(a) for a in expr.args)
+    return (expr.is_number or expr.is_Symbol) and expr.is_nonnegative is True
