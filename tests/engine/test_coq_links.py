@@ -21,7 +21,7 @@ needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is no
 
 x, y = sp.symbols("x y", real=True)
 L = sp.Symbol("L", positive=True)
-D = sp.Symbol("d_model", positive=True, integer=True)
+D = sp.Symbol("d_model", positive=True, integer=True, even=True)
 I = sp.Symbol("i", integer=True, nonnegative=True)
 OMEGA = sp.Symbol("omega_i", positive=True)
 
@@ -80,6 +80,21 @@ def test_a_frequency_becomes_an_abstract_positive_real_and_the_lemma_says_so() -
     assert "forall omega_i x y : R,\n    0 < omega_i ->" in text
     assert substitutions and "omega_i stands for 10000**(-2*i/d_model)" in substitutions[0]
     assert "Substitution: omega_i stands for" in text and "Rpower" not in text
+
+
+def test_a_sum_over_the_pairs_is_stated_for_every_even_d_model() -> None:
+    w = sp.Integer(10000) ** (-2 * I / D)
+    pairs = (I, 0, D / 2 - 1)
+    square = sp.sin(x * w) ** 2 + sp.cos(x * w) ** 2
+    text, substitutions = link_lemma("norm", sp.Sum(square, pairs), sp.Sum(1, pairs))
+    assert "forall (n : nat) (w : nat -> R) (x : R)," in text and "apply sum_eq." in text
+    assert "sum_f_R0 (fun i => 1) n" in text and "d_model = 2(n + 1)" in substitutions[0]
+    count, _ = link_lemma("count", sp.Sum(1, pairs), D / 2)
+    assert "sum_f_R0 (fun i => 1) n = 1 + INR n." in count and "sum_cte" in count
+    with pytest.raises(NoProofError):
+        link_lemma("wrong", sp.Sum(sp.sin(x * w) ** 2, pairs), sp.Sum(1, pairs))
+    with pytest.raises(NoProofError):
+        link_lemma("wrong count", sp.Sum(1, pairs), D)
 
 
 def test_a_link_that_needs_the_frequency_keeps_it_exact() -> None:

@@ -31,6 +31,10 @@ n = sp.Symbol("n", integer=True)
         (sp.sqrt(L), "sqrt L"),
         (sp.Integer(10000) ** (-2 * n / L), "Rpower 10000 (- (2 * (n / L)))"),
         (L**x, "Rpower L x"),
+        (
+            sp.Sum(sp.sin(x * sp.Function("w")(n)), (n, 0, sp.Function("INR")(sp.Symbol("m")))),
+            "sum_f_R0 (fun n => sin (x * w n)) m",
+        ),
     ],
 )
 def test_terms(expr: sp.Expr, text: str) -> None:
@@ -41,7 +45,7 @@ def test_terms(expr: sp.Expr, text: str) -> None:
     ("expr", "reason"),
     [
         (sp.Float(0.5) * x, "not an exact rational"),
-        (sp.Sum(sp.sin(x * n), (n, 0, L)), "Σ over a symbolic range"),
+        (sp.Sum(sp.sin(x * n), (n, 0, L)), "not of the form i = 0 .. n"),
         (sp.sqrt(x), "not provably ≥ 0"),
         ((-1) ** n, "provably positive base"),
         (x**y, "provably positive base"),

@@ -23,6 +23,7 @@ from proofs.engine.coq.script import (
     entry_proof,
     nonnegative_proof,
 )
+from proofs.engine.coq.sums import over_nat, sum_proof
 from proofs.engine.derivation import Derivation, explicit
 from proofs.engine.facts import NonNegative
 from proofs.engine.theorem import Theorem
@@ -142,8 +143,14 @@ def link_lemma(
     NotExpressibleError or NoProofError (ValueErrors) when there is no lemma.
     """
     _refuse_concrete_matrices(lhs, rhs)
-    prove = nonnegative_proof if nonnegative else entry_proof
     entries = _entries(explicit(lhs), explicit(rhs))
+    if any(e.has(sp.Sum) for pair in entries for e in pair):
+        sums = over_nat(entries)
+        scripts = [sum_proof(a, b) for a, b in sums.entries]
+        notes = [comment, *(f"Substitution: {w}." for w in sums.substitutions)]
+        body = _lemma(name, sums.entries, scripts, nonnegative=nonnegative, typed=sums.binders)
+        return _comment("\n".join(n for n in notes if n)) + "\n" + body, sums.substitutions
+    prove = nonnegative_proof if nonnegative else entry_proof
     general, substitutions = _generalise(entries, display)
     try:
         scripts = [prove(a, b) for a, b in general]
@@ -210,10 +217,10 @@ def _generalise(
         new = []
         for expr in pair:
             for value, symbol in display:
-                if expr.has(value) or expr.has(1 / value):
-                    expr = expr.subs(value, symbol)
-                    if (symbol, value) not in made:
-                        made.append((symbol, value))
+                replaced = expr.subs(value, symbol)
+                if replaced != expr and (symbol, value) not in made:
+                    made.append((symbol, value))
+                expr = replaced
             new.append(expr)
         out.append(new)
     powers = {
@@ -242,10 +249,22 @@ def _positive_exponent(power: sp.Pow) -> sp.Pow:
     return power
 
 
-def _lemma(name: str, entries: Pairs, scripts: list[list[str]], *, nonnegative: bool) -> str:
-    """`Lemma name : forall ..., hypotheses -> equations. Proof. ... Qed.` (0 <= lhs if nonnegative)."""
+def _lemma(
+    name: str,
+    entries: Pairs,
+    scripts: list[list[str]],
+    *,
+    nonnegative: bool,
+    typed: tuple[tuple[sp.Symbol | None, str, str], ...] = (),
+) -> str:
+    """`Lemma name : forall ..., hypotheses -> equations. Proof. ... Qed.` (0 <= lhs if nonnegative).
+
+    typed: binders that are not reals, as (symbol or None, Coq name, Coq type), bound first.
+    """
+    others = {symbol for symbol, _, _ in typed}
     symbols = sorted(
-        {s for pair in entries for e in pair for s in e.free_symbols}, key=lambda s: s.name
+        {s for pair in entries for e in pair for s in e.free_symbols} - others,
+        key=lambda s: s.name,
     )
     names = [coq_name(s) for s in symbols]
     if len(set(names)) != len(names):
@@ -258,10 +277,13 @@ def _lemma(name: str, entries: Pairs, scripts: list[list[str]], *, nonnegative: 
         for a, b in entries
     )
     head = ""
-    if symbols:
-        head = f"forall {' '.join(names)} : R,\n    " + "".join(f"{h} -> " for _, h in hypotheses)
+    groups = [f"({n} : {t})" for _, n, t in typed]
+    if names:
+        groups.append(f"({' '.join(names)} : R)" if typed else f"{' '.join(names)} : R")
+    if groups:
+        head = f"forall {' '.join(groups)},\n    " + "".join(f"{h} -> " for _, h in hypotheses)
     lines = [f"Lemma {name} :\n  {head}{equations}.", "Proof."]
-    binders = [*names, *(h for h, _ in hypotheses)]
+    binders = [*(n for _, n, _ in typed), *names, *(h for h, _ in hypotheses)]
     if binders:
         lines.append(f"  intros {' '.join(binders)}.")
     if len(entries) > 1:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 from sympy.printing.printer import Printer
 
 # Names a bound variable must not shadow: Coq's keywords and the functions the terms use.
@@ -73,13 +74,28 @@ class CoqPrinter(Printer):
         if isinstance(expr, sp.sin | sp.cos | sp.exp):
             return f"{type(expr).__name__} {self._at(expr.args[0], ATOM)}", ATOM
         if isinstance(expr, sp.Sum):
-            raise NotExpressibleError(
-                "a Σ over a symbolic range (i = 0 .. d_model/2 − 1): this printer writes no "
-                "sum_f_R0; Headline.v proves the sums for every d_model (pe_norm, pe_dot)"
-            )
+            return self._sum_over_nat(expr)
+        if isinstance(expr, AppliedUndef) and len(expr.args) == 1:
+            # A function of a natural number: INR i, or an abstract frequency w i.
+            return f"{_function_name(expr)} {self._at(expr.args[0], ATOM)}", ATOM
         if isinstance(expr, sp.Number):
             raise NotExpressibleError(f"the number {expr} is not an exact rational")
         raise NotExpressibleError(f"{type(expr).__name__} has no Coq counterpart in this printer")
+
+    def _sum_over_nat(self, expr: sp.Sum) -> tuple[str, int]:
+        """Σ_{i=0}^{INR(n)} body as sum_f_R0 (fun i => body) n, i and n natural numbers."""
+        (index, lower, upper), *more = expr.limits
+        if (
+            more
+            or lower != 0
+            or not (isinstance(upper, AppliedUndef) and upper.func.__name__ == "INR")
+        ):
+            raise NotExpressibleError(
+                f"the Σ over {index} = {lower} .. {upper} is not of the form i = 0 .. n for a "
+                "natural number n (sum_f_R0)"
+            )
+        body = self._term(expr.function)[0]
+        return f"sum_f_R0 (fun {coq_name(index)} => {body}) {self._at(upper.args[0], ATOM)}", ATOM
 
     def _at(self, expr: sp.Basic, strength: int) -> str:
         """expr printed to sit where a term of at least strength is needed."""
@@ -141,6 +157,13 @@ class CoqPrinter(Printer):
                 "(Coq's Rpower is exp(y·ln x))"
             )
         return f"Rpower {self._at(base, ATOM)} {self._at(exponent, ATOM)}", ATOM
+
+
+def _function_name(expr: AppliedUndef) -> str:
+    name = expr.func.__name__
+    if not _IDENT.fullmatch(name):
+        raise NotExpressibleError(f"the function name {name!r} is not a Coq identifier")
+    return name
 
 
 def _power_of(base: sp.Basic, exponent: sp.Integer) -> sp.Basic:

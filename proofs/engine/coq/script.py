@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
 from proofs.engine.coq.printer import coq_term
 
@@ -135,6 +136,10 @@ class _Search:
         """A polynomial in generators as Coq text, each generator printed as its atom."""
         return coq_term(polynomial.xreplace({g: a for a, g in self.generators.items()}))
 
+    def opaque(self, atom: sp.Expr) -> sp.Symbol:
+        """An atom ring and field treat as a variable (INR i, w i)."""
+        return self._generator(atom)
+
     def power(self, atom: sp.Pow) -> sp.Expr:
         """A power with a non-integer exponent: 1 if the exponent expands to 0, else opaque."""
         if sp.expand(atom.exp) == 0:
@@ -166,6 +171,8 @@ def entry_proof(lhs: sp.Expr, rhs: sp.Expr) -> list[str]:
     powers = [p for p in (lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow)) if not p.exp.is_Integer]
     for atom in sorted(powers, key=sp.default_sort_key):
         replaced[atom] = search.power(atom)
+    for atom in sorted(lhs.atoms(AppliedUndef) | rhs.atoms(AppliedUndef), key=sp.default_sort_key):
+        replaced[atom] = search.opaque(atom)
     trig = lhs.atoms(sp.sin, sp.cos) | rhs.atoms(sp.sin, sp.cos)
     units = _units(trig)
     for atom in sorted(trig, key=sp.default_sort_key):
