@@ -179,7 +179,7 @@ def check(theorems: Sequence[Theorem]) -> dict[str, TheoremMarks]:
             if file in HANDWRITTEN
         )
         links = module_marks(module, compiled[f"{module.name}.v"])
-        out[name] = TheoremMarks(name, tuple(links), headline)  # type: ignore[arg-type]
+        out[name] = TheoremMarks(name, tuple(links), headline)
     return out
 
 

@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
                 rendered["coq"] = coq[name].as_json()
             else:
                 rendered = f"{rendered.rstrip()}\n{coq[name].summary()}\n"
+        elif args.coq and args.json:
+            rendered["coq"] = None  # coqc is missing: said once on stderr
         all_ok &= ok
         if args.json:
             results.append(rendered)

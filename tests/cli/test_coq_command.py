@@ -65,6 +65,9 @@ def test_prove_without_coqc_says_so_in_one_line_and_still_proves(monkeypatch, ca
     out, err = capsys.readouterr()
     assert err.strip() == coq_check.COQC_MISSING
     assert "ramp: PROVED" in out and "Coq kernel:" not in out
+    assert main(["prove", "ramp", "--coq", "--no-twin", "--jobs", "1", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)[0]["coq"] is None and err.strip() == coq_check.COQC_MISSING
 
 
 def test_a_compile_error_fails_its_lemma_and_those_after_it() -> None:

@@ -12,10 +12,11 @@ import sympy as sp
 
 from proofs import registry
 from proofs.engine.coq.development import REPORT, build_development
-from proofs.engine.coq.links import link_lemma
+from proofs.engine.coq.links import link_lemma, theorem_module
 from proofs.engine.coq.printer import coq_term
 from proofs.engine.coq.script import PYTH_LEMMA, NoProofError
-from proofs.engine.derivation import Derivation
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.theorem import Theorem
 
 needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
 
@@ -129,6 +130,17 @@ def test_coqc_accepts_the_lemma_and_rejects_a_wrong_statement_with_the_same_proo
     rejected = coqc(tmp_path, statement.replace(right, wrong) + "Proof." + proof)
     assert rejected.returncode != 0
     assert "Error" in rejected.stderr and "Syntax error" not in rejected.stderr, rejected.stderr
+
+
+def test_a_wrong_link_in_a_theorem_is_listed_with_its_reason_not_dropped() -> None:
+    wrong = Derivation("wrong", (Step(WRONG_ANGLE_SUM[0], "a"), Step(WRONG_ANGLE_SUM[1], "b")))
+    right = Derivation("right", (Step(ANGLE_SUM[0], "a"), Step(ANGLE_SUM[1], "b")))
+    module = theorem_module(Theorem("made_up", "t", "s", (right, wrong), twin="x.y"))
+    first, second = module.links
+    assert first.lemma == "made_up_part1_link1" and not first.reason
+    assert second.lemma == "" and second.reason.startswith("no proof script found")
+    assert "made_up_part2_link1" not in module.text()
+    assert f"Not generated: part 2, link 1, wrong: {second.reason}" in module.text()
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,9 @@ assumptions (positive: 0 < x, nonzero: x <> 0, ...); integrality is dropped, whi
 lemma a claim about all reals, never a weaker one. A frequency such as 10000**(-2i/d_model) is
 replaced by an abstract positive real (the derivation's display symbol, e.g. omega_i): the lemma
 then holds for every positive value, that frequency included. If the link needs more of the
-frequency than that, the exact term (Rpower) is kept instead.
+frequency than that, the exact term (Rpower) is kept instead. Σs over the pairs are stated
+for every even d_model (proofs.engine.coq.sums). A NonNegative fact becomes `0 <= e`, proved
+from e = (a sum of squares); other facts are not equality chains and get no lemma.
 """
 
 from __future__ import annotations

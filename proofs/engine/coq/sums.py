@@ -81,7 +81,7 @@ def over_nat(entries: tuple[tuple[sp.Basic, sp.Basic], ...]) -> NatSums:
         binders.append((None, "w", "nat -> R"))
     if any(e.has(d) for pair in rewritten for e in pair):
         raise NotExpressibleError(f"{d} remains after writing it as 2(n + 1)")
-    return NatSums(rewritten, tuple(binders), tuple(words))  # type: ignore[arg-type]
+    return NatSums(rewritten, tuple(binders), tuple(words))
 
 
 def sum_proof(lhs: sp.Expr, rhs: sp.Expr) -> list[str]:
