@@ -226,7 +226,7 @@ def _generalise(
             new.append(expr)
         out.append(new)
     powers = {
-        _positive_exponent(p)
+        _frequency_form(p)
         for pair in out
         for e in pair
         for p in e.atoms(sp.Pow)
@@ -244,9 +244,11 @@ def _generalise(
     return tuple((a, b) for a, b in out), tuple(made)
 
 
-def _positive_exponent(power: sp.Pow) -> sp.Pow:
-    """power or its reciprocal, whichever has an exponent without a leading minus sign."""
-    if power.exp.could_extract_minus_sign():
+def _frequency_form(power: sp.Pow) -> sp.Pow:
+    """power or its reciprocal: base**(-e) for a symbolic exponent (a frequency such as
+    10000**(-2i/d_model)), base**c with c > 0 for a constant one."""
+    negative = power.exp.could_extract_minus_sign()
+    if negative != bool(power.exp.free_symbols):
         return sp.Pow(power.base, -power.exp)
     return power
 
