@@ -22,6 +22,7 @@ from proofs import registry
 from proofs.engine.coq.development import (
     HANDWRITTEN,
     HEADLINE_THEOREMS,
+    HYPOTHESES,
     LOGICAL_ROOT,
     Development,
     build_development,
@@ -71,7 +72,8 @@ class TheoremMarks:
         if self.headline:
             groups: dict[str, list[str]] = {}
             for name, _, mark in self.headline:
-                groups.setdefault(mark, []).append(name)
+                shown = f"{name} ({HYPOTHESES[name]})" if name in HYPOTHESES else name
+                groups.setdefault(mark, []).append(shown)
             text += "; headline " + "; ".join(f"{', '.join(n)} {m}" for m, n in groups.items())
         return text
 
@@ -91,7 +93,8 @@ class TheoremMarks:
                 for link, mark, why in self.links
             ],
             "headline": [
-                {"theorem": name, "file": file, "mark": mark} for name, file, mark in self.headline
+                {"theorem": name, "file": file, "mark": mark, "hypothesis": HYPOTHESES.get(name)}
+                for name, file, mark in self.headline
             ],
         }
 

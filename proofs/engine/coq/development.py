@@ -36,6 +36,10 @@ HEADLINE_THEOREMS: dict[str, tuple[tuple[str, str], ...]] = {
     "rope": (("Headline.v", "rope_relative"),),
 }
 
+# Hypotheses a hand-written theorem states explicitly, never as axioms (no Coq library in
+# Debian proves π irrational), in words.
+HYPOTHESES: dict[str, str] = {"pe_unique": "if π is irrational"}
+
 
 @dataclass(frozen=True)
 class Development:
