@@ -82,7 +82,10 @@ class Development:
                 continue
             lines += [f"## {module.theorem.name} ({module.name}.v)", ""]
             if headline := HEADLINE_THEOREMS.get(module.theorem.name):
-                names = ", ".join(f"{name} ({file})" for file, name in headline)
+                names = ", ".join(
+                    f"{name} ({file}{', ' + HYPOTHESES[name] if name in HYPOTHESES else ''})"
+                    for file, name in headline
+                )
                 lines += [f"Hand-written theorems for every d_model: {names}.", ""]
             lines += [f"- {link.where}, {link.title}: {link.reason}" for link in missing]
             lines.append("")
