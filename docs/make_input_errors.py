@@ -145,6 +145,10 @@ def cli_rows() -> list[Row]:
         "pe-proofs markdown --out $TMP/notes --theorem rotaton",
         "pe-proofs markdown --out $TMP/notes --d-model 0",
         "pe-proofs markdown --out $TMP/foreign --theorem ramp",
+        # coq
+        "pe-proofs coq",
+        "pe-proofs coq --out $TMP/file/sub",
+        "pe-proofs coq --out $TMP/notes --d-model 7",
         # shift: user expressions
         "pe-proofs shift",
         "pe-proofs shift ''",

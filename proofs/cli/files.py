@@ -29,7 +29,7 @@ from pathlib import Path
 
 MANIFEST = ".pe-proofs-manifest.json"
 _TOOL = "pe-proofs"
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
 
 
 def sha256(data: bytes) -> str:

@@ -24,6 +24,7 @@ COMMANDS: tuple[str, ...] = (
     "markdown",
     "shift",
     "audit",
+    "coq",
 )
 DEFAULT_COMMAND = "prove"
 

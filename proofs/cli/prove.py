@@ -6,6 +6,7 @@ import argparse
 import json
 
 from proofs import registry
+from proofs.cli import coq_check
 from proofs.cli.options import job_count, positive_even_int
 from proofs.cli.pool import parallel_map
 from proofs.render.json import theorem_json
@@ -28,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print a JSON list, one object per theorem"
     )
     parser.add_argument("--no-twin", action="store_true", help="skip the numeric cross-checks")
+    parser.add_argument(
+        "--coq", action="store_true", help="also compile the Coq development (needs coqc)"
+    )
     parser.add_argument(
         "--jobs",
         type=job_count,
@@ -56,7 +60,18 @@ def run(args: argparse.Namespace) -> int:
     tasks = [(name, args.d_model, not args.no_twin, args.json) for name in names]
     results = []
     all_ok = True
-    for rendered, ok in parallel_map(_prove_one, tasks, jobs=args.jobs):
+    coq = coq_check.marks_for(names, args.d_model) if args.coq else None
+    for name, (rendered, ok) in zip(
+        names, parallel_map(_prove_one, tasks, jobs=args.jobs), strict=True
+    ):
+        if coq is not None:  # the third check's mark, beside the other two
+            ok &= coq[name].ok
+            if args.json:
+                rendered["coq"] = coq[name].as_json()
+            else:
+                rendered = f"{rendered.rstrip()}\n{coq[name].summary()}\n"
+        elif args.coq and args.json:
+            rendered["coq"] = None  # coqc is missing: said once on stderr
         all_ok &= ok
         if args.json:
             results.append(rendered)

@@ -1,0 +1,1 @@
+"""Coq: the hand-written headline development and the links generated from the SymPy chains."""

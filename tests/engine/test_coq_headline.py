@@ -1,0 +1,229 @@
+"""The hand-written Coq headline development: coqc accepts it, its statements are the agreed ones.
+
+Headline.v needs only Coq's standard library; UniqueBounded.v also needs the Interval library
+(Debian package libcoq-interval) and takes longer, so its checks are marked slow. Tests needing
+coqc skip, with that reason, where it is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+COQ_DIR = Path(__file__).resolve().parent.parent / "proofs" / "engine" / "coq"
+HEADLINE = COQ_DIR / "Headline.v"
+UNIQUE_BOUNDED = COQ_DIR / "UniqueBounded.v"
+
+needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
+
+DEFINITIONS = """\
+Require Import Reals.
+Open Scope R_scope.
+
+Definition omega (i d : R) : R := Rpower 10000 (- (2 * i) / d).
+
+Definition pe (d : nat) (pos : R) (j : nat) : R :=
+  if Nat.even j then sin (pos * omega (INR (Nat.div2 j)) (INR d))
+  else cos (pos * omega (INR (Nat.div2 j)) (INR d)).
+
+Definition shift (d : nat) (k : R) (v : nat -> R) (j : nat) : R :=
+  let w := omega (INR (Nat.div2 j)) (INR d) in
+  if Nat.even j then cos (k * w) * v j + sin (k * w) * v (S j)
+  else - sin (k * w) * v (pred j) + cos (k * w) * v j.
+
+Definition rot (t : R) (v : R * R) : R * R :=
+  (cos t * fst v + sin t * snd v, - sin t * fst v + cos t * snd v).
+"""
+
+# Theorem name -> its statement, exactly as agreed (compared with whitespace collapsed).
+HEADLINE_THEOREMS = {
+    "rotation_pair": "forall pos k w : R, cos (k * w) * sin (pos * w) + sin (k * w) * cos (pos * w) = sin ((pos + k) * w) /\\ - sin (k * w) * sin (pos * w) + cos (k * w) * cos (pos * w) = cos ((pos + k) * w)",
+    "rotation_vector": "forall (d : nat) (pos k : R) (j : nat), shift d k (pe d pos) j = pe d (pos + k) j",
+    "ramp_no_linear_shift": "forall L k : R, 0 < L -> k <> 0 -> ~ (exists a : R, forall pos : R, a * (pos / L) = (pos + k) / L)",
+    "ramp_affine_shift": "forall L k : R, 0 < L -> exists b : R, forall pos : R, pos / L + b = (pos + k) / L",
+    "pe_bounded": "forall d pos j, -1 <= pe d pos j <= 1",
+    "pe_norm": "forall (n : nat) (pos : R), sum_f_R0 (fun j => (pe (2 * S n) pos j) ^ 2) (pred (2 * S n)) = INR (S n)",
+    "pe_dot": "forall (n : nat) (pos k : R), sum_f_R0 (fun j => pe (2 * S n) pos j * pe (2 * S n) (pos + k) j) (pred (2 * S n)) = sum_f_R0 (fun i => cos (k * omega (INR i) (INR (2 * S n)))) n",
+    "pe_dot_even": "forall (n : nat) (pos k : R), sum_f_R0 (fun j => pe (2 * S n) pos j * pe (2 * S n) (pos + k) j) (pred (2 * S n)) = sum_f_R0 (fun j => pe (2 * S n) pos j * pe (2 * S n) (pos - k) j) (pred (2 * S n))",
+    "pe_unique": "(forall n m : Z, m <> 0%Z -> IZR n <> IZR m * PI) -> forall (d : nat) (p q : Z), p <> q -> pe d (IZR p) 0 <> pe d (IZR q) 0 \\/ pe d (IZR p) 1 <> pe d (IZR q) 1",
+    "rotation_compose": "forall a b v, rot a (rot b v) = rot (a + b) v",
+    "rotation_inverse": "forall a v, rot (- a) (rot a v) = v",
+    "rotation_preserves_dot": "forall t u v, fst (rot t u) * fst (rot t v) + snd (rot t u) * snd (rot t v) = fst u * fst v + snd u * snd v",
+    "rotation_preserves_norm": "forall t v, fst (rot t v) ^ 2 + snd (rot t v) ^ 2 = fst v ^ 2 + snd v ^ 2",
+    "rope_relative": "forall (p m t : R) (q kk : R * R), fst (rot (p * t) q) * fst (rot (m * t) kk) + snd (rot (p * t) q) * snd (rot (m * t) kk) = fst q * fst (rot ((m - p) * t) kk) + snd q * snd (rot ((m - p) * t) kk)",
+}
+
+BOUNDED_THEOREMS = {
+    "pe_unique_bounded": "forall (d : nat) (p q : Z), p <> q -> (Z.abs (p - q) <= 10000)%Z -> pe d (IZR p) 0 <> pe d (IZR q) 0 \\/ pe d (IZR p) 1 <> pe d (IZR q) 1",
+}
+
+# The axioms Coq's real numbers are built on (Coq 8.16 standard library); nothing else may appear.
+REAL_AXIOMS = {
+    "ClassicalDedekindReals.sig_forall_dec",
+    "ClassicalDedekindReals.sig_not_dec",
+    "FunctionalExtensionality.functional_extensionality_dep",
+    "Classical_Prop.classic",
+}
+FORBIDDEN = re.compile(
+    r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Hypothesis|Hypotheses|"
+    r"Variable|Variables|Conjecture)\b"
+)
+
+
+def squash(text: str) -> str:
+    """text with every run of whitespace collapsed to one space."""
+    return " ".join(text.split())
+
+
+def coqc(folder: Path, name: str) -> subprocess.CompletedProcess:
+    """Compile folder/name with folder mapped to the logical path PeProofs."""
+    return subprocess.run(
+        ["coqc", "-q", "-R", ".", "PeProofs", name],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def print_assumptions(
+    folder: Path, library: str, names: list[str], prelude: str = ""
+) -> dict[str, set[str]]:
+    """Name -> the axioms Coq's Print Assumptions lists for it, after loading library and prelude."""
+    query = folder / "Assumptions.v"
+    query.write_text(
+        f"Require Import PeProofs.{library}.\n{prelude}"
+        + "".join(f"Print Assumptions {name}.\n" for name in names)
+    )
+    run = coqc(folder, query.name)
+    assert run.returncode == 0, run.stdout + run.stderr
+    sections: list[set[str]] = []
+    for line in run.stdout.splitlines():
+        if line in ("Axioms:", "Closed under the global context"):
+            sections.append(set())
+        elif line and not line[0].isspace():
+            # An axiom's entry starts at column 0 with its name; its type is indented below.
+            assert sections, run.stdout
+            sections[-1].add(line.split()[0])
+    assert len(sections) == len(names), run.stdout
+    return dict(zip(names, sections, strict=True))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """A folder holding Headline.v compiled by coqc."""
+    folder = tmp_path_factory.mktemp("coq")
+    shutil.copy(HEADLINE, folder)
+    run = coqc(folder, HEADLINE.name)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return folder
+
+
+@pytest.fixture(scope="module")
+def built_bounded(built: Path) -> Path:
+    """The folder of built, with UniqueBounded.v compiled too; skips where Interval is missing."""
+    probe = built / "Probe.v"
+    probe.write_text("From Interval Require Import Tactic.\n")
+    run = coqc(built, probe.name)
+    if run.returncode != 0 and "Interval" in run.stdout + run.stderr:
+        pytest.skip("the Coq Interval library is not installed (Debian package libcoq-interval)")
+    assert run.returncode == 0, run.stdout + run.stderr
+    shutil.copy(UNIQUE_BOUNDED, built)
+    run = coqc(built, UNIQUE_BOUNDED.name)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return built
+
+
+def test_headline_opens_with_the_agreed_definitions() -> None:
+    assert HEADLINE.read_text().startswith(DEFINITIONS)
+
+
+@pytest.mark.parametrize(
+    ("path", "theorems"),
+    [(HEADLINE, HEADLINE_THEOREMS), (UNIQUE_BOUNDED, BOUNDED_THEOREMS)],
+    ids=["Headline", "UniqueBounded"],
+)
+def test_statements_are_the_agreed_ones(path: Path, theorems: dict[str, str]) -> None:
+    text = squash(path.read_text())
+    for name, statement in theorems.items():
+        assert f"Theorem {name} : {squash(statement)}. Proof." in text, name
+
+
+@pytest.mark.parametrize("path", [HEADLINE, UNIQUE_BOUNDED], ids=lambda p: p.name)
+def test_no_unproved_or_assumed_facts(path: Path) -> None:
+    assert FORBIDDEN.findall(path.read_text()) == []
+
+
+@needs_coqc
+def test_headline_compiles_and_rests_only_on_the_real_number_axioms(built: Path) -> None:
+    # Print Assumptions walks the whole Reals library; one walk over a tuple of all the theorems,
+    # whose assumptions are the union of theirs, keeps this fast.
+    prelude = f"Definition all_theorems := ({', '.join(HEADLINE_THEOREMS)}).\n"
+    axioms = print_assumptions(built, "Headline", ["all_theorems"], prelude)["all_theorems"]
+    assert axioms <= REAL_AXIOMS, axioms - REAL_AXIOMS
+    # The reals really are axiomatised, so an empty list would mean the parsing went wrong.
+    assert axioms
+
+
+@needs_coqc
+@pytest.mark.slow
+def test_each_headline_theorem_rests_only_on_the_real_number_axioms(built: Path) -> None:
+    for name, axioms in print_assumptions(built, "Headline", list(HEADLINE_THEOREMS)).items():
+        assert axioms and axioms <= REAL_AXIOMS, (name, axioms - REAL_AXIOMS)
+
+
+WRONG_STATEMENTS = {
+    "sign flipped in rotation_pair": (
+        "cos (k * w) * sin (pos * w) + sin (k * w) * cos (pos * w) = sin ((pos + k) * w) /\\",
+        "cos (k * w) * sin (pos * w) - sin (k * w) * cos (pos * w) = sin ((pos + k) * w) /\\",
+    ),
+    "pe_norm off by one": (
+        "(pred (2 * S n)) = INR (S n).",
+        "(pred (2 * S n)) = INR n.",
+    ),
+    "sine for cosine in pe_dot": (
+        "sum_f_R0 (fun i => cos (k * omega (INR i) (INR (2 * S n)))) n.",
+        "sum_f_R0 (fun i => sin (k * omega (INR i) (INR (2 * S n)))) n.",
+    ),
+}
+
+
+@needs_coqc
+@pytest.mark.parametrize("change", list(WRONG_STATEMENTS), ids=list(WRONG_STATEMENTS))
+def test_a_wrong_statement_is_rejected(change: str, tmp_path: Path) -> None:
+    right, wrong = WRONG_STATEMENTS[change]
+    text = HEADLINE.read_text()
+    assert text.count(right) == 1
+    (tmp_path / HEADLINE.name).write_text(text.replace(right, wrong))
+    run = coqc(tmp_path, HEADLINE.name)
+    assert run.returncode != 0
+    # Rejected by the proof check, not by the parser.
+    assert "Error" in run.stderr and "Syntax error" not in run.stderr, run.stderr
+
+
+@needs_coqc
+@pytest.mark.slow
+def test_bounded_uniqueness_compiles_and_rests_only_on_the_real_number_axioms(
+    built_bounded: Path,
+) -> None:
+    assumptions = print_assumptions(built_bounded, "UniqueBounded", list(BOUNDED_THEOREMS))
+    for name, axioms in assumptions.items():
+        assert axioms and axioms <= REAL_AXIOMS, (name, axioms - REAL_AXIOMS)
+
+
+@needs_coqc
+@pytest.mark.slow
+def test_a_wrong_enclosure_of_pi_is_rejected(built_bounded: Path, tmp_path: Path) -> None:
+    shutil.copy(built_bounded / "Headline.vo", tmp_path)
+    right = "Definition PI_LO : Z := 3141592653589."
+    text = UNIQUE_BOUNDED.read_text()
+    assert text.count(right) == 1
+    # One unit too high in the last place: PI is not above 3.141592653590.
+    (tmp_path / UNIQUE_BOUNDED.name).write_text(text.replace(right, right.replace("589", "590")))
+    run = coqc(tmp_path, UNIQUE_BOUNDED.name)
+    assert run.returncode != 0
+    assert "Numerical evaluation failed" in run.stderr, run.stderr
