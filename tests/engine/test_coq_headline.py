@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-COQ_DIR = Path(__file__).resolve().parent.parent / "proofs" / "engine" / "coq"
+COQ_DIR = Path(__file__).resolve().parents[2] / "proofs" / "engine" / "coq"
 HEADLINE = COQ_DIR / "Headline.v"
 UNIQUE_BOUNDED = COQ_DIR / "UniqueBounded.v"
 
