@@ -4,16 +4,37 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
+from dataclasses import dataclass
 
 from proofs import registry
 from proofs.cli.options import job_count, positive_even_int
 from proofs.cli.pool import parallel_map
+from proofs.cli.terminal import Progress, add_style_arguments, style_from
 from proofs.render.json import theorem_json
 from proofs.render.tables import render_tables
-from proofs.render.text import MARK, render_theorem
+from proofs.render.text import Style, link_count, render_theorem, summary_table
 
 NAME = "prove"
 HELP = "verify theorems (all by default): every step checked symbolically and numerically"
+EXAMPLE = "example: pe-proofs prove rotation ramp --d-model 16 --verbose"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One theorem's run: its rendering (text or a JSON object) and its summary row."""
+
+    rendered: str | dict
+    name: str
+    parts: int
+    links: int
+    status: str
+    twin: bool | None
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "proved" and self.twin is not False
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--d-model",
         type=positive_even_int,
         default=8,
-        help="concrete d_model of whole-vector statements (default 8)",
+        help=f"concrete d_model of whole-vector statements (default 8, at most {registry.MAX_D_MODEL})",
     )
     parser.add_argument(
         "--json", action="store_true", help="print a JSON list, one object per theorem"
@@ -34,38 +55,65 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="worker processes (default 0: one per core; 1: no extra processes)",
     )
+    add_style_arguments(parser)
 
 
-def _prove_one(task: tuple[str, int, bool, bool]) -> tuple[str | dict, bool]:
-    """Verify one theorem, run its twin, and render it: (text or JSON object, all passed)."""
-    name, d_model, twin, as_json = task
+def _prove_one(task: tuple[str, int, bool, Style | None]) -> Outcome:
+    """Verify one theorem, run its twin, and render it (style None: as JSON)."""
+    name, d_model, twin, style = task
+    start = time.perf_counter()
     result = registry.build(name, d_model=d_model).verify()
     table = result.theorem.run_twin() if twin else None
-    ok = result.status == "proved" and (table is None or table.passed is not False)
-    if as_json:
+    seconds = time.perf_counter() - start
+    if style is None:
         twin_json = None if table is None else json.loads(render_tables([table], "json"))[0]
-        return theorem_json(result, twin_json), ok
-    text = render_theorem(result)
-    if table is not None:
-        text += f"\n\nNumeric twin ({result.theorem.twin}):\n" + render_tables([table], "text")
-    return text + "\n", ok
+        rendered: str | dict = theorem_json(result, twin_json) | {"seconds": round(seconds, 3)}
+    else:
+        rendered = render_theorem(result, style)
+        if table is not None:
+            rendered += "\n" + _twin_text(result.theorem.twin, table, style)
+        rendered += "\n"
+    return Outcome(
+        rendered,
+        name,
+        len(result.parts),
+        link_count(result),
+        result.status,
+        None if table is None else table.passed is not False,
+        seconds,
+    )
+
+
+def _twin_text(function: str, table, style: Style) -> str:
+    """The twin in one line (its whole table with verbose)."""
+    verdict = "proved" if table.passed is not False else "refuted"
+    word = "passed" if table.passed is not False else "FAILED"
+    line = style.wrap(f"Numeric twin ({function}): {table.title.split(',')[0]}: {word}", hang=4)
+    line[0] = f"{style.mark(verdict)} " + line[0]
+    if not style.verbose:
+        return "\n".join(line)
+    body = style.text(render_tables([table], "text"))
+    return "\n".join(line) + "\n" + body
 
 
 def run(args: argparse.Namespace) -> int:
     names = [registry.check_name(n) for n in args.names] or registry.names()
-    tasks = [(name, args.d_model, not args.no_twin, args.json) for name in names]
-    results = []
-    all_ok = True
-    for rendered, ok in parallel_map(_prove_one, tasks, jobs=args.jobs):
-        all_ok &= ok
-        if args.json:
-            results.append(rendered)
-        else:
-            print(rendered, flush=True)
-    if args.json:
-        print(json.dumps(results, indent=2))
+    style = None if args.json else style_from(args)
+    tasks = [(name, args.d_model, not args.no_twin, style) for name in names]
+    progress = Progress()
+    outcomes = []
+    progress.show(f"proving {names[0]} (1 of {len(names)}) …")
+    for number, outcome in enumerate(parallel_map(_prove_one, tasks, jobs=args.jobs), 1):
+        progress.clear()
+        outcomes.append(outcome)
+        if style is not None:
+            print(outcome.rendered, flush=True)
+        if number < len(names):
+            progress.show(f"proving {names[number]} ({number + 1} of {len(names)}) …")
+    progress.clear()
+    if style is None:
+        print(json.dumps([o.rendered for o in outcomes], indent=2, ensure_ascii=False))
     else:
-        count = f"{len(names)} theorem{'s' if len(names) != 1 else ''}"
-        summary = f"{count}: every one proved" if all_ok else f"{count}: not every one was proved"
-        print(f"{MARK['proved'] if all_ok else MARK['refuted']} {summary}")
-    return 0 if all_ok else 1
+        rows = [(o.name, o.parts, o.links, o.status, o.twin, o.seconds) for o in outcomes]
+        print(summary_table(rows, style))
+    return 0 if all(o.ok for o in outcomes) else 1

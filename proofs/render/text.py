@@ -431,10 +431,7 @@ def link_details(link: LinkResult, style: Style) -> list[str]:
     """The two checks of one link in words: the rule, the points, the digits, the largest
     relative difference (and a counterexample if there is one)."""
     s, n = link.symbolic, link.numeric
-    if s.passed:
-        symbolic = f"symbolic: reduced to 0 by {s.rule}"
-    else:
-        symbolic = style.text(s.summary())
+    symbolic = f"symbolic: reduced to 0 by {s.rule}" if s.passed else style.text(s.summary())
     if n.passed:
         numeric = (
             f"numeric: {n.points} points at {LOW_DPS} and {HIGH_DPS} digits, "
@@ -540,3 +537,52 @@ def theorem_verdict(result: TheoremResult, style: Style) -> str:
 def link_count(result: TheoremResult) -> int:
     """How many links the theorem's parts checked (chains, and facts with a checked equality)."""
     return sum(len(pr.verdict.links) for pr in result.parts)
+
+
+def summary_table(rows: list[tuple[str, int, int, str, bool | None, float]], style: Style) -> str:
+    """The closing table: per theorem its parts, links, verdict, numeric twin and time; then
+    the totals. rows: (name, parts, links, status, twin passed or None if not run, seconds)."""
+    header = ("theorem", "parts", "links", "verdict", "numeric twin", "time")
+    twin_word = {True: "passed", False: "FAILED", None: "not run"}
+    body = [
+        (name, str(parts), str(links), status, twin_word[twin], f"{seconds:.1f} s")
+        for name, parts, links, status, twin, seconds in rows
+    ]
+    proved = sum(r[3] == "proved" for r in rows)
+    twins = [r[4] for r in rows if r[4] is not None]
+    total = (
+        "total",
+        str(sum(r[1] for r in rows)),
+        str(sum(r[2] for r in rows)),
+        f"{proved} of {len(rows)} proved",
+        f"{sum(twins)} of {len(twins)} passed" if twins else "not run",
+        f"{sum(r[5] for r in rows):.1f} s",
+    )
+    table = [header, *body, total]
+    widths = [max(len(row[j]) for row in table) for j in range(len(header))]
+    right = {1, 2, 5}
+
+    def line(row: tuple[str, ...]) -> str:
+        cells = [
+            row[j].rjust(widths[j]) if j in right else row[j].ljust(widths[j])
+            for j in range(len(row))
+        ]
+        return "  ".join(cells).rstrip()
+
+    rule = "─" if style.unicode else "-"
+    out = [style.paint(line(header), "1"), rule * len(line(header))]
+    for row, (_, _, _, status, _, _) in zip(body, rows, strict=True):
+        text = line(row)
+        # Colour only the verdict word, after the padding is measured.
+        out.append(text.replace(f"  {status}", f"  {style.paint(status, _COLOUR[status])}", 1))
+    out += [rule * len(line(header)), line(total)]
+    everything = proved == len(rows) and all(twins)
+    closing = (
+        f"{plural(len(rows), 'theorem')}: every one proved"
+        + (", every numeric twin passed" if twins and all(twins) else "")
+        if everything
+        else f"{plural(len(rows), 'theorem')}: not every one was proved"
+        + ("" if all(twins) else ", or a numeric twin failed")
+    )
+    out.append(f"{style.mark('proved' if everything else 'refuted')} {closing}")
+    return "\n".join(out)
