@@ -12,7 +12,6 @@ import difflib
 import importlib
 import os
 import re
-import shlex
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -46,11 +45,6 @@ def _reword(message: str) -> str:
 
     Also: how to pass a value that starts with '-' (such as -inf), and the closest command.
     """
-    if match := re.fullmatch(r"unrecognized arguments: (-\S.*)", message):
-        return (
-            f"unrecognized arguments: {match[1]}; an expression that starts with '-' goes "
-            f"after '--', e.g. pe-proofs shift -- {shlex.quote(match[1].split()[0])}"
-        )
     if match := re.fullmatch(r"argument (\S+): (must .*)", message):
         return f"{match[1]} {match[2]}"
     if match := re.fullmatch(r"argument (-\S+): expected one argument", message):

@@ -85,15 +85,15 @@ def _prove_one(task: tuple[str, int, bool, Style | None]) -> Outcome:
 
 
 def _twin_text(function: str, table, style: Style) -> str:
-    """The twin in one line (its whole table with verbose)."""
-    verdict = "proved" if table.passed is not False else "refuted"
-    word = "passed" if table.passed is not False else "FAILED"
-    line = style.wrap(f"Numeric twin ({function}): {table.title.split(',')[0]}: {word}", hang=4)
-    line[0] = f"{style.mark(verdict)} " + line[0]
-    if not style.verbose:
-        return "\n".join(line)
-    body = style.text(render_tables([table], "text"))
-    return "\n".join(line) + "\n" + body
+    """The twin's verdict in one line (and its whole table with verbose)."""
+    passed = table.passed is not False
+    what = f"numeric twin {function.rpartition('.')[2]}: {table.title.split(',')[0]}"
+    lines = style.marked(
+        "proved" if passed else "refuted", f"{what}: {'passed' if passed else 'FAILED'}"
+    )
+    if style.verbose:
+        lines.append(style.text(render_tables([table], "text")))
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:

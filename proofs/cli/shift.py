@@ -123,9 +123,7 @@ def render(found: ShiftMap, style: Style | None = None) -> str:
     out += style.wrap(_question(found))
     out.append("")
     if found.exists:
-        out += style.wrap(
-            f"{style.mark('proved')} Yes: the map, checked symbolically and numerically:"
-        )
+        out += style.marked("proved", "Yes: the map, checked symbolically and numerically:")
         out += block(in_notation(found.matrix, found.components), "M(k) = ", style)
         if found.affine:
             out += block(in_notation(found.offset, found.components), "b(k) = ", style)
@@ -135,11 +133,11 @@ def render(found: ShiftMap, style: Style | None = None) -> str:
             out += ["", *_basis(found, style), ""]
             out.append(render_part(found.derivation, found.verdict, 1, style))
     elif found.exists is False:
-        out += style.wrap(f"{style.mark('refuted')} No: {refusal(found, style)}", hang=2)
+        out += style.marked("refuted", f"No: {refusal(found, style)}")
         if style.verbose:
             out += ["", *_basis(found, style), *_certificate(found, style)]
     else:
-        out += style.wrap(f"{style.mark('undecided')} Undecided: {found.reason}", hang=2)
+        out += style.marked("undecided", f"Undecided: {found.reason}")
     return "\n".join(out)
 
 
@@ -152,9 +150,7 @@ def _basis(found: ShiftMap, style: Style) -> list[str]:
 
 def _unknowns(eq: sp.Expr) -> sp.Expr:
     """The solver's unknowns _m11, _b1 shown as m11, b1."""
-    return eq.xreplace(
-        {u: sp.Symbol(u.name.lstrip("_")) for u in eq.free_symbols if u.name.startswith("_")}
-    )
+    return eq.xreplace({u: sp.Symbol(u.name) for u in eq.free_symbols if isinstance(u, sp.Dummy)})
 
 
 def _certificate(found: ShiftMap, style: Style) -> list[str]:

@@ -63,6 +63,13 @@ class Style:
         """words as they can be printed: unchanged in Unicode, transliterated in ASCII."""
         return words if self.unicode else ascii_text(words)
 
+    def marked(self, status: str, words: str, indent: int = 0, hang: int = 2) -> list[str]:
+        """The status mark, then words, wrapped like wrap (the mark counted at its printed width)."""
+        plain = (MARK if self.unicode else ASCII_MARK)[status]
+        lines = self.wrap(f"{plain} {words}", indent, hang)
+        lines[0] = lines[0].replace(plain, self.mark(status), 1)
+        return lines
+
     def wrap(self, words: str, indent: int = 0, hang: int = 0) -> list[str]:
         """words wrapped at the width: first line indented by indent, the rest by indent + hang."""
         return textwrap.wrap(
@@ -186,6 +193,13 @@ class TerminalPrinter(PrettyPrinter):
         self.unicode = unicode
         self.budget = budget
         self._keep_order: set[int] = set()
+
+    def _print_Symbol(self, e: sp.Symbol, bold_name: bool = False) -> prettyForm:
+        # d_model and max_len are words, not d with subscript "model".
+        head, _, tail = e.name.partition("_")
+        if head and len(tail) > 1 and tail.isalpha():
+            return prettyForm(e.name)
+        return super()._print_Symbol(e, bold_name)
 
     def _dots(self, kind: str) -> sp.Symbol:
         return sp.Symbol({"h": "⋯", "v": "⋮", "d": "⋱"}[kind] if self.unicode else "...")
@@ -454,10 +468,10 @@ def _chain(derivation: Derivation, verdict: Verdict, style: Style) -> list[str]:
         if j == 0:
             continue
         link = verdict.links[j - 1] if j - 1 < len(verdict.links) else None
-        mark = style.mark(link.status) if link else " "
-        rule = style.wrap(step.justification, indent=8, hang=2)
-        out.append(f"      {mark} " + rule[0].lstrip())
-        out += rule[1:]
+        if link is None:
+            out += style.wrap(step.justification, indent=6, hang=4)
+        else:
+            out += style.marked(link.status, step.justification, indent=6, hang=4)
         if link is not None and (style.verbose or link.status != "proved"):
             out += link_details(link, style)
     return out
@@ -494,7 +508,7 @@ def render_part(part: Part, verdict: Verdict, number: int, style: Style | None =
         if isinstance(part, Derivation)
         else _fact(part, verdict, style)
     )
-    out += style.wrap(f"{style.mark(verdict.status)} {verdict}", indent=4, hang=2)
+    out += style.marked(verdict.status, str(verdict), indent=4)
     if verdict.counterexample and not isinstance(part, Derivation):
         out += style.wrap(f"counterexample {verdict.counterexample.describe()}", indent=4, hang=2)
     return "\n".join(out)
