@@ -93,6 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
             help=module.HELP,
             description=module.HELP,
             epilog=f"example: {EXAMPLES[name]}",
+            # Keep the example on one line, as typed.
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         module.add_arguments(p)
         p.set_defaults(_run=module.run)

@@ -320,9 +320,12 @@ def _pieces(printer: TerminalPrinter, expr: sp.Basic) -> list[tuple[str, sp.Basi
     product into its factors, an equation into its sides. The first operator is ""."""
     if isinstance(expr, sp.MatrixBase) and expr.shape == (1, 1):
         return _pieces(printer, expr[0, 0])
-    if isinstance(expr, sp.Add) and len(expr.args) <= SUM_LIMIT:
+    if isinstance(expr, sp.Add):
+        terms = printer._as_ordered_terms(expr)
+        if len(terms) > SUM_LIMIT:
+            terms = [*terms[:3], printer._dots("h"), *terms[-2:]]
         out = []
-        for term in printer._as_ordered_terms(expr):
+        for term in terms:
             negative = term.could_extract_minus_sign()
             out.append(("- " if negative else "+ " if out else "", -term if negative else term))
         return out
@@ -455,7 +458,7 @@ def link_details(link: LinkResult, style: Style) -> list[str]:
             numeric += f" ({n.noisy} with rounding noise)"
     else:
         numeric = style.text(n.summary())
-    out = style.wrap(f"{symbolic}; {numeric}", indent=8, hang=2)
+    out = style.wrap(symbolic, indent=8, hang=2) + style.wrap(numeric, indent=8, hang=2)
     if n.counterexample:
         out += style.wrap(f"counterexample {n.counterexample.describe()}", indent=8, hang=2)
     return [style.paint(line, "2") for line in out]
