@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -37,6 +38,7 @@ TABLE_NAMES = (
 )
 PLOT_FORMATS = (".png", ".svg", ".pdf")
 DEFAULT_POSITIONS = (0, 3, 7, 12, 20)
+DEFAULT_MAX_LEN = "50"
 
 _OPTION_NAMES = {
     "max_len": "--max-len",
@@ -59,7 +61,9 @@ def _number(text: str, option: str, kind: type) -> int | float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The tables command's options; values are checked in run so errors name the option."""
-    parser.add_argument("--max-len", default="50", help="positions in the table (default 50)")
+    parser.add_argument(
+        "--max-len", default=DEFAULT_MAX_LEN, help="positions in the table (default 50)"
+    )
     parser.add_argument("--d-model", default="8", help="even model width, at least 4 (default 8)")
     parser.add_argument("--base", default="10000", help="frequency base, > 1 (default 10000)")
     parser.add_argument("--k", default="5", help="offset of the rotation table (default 5)")
@@ -115,6 +119,10 @@ def _check_output_options(args: argparse.Namespace) -> None:
             f"({', '.join(TABLE_NAMES)}), or --out DIR for one CSV file per table"
         )
     if args.plot is not None:
+        if args.plot.is_dir():
+            raise ValueError(
+                f"--plot {args.plot} is a directory; give a file name ending in .png, .svg or .pdf"
+            )
         if args.plot.suffix.lower() not in PLOT_FORMATS:
             raise ValueError(f"--plot must end in .png, .svg or .pdf, got {args.plot.name!r}")
         if not args.plot.parent.is_dir():
@@ -123,22 +131,32 @@ def _check_output_options(args: argparse.Namespace) -> None:
             )
         if args.plot.exists() and not args.force:
             raise ValueError(f"--plot {args.plot} exists; add --force to replace it")
-        if args.plot.is_dir() or args.plot.is_symlink():
-            raise ValueError(f"--plot {args.plot} is not a regular file")
+        if args.plot.is_symlink():
+            raise ValueError(f"--plot {args.plot} is a symbolic link; name a regular file")
 
 
-def _positions(args: argparse.Namespace, max_len: int, shifts: Sequence[int]) -> list[int]:
-    """The positions given, or the defaults that keep every shifted row inside the table."""
+def _positions(args: argparse.Namespace, max_len: int, shifts: dict[str, int]) -> list[int]:
+    """The positions given, or the defaults that keep every shifted row inside the table.
+
+    shifts: option -> offset. When no default fits, the message blames what the user changed:
+    --max-len if it was given, otherwise the offsets that are too large.
+    """
     if args.positions is not None:
         return comma_integers(args.positions, "--positions")
-    fitting = [p for p in DEFAULT_POSITIONS if all(0 <= p + s < max_len for s in shifts)]
-    if not fitting:
-        longest = max(shifts) + 1
+    fitting = [p for p in DEFAULT_POSITIONS if all(0 <= p + s < max_len for s in shifts.values())]
+    if fitting:
+        return fitting
+    if args.max_len != DEFAULT_MAX_LEN:
+        offsets = " and ".join(f"{option} {value}" for option, value in shifts.items())
         raise ValueError(
-            f"--max-len {max_len} is too short for the rotation tables (offsets --k and "
-            f"--exercise-k: {', '.join(map(str, shifts))}); use --max-len {longest} or more"
+            f"--max-len {max_len} is too short for the rotation tables ({offsets}); "
+            f"use --max-len {max(shifts.values()) + 1} or more"
         )
-    return fitting
+    option, value = max(shifts.items(), key=lambda item: abs(item[1]))
+    raise ValueError(
+        f"{option} {value} moves every row of the rotation tables outside the table "
+        f"[0, {max_len}); use a smaller {option} or a larger --max-len"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,14 +168,19 @@ def run(args: argparse.Namespace) -> int:
     max_len = _number(args.max_len, "--max-len", int)
     k = _number(args.k, "--k", float)
     exercise_k = _number(args.exercise_k, "--exercise-k", float)
-    shifts = [int(s) for s in (k, exercise_k) if float(s).is_integer()]
+    # Non-integer offsets are refused by check_options, naming their option.
+    shifts = {
+        option: int(value)
+        for option, value in (("--k", k), ("--exercise-k", exercise_k))
+        if math.isfinite(value) and value.is_integer()
+    }
     options = check_options(
         max_len=max_len,
         d_model=_number(args.d_model, "--d-model", int),
         base=_number(args.base, "--base", float),
         k=k,
         exercise_k=exercise_k,
-        positions=_positions(args, max_len, shifts) if max_len >= 2 else [0],
+        positions=_positions(args, max_len, shifts) if max_len >= 2 and shifts else [0],
         dims=None if args.dims is None else comma_integers(args.dims, "--dims"),
         names=_OPTION_NAMES,
     )
