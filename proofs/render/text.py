@@ -233,13 +233,21 @@ class TerminalPrinter(PrettyPrinter):
             whole = super()._print_MatrixBase(expr)
             if whole.height() <= VECTOR_HEIGHT and whole.width() <= self.budget:
                 return whole
-        if cols == 1:
-            return self._grid(self._elided_cells(expr, rows, "v"))
-        if rows == 1:
-            return self._grid([cell for (cell,) in self._elided_cells(expr.T, cols, "h")])
         blocks = diagonal_blocks(expr) if rows == cols else []
         if len(blocks) > 1:
             return self._diag(expr, blocks)
+        return self._grid(self.shown_cells(expr).tolist())
+
+    def shown_cells(self, expr: sp.MatrixBase) -> sp.ImmutableMatrix:
+        """The cells a large matrix is printed with: a column or row keeps its first and last
+        ELIDED_KEEP entries around ⋮ or ⋯, any other matrix its corners around ⋱."""
+        rows, cols = expr.shape
+        if rows <= MATRIX_LIMIT and cols <= MATRIX_LIMIT:
+            return sp.ImmutableMatrix(expr)
+        if cols == 1:
+            return sp.ImmutableMatrix(self._elided_cells(expr, rows, "v"))
+        if rows == 1:
+            return sp.ImmutableMatrix(self._elided_cells(expr.T, cols, "h")).T
         return self._corners(expr)
 
     def _elided_cells(self, column: sp.MatrixBase, n: int, kind: str) -> list[list[sp.Basic]]:
@@ -247,7 +255,7 @@ class TerminalPrinter(PrettyPrinter):
         keep = [*column[:ELIDED_KEEP], self._dots(kind), *column[n - ELIDED_KEEP :]]
         return [[e] for e in keep]
 
-    def _corners(self, expr: sp.MatrixBase) -> prettyForm:
+    def _corners(self, expr: sp.MatrixBase) -> sp.ImmutableMatrix:
         rows, cols = expr.shape
         keep_r = [0, 1, None, rows - 1] if rows > MATRIX_LIMIT else list(range(rows))
         keep_c = [0, 1, None, cols - 1] if cols > MATRIX_LIMIT else list(range(cols))
@@ -260,7 +268,7 @@ class TerminalPrinter(PrettyPrinter):
             ]
             for r in keep_r
         ]
-        return self._grid(cells)
+        return sp.ImmutableMatrix(cells)
 
     def _grid(self, cells: list) -> prettyForm:
         """A bracketed matrix of cells: a list of rows, or one row."""
@@ -401,13 +409,20 @@ def _fit_sum(printer: TerminalPrinter, expr: sp.Sum, width: int) -> prettyForm:
 
 
 def _fit_entries(printer: TerminalPrinter, expr: sp.MatrixBase, width: int) -> prettyForm:
-    """A matrix too wide for width: its entries named e₁₁, e₁₂, …, each given below it."""
-    names = sp.ImmutableMatrix(expr.rows, expr.cols, lambda r, c: sp.Symbol(f"e_{r + 1}{c + 1}"))
-    shape = printer._print(names)
+    """A matrix too wide for width: the entries it shows named e₁, e₂, …, each given below."""
+    cells = printer.shown_cells(expr)
+    dots = {printer._dots(kind) for kind in "hvd"}
+    names, entries = [], []
+    for cell in cells:
+        if cell in dots:
+            names.append(cell)
+        else:
+            names.append(sp.Symbol(f"e_{len(entries) + 1}"))
+            entries.append((names[-1], cell))
+    shape = printer._print(sp.ImmutableMatrix(cells.rows, cells.cols, names))
     lines, baseline = _render(shape), shape.baseline
-    for name, entry in zip(names, expr, strict=True):
-        equation = sp.Eq(name, entry, evaluate=False)
-        lines += _render(_fit(printer, equation, width - 2))
+    for name, entry in entries:
+        lines += _render(_fit(printer, sp.Eq(name, entry, evaluate=False), width - 2))
     return _lines_form(lines, baseline)
 
 

@@ -62,5 +62,8 @@ def test_a_matrix_too_wide_names_its_entries():
     a, b = sp.symbols("a b")
     wide = sp.ImmutableMatrix([[sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b)] * 2] * 2)
     lines, _ = math_lines(wide, 40)
-    assert lines[0].startswith("⎡e₁₁  e₁₂⎤") and max(map(len, lines)) <= 40
-    assert any(line.startswith("e₂₂ = ") for line in lines)
+    assert lines[0].startswith("⎡e₁  e₂⎤") and max(map(len, lines)) <= 40
+    assert any(line.startswith("e₄ = ") for line in lines)
+    long_row = sp.ImmutableMatrix([[sp.sin(a + j * b) * sp.cos(a - j * b) for j in range(64)]])
+    lines, _ = math_lines(long_row, 40)
+    assert lines[0] == "[e₁  e₂  ⋯  e₃  e₄]" and len(lines) == 5
