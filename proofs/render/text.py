@@ -9,6 +9,7 @@ Unicode, colour, how wide the terminal is and how much detail to show.
 
 from __future__ import annotations
 
+import re
 import textwrap
 import unicodedata
 from dataclasses import dataclass
@@ -42,6 +43,10 @@ SUM_LIMIT = 8
 DEFAULT_WIDTH = 100
 
 
+_NBSP = "\u00a0"
+_RELATION = re.compile(r"\S+ (?:≠|≤|≥|!=|<=|>=) \S+")
+
+
 @dataclass(frozen=True)
 class Style:
     """How to print: width in columns, Unicode or ASCII, ANSI colour, check details per link."""
@@ -72,13 +77,16 @@ class Style:
 
     def wrap(self, words: str, indent: int = 0, hang: int = 0) -> list[str]:
         """words wrapped at the width: first line indented by indent, the rest by indent + hang."""
-        return textwrap.wrap(
-            self.text(words),
+        # A relation such as "k ≠ 0" stays on one line: its spaces are made unbreakable.
+        text = _RELATION.sub(lambda m: m[0].replace(" ", _NBSP), self.text(words))
+        lines = textwrap.wrap(
+            text,
             width=max(20, self.width),
             initial_indent=" " * indent,
             subsequent_indent=" " * (indent + hang),
             break_on_hyphens=False,
-        ) or [""]
+        )
+        return [line.replace(_NBSP, " ") for line in lines] or [""]
 
 
 _ASCII = {
