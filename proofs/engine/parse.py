@@ -371,8 +371,7 @@ class _Parser:
             )
         allowed = ", ".join([*self._symbols, *_CONSTANTS])
         raise ValueError(
-            f"unknown name '{node.id}' at column {self._column(node)}; allowed names: {allowed}; "
-            f"functions: {_FUNCTION_LIST}"
+            f"unknown name '{node.id}' at column {self._column(node)}; allowed names: {allowed}"
         )
 
     # --- building (only validated trees get here) -------------------------------------------
