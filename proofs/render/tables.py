@@ -6,10 +6,12 @@ import csv
 import io
 import json
 import math
+import textwrap
 
 from numeric.table import Cell, Table
 
 FORMATS = ("text", "csv", "json")
+NOTE_WIDTH = 100
 _MARKS = {True: "PASS", False: "FAIL"}
 
 
@@ -37,7 +39,8 @@ def _text(table: Table) -> str:
     out = [title, line(list(table.columns)), "  ".join("-" * w for w in widths)]
     out += [line(row) for row in cells]
     if table.note:
-        out.append(table.note)
+        # Prose, unlike the rows: wrapped to a terminal's usual width.
+        out += textwrap.wrap(table.note, width=NOTE_WIDTH, break_on_hyphens=False)
     return "\n".join(out)
 
 
