@@ -82,7 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="pe-proofs",
         description="Proofs, numeric cross-checks and course notes for the sinusoidal positional encoding.",
-        epilog="examples: pe-proofs   (prove everything)   pe-proofs prove rotation --verbose",
+        epilog=(
+            "examples:\n"
+            "  pe-proofs                           prove every theorem\n"
+            "  pe-proofs prove rotation --verbose  one theorem, with each link's checks"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"pe-proofs {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
