@@ -67,3 +67,17 @@ def test_a_matrix_too_wide_names_its_entries():
     long_row = sp.ImmutableMatrix([[sp.sin(a + j * b) * sp.cos(a - j * b) for j in range(64)]])
     lines, _ = math_lines(long_row, 40)
     assert lines[0] == "[e₁  e₂  ⋯  e₃  e₄]" and len(lines) == 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["rotation", "dot_product", "group"])
+def test_a_large_d_model_prints_as_much_as_a_small_one(name):
+    from proofs import registry
+
+    sizes = {}
+    for d_model in (8, 64):
+        text = render_theorem(registry.build(name, d_model=d_model).verify(), Style(width=80))
+        lines = text.splitlines()
+        assert max(map(len, lines)) <= 80
+        sizes[d_model] = len(lines)
+    assert sizes[64] <= sizes[8] * 1.2
