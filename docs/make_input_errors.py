@@ -4,8 +4,8 @@ Run from the project root: `python docs/make_input_errors.py`. Each row is run f
 lines through proofs.cli.main in this process (or, for `python -m` rows, in a subprocess), and
 library calls directly. tests/cli/test_input_errors_doc.py re-runs every row of the written table.
 
-In inputs and messages, $TMP stands for a scratch directory holding `file` (a regular file) and
-`foreign/ramp.md` (a file pe-proofs did not write).
+In inputs and messages, $TMP stands for a scratch directory holding `file` (a regular file),
+`plot.png` (the user's picture) and `foreign/ramp.md` (a file pe-proofs did not write).
 """
 
 from __future__ import annotations
@@ -73,6 +73,8 @@ def cli_rows() -> list[Row]:
         "pe-proofs prove rotaton",
         "pe-proofs prove xyz",
         "pe-proofs prove --frobnicate",
+        "pe-proofs prove --color sometimes",
+        "pe-proofs prove --version",
         "pe-proofs --d-model 7",
         "pe-proofs rotaton",
         "pe-proofs nonsense",
@@ -111,12 +113,18 @@ def cli_rows() -> list[Row]:
         "pe-proofs tables --dims ''",
         "pe-proofs tables --dims 1,,2",
         "pe-proofs tables --format xml",
+        "pe-proofs tables --format csv",
+        "pe-proofs tables --table rotations",
+        "pe-proofs tables --format text --out $TMP/csv",
+        "pe-proofs tables --format csv --out $TMP/file",
+        "pe-proofs tables --max-len 3",
+        "pe-proofs tables --plot x.gif",
+        "pe-proofs tables --plot $TMP/plot.png",
         "pe-proofs tables --plot ''",
         "pe-proofs tables --plot /no/such/dir/x.png",
         "pe-proofs tables --plot $TMP/file/x.png",
         "pe-proofs tables --plot $TMP/file",
         "pe-proofs tables --plot $TMP",
-        "pe-proofs tables --plot '$TMP/a b.png'",
         # precision
         "pe-proofs precision --d-model 7",
         "pe-proofs precision --d-model 0",
@@ -166,9 +174,13 @@ def cli_rows() -> list[Row]:
         "pe-proofs shift 'sin(pos' ",
         "pe-proofs shift 'sin(pos, k)'",
         "pe-proofs shift sin(pos) --frobnicate",
+        "pe-proofs shift 'pos/max_length'",
+        "pe-proofs shift -x",
+        "pe-proofs shift pos --color sometimes",
         # the same through python -m, in a subprocess
         "python -m proofs.rotation --d-model 7",
         "python -m proofs.ramp --frobnicate",
+        "python -m proofs.rotation ramp unique",
         "python -m proofs prove rotaton",
         "python -m proofs shift \"__import__('os').system('touch /tmp/pe-pwned')\"",
     ]
@@ -234,8 +246,10 @@ def rows() -> list[Row]:
 
 
 def make_scratch(folder: Path) -> None:
-    """$TMP: a regular file, and a directory holding a ramp.md that pe-proofs did not write."""
+    """$TMP: a regular file, the user's plot.png, and a directory holding a ramp.md that
+    pe-proofs did not write."""
     (folder / "file").write_text("not a directory\n")
+    (folder / "plot.png").write_bytes(b"the user's own picture\n")
     (folder / "foreign").mkdir()
     (folder / "foreign" / "ramp.md").write_text("someone else's notes\n")
 
@@ -293,11 +307,13 @@ option and what it allows, with exit status 2 and no traceback; library function
 `ValueError` or `TypeError` with the same messages. Every value is checked before any work
 starts, and a table that would not fit in memory is refused, with its size, before anything is
 allocated (the amount a machine can spare differs; the test ignores that number). A value that
-starts with `-` is written `--option=-1`. Text from the user is only ever parsed by
-`proofs.engine.parse.parse_expression`, which refuses code and bounds every number.
+starts with `-` is written `--option=-1`; a `shift` expression may start with `-` as it is.
+Text from the user is only ever parsed by `proofs.engine.parse.parse_expression`, which refuses
+code and bounds every number.
 
-`$TMP` is a scratch directory holding `file` (a regular file) and `foreign/ramp.md` (a file
-pe-proofs did not write, which is never overwritten).
+`$TMP` is a scratch directory holding `file` (a regular file), `plot.png` (the user's picture,
+replaced only with `--force`) and `foreign/ramp.md` (a file pe-proofs did not write, which is
+never overwritten).
 """
 
 

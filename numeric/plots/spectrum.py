@@ -20,9 +20,10 @@ def plotting_available() -> bool:
 
 
 def plot_spectrum(table: np.ndarray, dims: Sequence[int], path: str | Path) -> Path:
-    """Draw one line per dim of PE(pos, dim) over the table's positions and save it as a PNG.
+    """Draw one line per dim of PE(pos, dim) over the table's positions and save it.
 
-    table: a (positions, d_model) encoding table; dims: its columns to draw; path: the PNG file.
+    table: a (positions, d_model) encoding table; dims: its columns to draw; path: the file,
+    PNG, SVG or PDF by its suffix.
     Raises ImportError with an install hint when matplotlib is missing.
     """
     if not plotting_available():
@@ -42,7 +43,8 @@ def plot_spectrum(table: np.ndarray, dims: Sequence[int], path: str | Path) -> P
         ax.set_ylabel(f"dim {dim}")
     axes[-1].set_xlabel("pos")
     figure.suptitle("PE(pos, dim): lower dims oscillate faster")
-    figure.savefig(path, format="png", dpi=100)
+    # The file's suffix picks the format (png, svg or pdf); none means PNG.
+    figure.savefig(path, format=path.suffix.lstrip(".").lower() or "png", dpi=100)
     return path
 
 

@@ -1,5 +1,9 @@
 """Writing output files safely: atomically, and never over a file pe-proofs did not write.
 
+A single file the user names (tables --plot FILE) is written by write_one_file: atomically, no
+manifest, and the command refuses an existing file unless given --force. Output directories
+(notes, tables --out) work as follows.
+
 How we tell our files from others: every output directory holds a manifest,
 .pe-proofs-manifest.json, listing each file pe-proofs wrote there with the SHA-256 of what it
 wrote. An existing file may be replaced only if the manifest lists it and its content still
@@ -175,6 +179,16 @@ def write_files(root: Path | str, files: Mapping[str, bytes]) -> list[str]:
             atomic_write(root / name, files[name])
         atomic_write(root / MANIFEST, _manifest_bytes(final))
     return changed
+
+
+def write_one_file(path: Path, data: bytes) -> None:
+    """Write one file the user named (such as --plot FILE) atomically, with no manifest beside it.
+
+    Whether an existing file may be replaced is the caller's question to the user (--force);
+    a manifest would only litter the user's folder.
+    """
+    with _interrupt_deferred():
+        atomic_write(path, data)
 
 
 @contextlib.contextmanager

@@ -1,10 +1,13 @@
-"""`pe-proofs list`: each theorem's name and one-line statement."""
+"""`pe-proofs list`: each theorem's name and one-line statement, wrapped to the terminal."""
 
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from proofs import registry
+from proofs.cli.terminal import terminal_width, wants_unicode
+from proofs.render.text import ascii_text
 
 NAME = "list"
 HELP = "list the theorems with their one-line statements"
@@ -16,7 +19,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     del args
+    width, unicode = terminal_width(), wants_unicode()
+    column = max(map(len, registry.names())) + 2
     for name in registry.names():
-        theorem = registry.build(name)
-        print(f"{name:<12} {theorem.statement}")
+        statement = registry.build(name).statement
+        lines = textwrap.wrap(
+            statement if unicode else ascii_text(statement),
+            width=width,
+            initial_indent=name.ljust(column),
+            subsequent_indent=" " * column,
+            break_on_hyphens=False,
+        )
+        print("\n".join(lines))
     return 0

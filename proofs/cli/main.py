@@ -1,6 +1,6 @@
 """pe-proofs: run the proofs, print the module's tables, write course notes.
 
-Every subcommand lives in proofs/commands/ and defines NAME, HELP, add_arguments and run.
+Every subcommand lives in proofs/cli/ and defines NAME, HELP, add_arguments and run.
 User mistakes become one line on stderr and exit status 2, never a traceback.
 """
 
@@ -14,6 +14,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 COMMANDS: tuple[str, ...] = (
     "prove",
@@ -27,6 +28,16 @@ COMMANDS: tuple[str, ...] = (
     "coq",
 )
 DEFAULT_COMMAND = "prove"
+# The example line at the end of each command's --help.
+EXAMPLES: dict[str, str] = {
+    "prove": "pe-proofs prove rotation ramp --d-model 16 --verbose",
+    "list": "pe-proofs list",
+    "tables": "pe-proofs tables --format csv --table rotation > rotation.csv",
+    "precision": "pe-proofs precision --max-positions 1000,100000 --format json",
+    "latex": "pe-proofs latex --out notes && (cd notes && latexmk -pdf main.tex)",
+    "markdown": "pe-proofs markdown --out notes --theorem rotation",
+    "shift": 'pe-proofs shift "sin(pos/10000**(2*i/d_model))" "cos(pos/10000**(2*i/d_model))"',
+}
 
 
 class UsageError(Exception):
@@ -69,16 +80,37 @@ def _reword(message: str) -> str:
     return message
 
 
+def _version() -> str:
+    try:
+        return version("pe-proofs")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with one subparser per command."""
+    """The argument parser with one subparser per command, each --help ending in an example."""
     parser = _Parser(
         prog="pe-proofs",
         description="Proofs, numeric cross-checks and course notes for the sinusoidal positional encoding.",
+        epilog=(
+            "examples:\n"
+            "  pe-proofs                           prove every theorem\n"
+            "  pe-proofs prove rotation --verbose  one theorem, with each link's checks"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"pe-proofs {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         module = importlib.import_module(f"proofs.cli.{name}")
-        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(
+            module.NAME,
+            help=module.HELP,
+            description=module.HELP,
+            epilog=f"example: {EXAMPLES[name]}",
+            # Keep the example on one line, as typed.
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
@@ -86,12 +118,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the pe-proofs console script; returns the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+    return _main(list(sys.argv[1:] if argv is None else argv))
+
+
+def _main(argv: list[str], only: str | None = None) -> int:
+    """Parse and run argv; only: the one theorem a `python -m proofs.<name>` run may prove."""
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, DEFAULT_COMMAND)
     try:
         args = build_parser().parse_args(argv)
+        if only is not None and args.names != [only]:
+            extra = ", ".join(repr(n) for n in args.names[1:])
+            raise UsageError(
+                f"python -m proofs.{only} proves {only} only, got also {extra}; "
+                f"run pe-proofs prove {' '.join(args.names)}"
+            )
         return args._run(args)
+    except SystemExit as done:
+        # --help and --version print and exit 0.
+        return done.code if isinstance(done.code, int) else 0
     except (UsageError, ValueError, TypeError) as exc:
         return _error(str(exc))
     except KeyboardInterrupt:
@@ -116,9 +161,9 @@ def _error(message: str) -> int:
 
 
 def run_theorem_module(name: str, argv: Sequence[str] | None = None) -> int:
-    """`python -m proofs.<name> [options]`: the same as `pe-proofs prove <name> [options]`."""
+    """`python -m proofs.<name> [options]`: `pe-proofs prove <name> [options]`, that theorem only."""
     rest = list(sys.argv[1:] if argv is None else argv)
-    return main(["prove", name, *rest])
+    return _main(["prove", name, *rest], only=name)
 
 
 if __name__ == "__main__":

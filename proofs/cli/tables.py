@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -12,16 +14,31 @@ import numpy as np
 
 from numeric.module_tables import check_options, module_report
 from numeric.plots.spectrum import MISSING, plot_spectrum, plotting_available
+from numeric.table import Table
 from numeric.tables import sinusoidal_pe
 from numeric.validate import comma_integers
-from proofs.cli.files import check_writable, write_files
+from proofs.cli.files import check_directory, write_files, write_one_file
 from proofs.cli.options import path_text
-from proofs.render.tables import FORMATS, render_tables
+from proofs.render.tables import FORMATS, render_tables, table_csv, table_object
 
 NAME = "tables"
 HELP = (
     "reproduce the module's tables and exercises (PE rows, bounds, uniqueness, rotation, spectrum)"
 )
+
+# The tables of module_report, in its order, by the names --table and --out use.
+TABLE_NAMES = (
+    "pe_rows",
+    "bounds",
+    "unique",
+    "rotation",
+    "exercise_1",
+    "exercise_2",
+    "exercise_3",
+)
+PLOT_FORMATS = (".png", ".svg", ".pdf")
+DEFAULT_POSITIONS = (0, 3, 7, 12, 20)
+DEFAULT_MAX_LEN = "50"
 
 _OPTION_NAMES = {
     "max_len": "--max-len",
@@ -44,7 +61,9 @@ def _number(text: str, option: str, kind: type) -> int | float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The tables command's options; values are checked in run so errors name the option."""
-    parser.add_argument("--max-len", default="50", help="positions in the table (default 50)")
+    parser.add_argument(
+        "--max-len", default=DEFAULT_MAX_LEN, help="positions in the table (default 50)"
+    )
     parser.add_argument("--d-model", default="8", help="even model width, at least 4 (default 8)")
     parser.add_argument("--base", default="10000", help="frequency base, > 1 (default 10000)")
     parser.add_argument("--k", default="5", help="offset of the rotation table (default 5)")
@@ -53,54 +72,145 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--positions",
-        default="0,3,7,12,20",
-        help="comma-separated positions of the rotation tables",
+        default=None,
+        help="comma-separated positions of the rotation tables (default 0,3,7,12,20, "
+        "those that fit the table)",
     )
     parser.add_argument(
         "--dims", default=None, help="comma-separated dims for exercise 3 (default: spread)"
     )
     parser.add_argument("--format", default="text", help="text, csv or json (default text)")
     parser.add_argument(
+        "--table",
+        default=None,
+        metavar="NAME",
+        help=f"print this table only: {', '.join(TABLE_NAMES)} (--format csv needs it, or --out)",
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        type=path_text,
+        metavar="DIR",
+        help="with --format csv: write one NAME.csv per table into DIR",
+    )
+    parser.add_argument(
         "--plot",
         default=None,
         type=path_text,
         metavar="FILE",
-        help="also draw exercise 3 as a PNG (never over a file pe-proofs did not write)",
+        help="also draw exercise 3 to FILE: .png, .svg or .pdf (needs the plot extra)",
     )
+    parser.add_argument("--force", action="store_true", help="let --plot replace an existing file")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Check every option, compute the tables, print them; write the plot if asked."""
+def _check_output_options(args: argparse.Namespace) -> None:
+    """Refuse format, table, out and plot combinations before any work is done."""
     if args.format not in FORMATS:
         raise ValueError(f"--format must be text, csv or json, got {args.format!r}")
+    if args.table is not None and args.table not in TABLE_NAMES:
+        raise ValueError(f"--table must be one of {', '.join(TABLE_NAMES)}, got {args.table!r}")
+    if args.out is not None:
+        if args.format != "csv":
+            raise ValueError("--out writes CSV files; use it with --format csv")
+        check_directory(args.out, "--out")
+    elif args.format == "csv" and args.table is None:
+        raise ValueError(
+            "--format csv prints one table: add --table NAME "
+            f"({', '.join(TABLE_NAMES)}), or --out DIR for one CSV file per table"
+        )
     if args.plot is not None:
+        if args.plot.is_dir():
+            raise ValueError(
+                f"--plot {args.plot} is a directory; give a file name ending in .png, .svg or .pdf"
+            )
+        if args.plot.suffix.lower() not in PLOT_FORMATS:
+            raise ValueError(f"--plot must end in .png, .svg or .pdf, got {args.plot.name!r}")
         if not args.plot.parent.is_dir():
             raise ValueError(
                 f"--plot directory does not exist or is not a directory: {args.plot.parent}"
             )
-        check_writable(args.plot.parent, [args.plot.name], "--plot directory")
-        if not plotting_available():
-            print(f"pe-proofs: error: {MISSING}", file=sys.stderr)
-            return 2
+        if args.plot.exists() and not args.force:
+            raise ValueError(f"--plot {args.plot} exists; add --force to replace it")
+        if args.plot.is_symlink():
+            raise ValueError(f"--plot {args.plot} is a symbolic link; name a regular file")
+
+
+def _positions(args: argparse.Namespace, max_len: int, shifts: dict[str, int]) -> list[int]:
+    """The positions given, or the defaults that keep every shifted row inside the table.
+
+    shifts: option -> offset. When no default fits, the message blames what the user changed:
+    --max-len if it was given, otherwise the offsets that are too large.
+    """
+    if args.positions is not None:
+        return comma_integers(args.positions, "--positions")
+    fitting = [p for p in DEFAULT_POSITIONS if all(0 <= p + s < max_len for s in shifts.values())]
+    if fitting:
+        return fitting
+    if args.max_len != DEFAULT_MAX_LEN:
+        offsets = " and ".join(f"{option} {value}" for option, value in shifts.items())
+        raise ValueError(
+            f"--max-len {max_len} is too short for the rotation tables ({offsets}); "
+            f"use --max-len {max(shifts.values()) + 1} or more"
+        )
+    option, value = max(shifts.items(), key=lambda item: abs(item[1]))
+    raise ValueError(
+        f"{option} {value} moves every row of the rotation tables outside the table "
+        f"[0, {max_len}); use a smaller {option} or a larger --max-len"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every option, compute the tables, print or write them; draw the plot if asked."""
+    _check_output_options(args)
+    if args.plot is not None and not plotting_available():
+        print(f"pe-proofs: error: {MISSING}", file=sys.stderr)
+        return 2
+    max_len = _number(args.max_len, "--max-len", int)
+    k = _number(args.k, "--k", float)
+    exercise_k = _number(args.exercise_k, "--exercise-k", float)
+    # Non-integer offsets are refused by check_options, naming their option.
+    shifts = {
+        option: int(value)
+        for option, value in (("--k", k), ("--exercise-k", exercise_k))
+        if math.isfinite(value) and value.is_integer()
+    }
     options = check_options(
-        max_len=_number(args.max_len, "--max-len", int),
+        max_len=max_len,
         d_model=_number(args.d_model, "--d-model", int),
         base=_number(args.base, "--base", float),
-        k=_number(args.k, "--k", float),
-        exercise_k=_number(args.exercise_k, "--exercise-k", float),
-        positions=comma_integers(args.positions, "--positions"),
+        k=k,
+        exercise_k=exercise_k,
+        positions=_positions(args, max_len, shifts) if max_len >= 2 and shifts else [0],
         dims=None if args.dims is None else comma_integers(args.dims, "--dims"),
         names=_OPTION_NAMES,
     )
-    tables = module_report(**options)
-    print(render_tables(tables, args.format))
+    named = dict(zip(TABLE_NAMES, module_report(**options), strict=True))
+    _output(named, args)
     if args.plot is not None:
         table = sinusoidal_pe(options["max_len"], options["d_model"], base=options["base"])
-        write_files(args.plot.parent, {args.plot.name: _png(table, options["dims"])})
-    return 0 if all(t.passed is not False for t in tables) else 1
+        write_one_file(args.plot, _drawn(table, options["dims"], args.plot.suffix.lower()))
+        print(f"pe-proofs: wrote {args.plot}", file=sys.stderr)
+    return 0 if all(t.passed is not False for t in named.values()) else 1
 
 
-def _png(table: np.ndarray, dims: Sequence[int]) -> bytes:
-    """Exercise 3's plot as PNG bytes, so that write_files can place it atomically."""
+def _output(named: dict[str, Table], args: argparse.Namespace) -> None:
+    """Print the tables (or the one asked for), or write one CSV per table into --out."""
+    if args.out is not None:
+        chosen = [args.table] if args.table else list(named)
+        files = {f"{name}.csv": table_csv(named[name]).encode() for name in chosen}
+        write_files(args.out, files)
+        print(f"pe-proofs: wrote {len(files)} CSV files into {args.out}", file=sys.stderr)
+        return
+    if args.table is not None:
+        named = {args.table: named[args.table]}
+    if args.format == "json":
+        objects = {name: table_object(t) for name, t in named.items()}
+        print(json.dumps(objects, indent=2, ensure_ascii=False, allow_nan=False))
+    else:
+        print(render_tables(list(named.values()), args.format))
+
+
+def _drawn(table: np.ndarray, dims: Sequence[int], suffix: str) -> bytes:
+    """Exercise 3's plot as bytes in the format of suffix, so it can be written atomically."""
     with tempfile.TemporaryDirectory() as scratch:
-        return plot_spectrum(table, dims, Path(scratch) / "plot.png").read_bytes()
+        return plot_spectrum(table, dims, Path(scratch) / f"plot{suffix}").read_bytes()

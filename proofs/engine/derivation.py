@@ -186,7 +186,9 @@ class Derivation:
         if not bad:
             return Verdict(
                 "proved",
-                f"all {len(links)} links checked symbolically and numerically",
+                "the link checked symbolically and numerically"
+                if len(links) == 1
+                else f"all {len(links)} links checked symbolically and numerically",
                 None,
                 links,
             )

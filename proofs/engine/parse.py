@@ -42,6 +42,8 @@ DEFAULT_SYMBOLS: Mapping[str, sp.Symbol] = MappingProxyType(
         "pos": sp.Symbol("pos", real=True),
         "k": sp.Symbol("k", real=True),
         "L": sp.Symbol("L", positive=True),
+        # The course module's name for the ramp's length; L is the theorems' shorter name.
+        "max_len": sp.Symbol("max_len", positive=True),
         "d_model": sp.Symbol("d_model", positive=True, even=True, integer=True),
         "i": sp.Symbol("i", nonnegative=True, integer=True),
         "omega": sp.Symbol("omega", positive=True),

@@ -1,4 +1,5 @@
-"""JSON printer: one object per theorem, every step with its expression and both checks."""
+"""JSON printer: one object per theorem, every step with its expression and both checks
+(rule, points, digits, largest difference), whatever the terminal printer shows."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 import sympy as sp
 
 from proofs.engine.derivation import Derivation, LinkResult
+from proofs.engine.pointwise import HIGH_DPS, LOW_DPS
 from proofs.engine.theorem import TheoremResult
 
 
@@ -22,7 +24,9 @@ def _check(link: LinkResult | None) -> tuple[dict[str, Any] | None, dict[str, An
     numeric = {
         "passed": n.passed,
         "points": n.points,
+        "digits": [LOW_DPS, HIGH_DPS],
         "max_relative_difference": n.max_relative,
+        "noisy_points": n.noisy,
         "counterexample": None if n.counterexample is None else n.counterexample.describe(),
     }
     return symbolic, numeric
@@ -41,6 +45,7 @@ def theorem_json(result: TheoremResult, twin: dict[str, Any] | None = None) -> d
                 "kind": type(part).__name__,
                 "status": verdict.status,
                 "reason": verdict.reason,
+                "links": len(verdict.links),
             }
         )
         if isinstance(part, Derivation):
@@ -60,6 +65,7 @@ def theorem_json(result: TheoremResult, twin: dict[str, Any] | None = None) -> d
         "title": th.title,
         "statement": th.statement,
         "status": result.status,
+        "links": sum(len(pr.verdict.links) for pr in result.parts),
         "parts": parts,
         "steps": steps,
         "numeric_twin": {"function": th.twin, "table": twin},

@@ -1,4 +1,4 @@
-"""Printers for numeric Tables: aligned text, CSV blocks, or JSON (stdlib only)."""
+"""Printers for numeric Tables: aligned text, CSV (one table per file), or JSON (stdlib only)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ import csv
 import io
 import json
 import math
+import textwrap
 
 from numeric.table import Cell, Table
 
 FORMATS = ("text", "csv", "json")
+NOTE_WIDTH = 100
 _MARKS = {True: "PASS", False: "FAIL"}
 
 
@@ -37,7 +39,8 @@ def _text(table: Table) -> str:
     out = [title, line(list(table.columns)), "  ".join("-" * w for w in widths)]
     out += [line(row) for row in cells]
     if table.note:
-        out.append(table.note)
+        # Prose, unlike the rows: wrapped to a terminal's usual width.
+        out += textwrap.wrap(table.note, width=NOTE_WIDTH, break_on_hyphens=False)
     return "\n".join(out)
 
 
@@ -48,42 +51,42 @@ def _json_cell(cell: Cell) -> Cell:
     return cell
 
 
+def table_object(table: Table) -> dict[str, object]:
+    """One table as a JSON-ready object: title, columns, rows, note, passed."""
+    return {
+        "title": table.title,
+        "columns": list(table.columns),
+        "rows": [[_json_cell(c) for c in row] for row in table.rows],
+        "note": table.note,
+        "passed": table.passed,
+    }
+
+
 def _json(tables: list[Table]) -> str:
-    objects = [
-        {
-            "title": t.title,
-            "columns": list(t.columns),
-            "rows": [[_json_cell(c) for c in row] for row in t.rows],
-            "note": t.note,
-            "passed": t.passed,
-        }
-        for t in tables
-    ]
-    return json.dumps(objects, indent=2, ensure_ascii=False, allow_nan=False)
+    return json.dumps(
+        [table_object(t) for t in tables], indent=2, ensure_ascii=False, allow_nan=False
+    )
 
 
-def _csv(tables: list[Table]) -> str:
+def table_csv(table: Table) -> str:
+    """One table as CSV a reader loads as is: the header row, then the raw cells (floats keep
+    every digit); no title or note rows."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    for n, t in enumerate(tables):
-        if n:
-            writer.writerow([])
-        writer.writerow([t.title] if t.passed is None else [t.title, f"passed={t.passed}"])
-        writer.writerow(t.columns)
-        # Raw cells: repr-exact floats, so the CSV keeps full precision.
-        writer.writerows(["" if c is None else c for c in row] for row in t.rows)
-        if t.note:
-            writer.writerow([f"note: {t.note}"])
-    return buffer.getvalue().rstrip("\n")
+    writer.writerow(table.columns)
+    writer.writerows(["" if c is None else c for c in row] for row in table.rows)
+    return buffer.getvalue()
 
 
 def render_tables(tables: list[Table], fmt: str) -> str:
     """The tables as one string: fmt 'text' (aligned columns, title, note, PASS/FAIL mark),
-    'csv' (one block per table, blank line between) or 'json' (a list of objects)."""
+    'json' (a list of objects) or 'csv' (exactly one table: CSV holds one table per file)."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of text, csv, json, got {fmt!r}")
     if fmt == "json":
         return _json(tables)
     if fmt == "csv":
-        return _csv(tables)
+        if len(tables) != 1:
+            raise ValueError(f"CSV holds one table per file, got {len(tables)} tables")
+        return table_csv(tables[0]).rstrip("\n")
     return "\n\n".join(_text(t) for t in tables)

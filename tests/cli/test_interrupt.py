@@ -169,6 +169,8 @@ def test_a_closed_pipe_is_quiet() -> None:
             "tables",
             "--format",
             "csv",
+            "--table",
+            "rotation",
             "--max-len",
             "4000",
             "--positions",

@@ -1,12 +1,16 @@
-"""The pe-proofs command line: prove, list, JSON, exit statuses and one-line errors."""
+"""The pe-proofs command line: prove, list, JSON, exit statuses, one-line errors, --version,
+--help examples, verbose details, the closing summary, colour/ASCII rules and progress."""
 
+import io
 import json
 import subprocess
 import sys
+from importlib.metadata import version
 
 import pytest
 
-from proofs.cli.main import main
+from proofs.cli import terminal
+from proofs.cli.main import COMMANDS, main, run_theorem_module
 
 
 def test_prove_one_theorem_prints_steps_and_verdict(capsys):
@@ -14,7 +18,7 @@ def test_prove_one_theorem_prints_steps_and_verdict(capsys):
     out = capsys.readouterr().out
     assert "compare coefficients of pos" in out.lower()
     assert "✓ ramp: PROVED" in out
-    assert "Numeric twin" in out
+    assert "✓ numeric twin ramp_table" in out
 
 
 def test_default_command_proves_everything(capsys):
@@ -26,7 +30,9 @@ def test_default_command_proves_everything(capsys):
 def test_list_names_every_theorem(capsys):
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines][:2] == ["rotation", "ramp"]
+    names = [line.split()[0] for line in lines if not line.startswith(" ")]
+    assert names[:2] == ["rotation", "ramp"] and len(names) == 9
+    assert max(map(len, lines)) <= 100
 
 
 def test_json_output_has_steps_with_both_checks(capsys):
@@ -91,3 +97,109 @@ def test_a_sum_pretty_prints_first_thing_in_a_fresh_process():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_version_comes_from_the_installed_package(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"pe-proofs {version('pe-proofs')}\n"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_help_ends_with_an_example(command, capsys):
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1].startswith(f"example: pe-proofs {command}")
+
+
+def test_a_theorem_module_proves_its_theorem_only(capsys):
+    assert run_theorem_module("ramp", ["unique", "rotation"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "python -m proofs.ramp proves ramp only, got also 'unique', 'rotation'" in err
+
+
+def test_one_theorem_reads_with_the_right_plurals(capsys):
+    assert main(["prove", "ramp", "--no-twin"]) == 0
+    out = capsys.readouterr().out
+    assert "the link checked symbolically and numerically" in out
+    assert "1 links" not in out and "1 theorems" not in out
+    assert out.rstrip().splitlines()[-1] == "✓ 1 theorem: every one proved"
+
+
+def test_details_per_link_only_with_verbose(capsys):
+    assert main(["prove", "ramp", "--no-twin"]) == 0
+    quiet = capsys.readouterr().out
+    assert main(["prove", "ramp", "--no-twin", "--verbose"]) == 0
+    verbose = capsys.readouterr().out
+    detail = "24 points at 60 and 120 digits, largest relative difference"
+    assert detail not in quiet and detail in verbose
+    assert "symbolic: reduced to 0 by expand" in verbose
+    # Each step still names its rule, in both.
+    assert "✓ collect the powers of pos" in quiet and "✓ collect the powers of pos" in verbose
+
+
+def test_json_always_has_the_link_details(capsys):
+    assert main(["prove", "ramp", "--json", "--no-twin"]) == 0
+    (theorem,) = json.loads(capsys.readouterr().out)
+    numeric = [s["numeric"] for s in theorem["steps"] if s["numeric"]]
+    assert numeric and all(n["points"] == 24 and n["digits"] == [60, 120] for n in numeric)
+    assert theorem["links"] == 3 and "seconds" in theorem
+
+
+def test_the_run_ends_with_a_summary_table(capsys):
+    assert main(["prove", "ramp", "rotation", "--d-model", "4"]) == 0
+    lines = capsys.readouterr().out.rstrip().splitlines()
+    header = next(n for n, line in enumerate(lines) if line.startswith("theorem "))
+    assert lines[header].split() == [
+        "theorem",
+        "parts",
+        "links",
+        "verdict",
+        "numeric",
+        "twin",
+        "time",
+    ]
+    ramp = lines[header + 2].split()
+    assert ramp[:5] == ["ramp", "7", "3", "proved", "passed"] and ramp[-1] == "s"
+    assert lines[header + 5].split()[:2] == ["total", "11"]
+
+
+def test_ascii_output_has_no_unicode(capsys):
+    assert main(["prove", "ramp", "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert out.isascii() and "ok ramp: PROVED" in out and "k != 0" in out
+
+
+def _stream(encoding: str, tty: bool) -> io.TextIOWrapper:
+    stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding)
+    stream.isatty = lambda: tty  # type: ignore[method-assign]
+    return stream
+
+
+def test_unicode_follows_the_encoding_and_colour_needs_a_terminal(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert terminal.wants_unicode(_stream("utf-8", False))
+    assert not terminal.wants_unicode(_stream("ascii", True))
+    assert terminal.wants_colour(_stream("utf-8", True))
+    assert not terminal.wants_colour(_stream("utf-8", False))
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not terminal.wants_colour(_stream("utf-8", True))
+
+
+def test_width_is_the_terminal_s_or_100_when_not_a_terminal(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert terminal.terminal_width(_stream("utf-8", False)) == 100
+    monkeypatch.setenv("COLUMNS", "80")
+    assert terminal.terminal_width(_stream("utf-8", False)) == 80
+
+
+def test_progress_only_on_a_terminal(capsys):
+    assert main(["prove", "ramp", "rotation", "--no-twin", "--d-model", "4"]) == 0
+    assert capsys.readouterr().err == ""
+    tty = _stream("utf-8", True)
+    progress = terminal.Progress(tty)
+    progress.show("proving ramp (1 of 2) …")
+    progress.clear()
+    tty.flush()
+    assert tty.buffer.getvalue().decode() == "\r\033[Kproving ramp (1 of 2) …\r\033[K"

@@ -1,4 +1,5 @@
-"""`pe-proofs shift`: the derivation or certificate on the terminal, JSON, and exit statuses."""
+"""`pe-proofs shift`: answers in the module's notation, the algebra under --verbose, JSON, exit
+statuses, and expressions that start with '-'."""
 
 import json
 
@@ -7,46 +8,104 @@ import pytest
 from proofs.cli.main import main
 
 
-def test_sine_cosine_prints_the_verified_rotation(capsys):
-    assert main(["shift", "sin(pos)", "cos(pos)"]) == 0
-    out = capsys.readouterr().out
-    assert "✓ proved" in out and "✓ yes" in out
-    assert "M(k) =" in out and "cos(k)" in out
+def _out(argv, capsys, status=0):
+    assert main(["shift", *argv]) == status
+    return capsys.readouterr().out
+
+
+def test_sine_cosine_prints_the_verified_rotation_in_sin_and_cos_of_k(capsys):
+    out = _out(["sin(pos)", "cos(pos)"], capsys)
+    assert "✓ Yes" in out and "M(k) =" in out
+    assert "⎡cos(k)   sin(k)⎤" in out and "⎣-sin(k)  cos(k)⎦" in out
+    # The chain and the solver's basis come with --verbose only.
+    assert "matrix product" not in out and "exp(" not in out
+
+
+def test_verbose_shows_the_checked_chain(capsys):
+    out = _out(["sin(pos)", "cos(pos)", "--verbose"], capsys)
+    assert "matrix product" in out and "angle addition" in out
+    assert "independent functions exp(-i·pos), exp(i·pos)" in out
 
 
 def test_ramp_affine_prints_the_offset(capsys):
-    assert main(["shift", "pos/L", "--affine"]) == 0
-    out = capsys.readouterr().out
-    assert "affine map" in out and "b(k) =" in out and "✓ yes" in out
+    out = _out(["pos/L", "--affine"], capsys)
+    assert "affine map" in out and "b(k) =" in out and "✓ Yes" in out
 
 
-def test_ramp_linear_prints_the_certificate(capsys):
-    assert main(["shift", "pos/L"]) == 0
-    out = capsys.readouterr().out
-    assert "no matrix exists" in out and "0 = k/L" in out and "✗ no" in out
+def test_a_refusal_is_one_sentence_in_words(capsys):
+    out = _out(["pos/L"], capsys)
+    answer = [line for line in out.splitlines() if line.startswith("✗")]
+    assert answer == ["✗ No: a linear map would need 0 = k/L for every pos, which fails for k ≠ 0."]
+    # No SymPy internals: the solver's unknowns, I for the imaginary unit, coefficients.
+    assert "_m11" not in out and "coefficient" not in out and "*I" not in out
 
 
-def test_json_answer(capsys):
-    assert main(["shift", "sin(pos)", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+def test_a_lone_sine_is_refused_where_sin_k_is_not_zero(capsys):
+    out = _out(["sin(pos)"], capsys)
+    assert "which fails whenever sin(k) ≠ 0." in out
+    assert "nonzero coefficient" not in out
+
+
+def test_verbose_refusal_shows_the_certificate_algebra(capsys):
+    out = _out(["sin(pos)", "-v"], capsys)
+    assert "m₁₁" in out and "Their weighted sum leaves" in out and "0 = sin(k)" in out
+    assert "_m11" not in out
+
+
+@pytest.mark.parametrize("name", ["max_len", "d_model", "omega", "L"])
+def test_the_module_names_are_accepted(name, capsys):
+    out = _out([f"pos/{name}"], capsys)
+    assert "✗ No" in out and f"0 = k/{name}" in out
+
+
+def test_one_notation_for_the_frequency(capsys):
+    out = _out(["sin(pos/10000**(2*i/d_model))", "cos(pos/10000**(2*i/d_model))"], capsys)
+    assert "✓ Yes" in out and "10000" in out
+    # SymPy's simplify writes 10000**(2i/d) as 10**(8i/d); the answer must not.
+    assert "8⋅i" not in out and "10  " not in out
+    data = json.loads(_out(["sin(pos/10000**(2*i/d_model))", "--json"], capsys))
+    assert data["certificate"]["value"] == "sin(k/10000**(2*i/d_model))"
+    assert "10**" not in json.dumps(data)
+
+
+def test_unknown_names_list_the_accepted_ones(capsys):
+    assert main(["shift", "x*pos"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown name 'x'" in err and "pos, k, L, max_len, d_model, i, omega" in err
+
+
+@pytest.mark.parametrize("argv", [["-sin(pos)", "cos(pos)"], ["--", "-sin(pos)", "cos(pos)"]])
+def test_an_expression_may_start_with_a_minus(argv, capsys):
+    out = _out(argv, capsys)
+    assert "✓ Yes" in out and "⎡cos(k)  -sin(k)⎤" in out
+
+
+def test_json_answer_has_the_sentence_and_the_certificate(capsys):
+    data = json.loads(_out(["sin(pos)", "--json"], capsys))
     assert data["exists"] is False and data["matrix"] is None
+    assert data["answer"].startswith("a linear map would need 0 = sin(k) for every pos")
     assert data["certificate"]["value"] == "sin(k)"
     assert {e["basis_function"] for e in data["certificate"]["equations"]} == {
         "exp(I*pos)",
         "exp(-I*pos)",
     }
+    assert all("_m" not in e["equation"] for e in data["certificate"]["equations"])
 
 
 def test_json_map_carries_its_derivation(capsys):
-    assert main(["shift", "pos", "--affine", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(_out(["pos", "--affine", "--json"], capsys))
     assert data["exists"] is True and data["offset"] == ["k"]
     assert data["derivation"]["status"] == "proved" and len(data["derivation"]["steps"]) == 3
 
 
+def test_ascii_output(capsys):
+    out = _out(["pos/L", "--ascii"], capsys)
+    assert out.isascii() and "NO No: a linear map would need 0 = k/L" in out and "k != 0" in out
+
+
 def test_undecided_exits_3(capsys):
-    assert main(["shift", "log(pos)"]) == 3
-    assert "? undecided: unsupported term log(pos)" in capsys.readouterr().out
+    out = _out(["log(pos)"], capsys, status=3)
+    assert "? Undecided: unsupported term log(pos)" in out
 
 
 @pytest.mark.parametrize(
@@ -56,6 +115,7 @@ def test_undecided_exits_3(capsys):
         (["shift", "foo(pos)"], "foo"),
         (["shift", "__import__('os')"], ""),
         (["shift"], "required"),
+        (["shift", "pos", "--frobnicate"], "unrecognized arguments: --frobnicate"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):

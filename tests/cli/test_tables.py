@@ -12,6 +12,7 @@ import pytest
 
 from numeric.table import Table
 from proofs.cli import precision, tables
+from proofs.cli.main import main
 from proofs.render.tables import render_tables
 
 
@@ -35,21 +36,81 @@ def test_tables_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "-0.9589      0.2837        -0.9589         0.2837" in out
 
 
-def test_tables_json_and_csv(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tables_json_gives_one_object_per_table(capsys: pytest.CaptureFixture[str]) -> None:
     status, out = _run(tables, ["--format", "json", "--max-len", "64", "--d-model", "6"], capsys)
     data = json.loads(out)
-    assert status == 0 and len(data) == 7 and data[0]["rows"][1][1] == pytest.approx(math.sin(1))
-    status, out = _run(tables, ["--format", "csv", "--positions", "1,2"], capsys)
-    blocks = out.split("\n\n")
-    assert len(blocks) == 7
-    assert list(csv.reader(io.StringIO(blocks[2])))[2] == ["50", "50"]
+    assert status == 0 and list(data) == list(tables.TABLE_NAMES)
+    assert data["pe_rows"]["rows"][1][1] == pytest.approx(math.sin(1))
+    status, out = _run(tables, ["--format", "json", "--table", "unique"], capsys)
+    assert list(json.loads(out)) == ["unique"]
 
 
-def test_tables_plot(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_tables_csv_is_one_table_a_csv_reader_loads(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = _run(tables, ["--format", "csv", "--table", "unique"], capsys)
+    assert status == 0
+    assert list(csv.reader(io.StringIO(out))) == [["unique rows", "rows"], ["50", "50"]]
+    status, out = _run(tables, ["--format", "csv", "--table", "rotation"], capsys)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [int(r["pos"]) for r in rows] == [0, 3, 7, 12, 20] and rows[0]["match"] == "True"
+
+
+def test_tables_csv_without_a_table_is_refused_with_the_way_out() -> None:
+    parser = argparse.ArgumentParser()
+    tables.add_arguments(parser)
+    with pytest.raises(ValueError, match=r"add --table NAME .* or --out DIR"):
+        tables.run(parser.parse_args(["--format", "csv"]))
+
+
+def test_tables_csv_out_writes_one_file_per_table(tmp_path, capsys) -> None:
+    status, out = _run(tables, ["--format", "csv", "--out", str(tmp_path / "csv")], capsys)
+    assert status == 0 and out == ""
+    written = {p.name for p in (tmp_path / "csv").glob("*.csv")}
+    assert written == {f"{name}.csv" for name in tables.TABLE_NAMES}
+    header = (tmp_path / "csv" / "pe_rows.csv").read_text().splitlines()[0]
+    assert header.startswith("row,dim 0,dim 1")
+
+
+def test_max_len_alone_never_blames_an_option_not_given(capsys) -> None:
+    # The default positions that do not fit a short table are dropped, not reported.
+    status, out = _run(tables, ["--max-len", "10"], capsys)
+    assert status == 0 and "0.841" in out
+    parser = argparse.ArgumentParser()
+    tables.add_arguments(parser)
+    with pytest.raises(ValueError) as error:
+        tables.run(parser.parse_args(["--max-len", "3"]))
+    assert str(error.value).startswith("--max-len 3 is too short")
+    assert "--positions" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("suffix", "magic"), [(".png", b"\x89PNG\r\n\x1a\n"), (".svg", b"<?xml"), (".pdf", b"%PDF")]
+)
+def test_tables_plot_format_follows_the_suffix(tmp_path, capsys, suffix, magic) -> None:
     pytest.importorskip("matplotlib")
-    target = tmp_path / "spectrum.png"
+    target = tmp_path / f"spectrum{suffix}"
     status, _ = _run(tables, ["--plot", str(target), "--max-len", "300"], capsys)
-    assert status == 0 and target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert status == 0 and target.read_bytes().startswith(magic)
+    # A single file: nothing else is left beside it (no manifest, no temporary file).
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_tables_plot_says_what_it_wrote_and_keeps_an_existing_file(tmp_path, capsys) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "spectrum.svg"
+    assert main(["tables", "--plot", str(target)]) == 0
+    assert capsys.readouterr().err == f"pe-proofs: wrote {target}\n"
+    target.write_text("mine")
+    assert main(["tables", "--plot", str(target)]) == 2
+    assert "exists; add --force to replace it" in capsys.readouterr().err
+    assert target.read_text() == "mine"
+    assert main(["tables", "--plot", str(target), "--force"]) == 0
+    assert target.read_bytes().startswith(b"<?xml")
+
+
+def test_tables_plot_refuses_other_suffixes(tmp_path, capsys) -> None:
+    assert main(["tables", "--plot", str(tmp_path / "x.gif")]) == 2
+    assert "--plot must end in .png, .svg or .pdf, got 'x.gif'" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(

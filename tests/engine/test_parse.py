@@ -204,8 +204,14 @@ REJECTIONS = [
     ("-" * 70 + "pos", "expression is nested too deeply; the limit is 60 levels"),
     ("sin(" * 61 + "pos" + ")" * 61, "expression is nested too deeply; the limit is 60 levels"),
     ("+".join(["pos"] * 300), "expression has too many parts (599 nodes); the limit is 500"),
-    ("pos + x", "unknown name 'x' at column 7; allowed names: pos, k, L, d_model, i, omega, pi, E"),
-    ("  x", "unknown name 'x' at column 3; allowed names: pos, k, L, d_model, i, omega, pi, E"),
+    (
+        "pos + x",
+        "unknown name 'x' at column 7; allowed names: pos, k, L, max_len, d_model, i, omega, pi, E",
+    ),
+    (
+        "  x",
+        "unknown name 'x' at column 3; allowed names: pos, k, L, max_len, d_model, i, omega, pi, E",
+    ),
     ("__import__('os').system('echo hi')", "attribute access ('.system') is not allowed"),
     ("().__class__", "attribute access ('.__class__') is not allowed"),
     ("pos.__class__", "attribute access ('.__class__') is not allowed"),
