@@ -13,10 +13,7 @@ from numeric.table_audit import audit, compare, load_table
 
 NAME = "audit"
 HELP = "identify a positional-encoding table (.npy, .npz, .csv, .txt, .safetensors) and measure it"
-EXAMPLE = """examples:
-  pe-proofs audit pe.npy
-  pe-proofs audit model.safetensors --key embed_positions.weight --json
-  pe-proofs audit fairseq.npy --against paper.npy"""
+EXAMPLE = "pe-proofs audit model_pe.npy --against paper_pe.npy --json"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,8 +26,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--against-key", metavar="KEY", help="the array's name in B")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.epilog = EXAMPLE
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ HELP = (
     "write the Coq development: _CoqProject, Headline.v, one module of lemmas per theorem "
     "(compile with coq_makefile -f _CoqProject -o Makefile && make)"
 )
+EXAMPLE = "pe-proofs coq --out coq && (cd coq && coq_makefile -f _CoqProject -o Makefile && make)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,6 +9,7 @@ from proofs.render import notes
 
 NAME = "latex"
 HELP = "write LaTeX course notes: a fragment per theorem and a main.tex that inputs them"
+EXAMPLE = "pe-proofs latex --out notes && (cd notes && latexmk -pdf main.tex)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

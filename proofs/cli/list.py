@@ -11,6 +11,7 @@ from proofs.render.text import ascii_text
 
 NAME = "list"
 HELP = "list the theorems with their one-line statements"
+EXAMPLE = "pe-proofs list"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

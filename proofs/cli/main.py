@@ -29,15 +29,6 @@ COMMANDS: tuple[str, ...] = (
 )
 DEFAULT_COMMAND = "prove"
 # The example line at the end of each command's --help.
-EXAMPLES: dict[str, str] = {
-    "prove": "pe-proofs prove rotation ramp --d-model 16 --verbose",
-    "list": "pe-proofs list",
-    "tables": "pe-proofs tables --format csv --table rotation > rotation.csv",
-    "precision": "pe-proofs precision --max-positions 1000,100000 --format json",
-    "latex": "pe-proofs latex --out notes && (cd notes && latexmk -pdf main.tex)",
-    "markdown": "pe-proofs markdown --out notes --theorem rotation",
-    "shift": 'pe-proofs shift "sin(pos/10000**(2*i/d_model))" "cos(pos/10000**(2*i/d_model))"',
-}
 
 
 class UsageError(Exception):
@@ -107,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
             module.NAME,
             help=module.HELP,
             description=module.HELP,
-            epilog=f"example: {EXAMPLES[name]}",
+            epilog=f"example: {module.EXAMPLE}",
             # Keep the example on one line, as typed.
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )

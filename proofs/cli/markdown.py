@@ -9,6 +9,7 @@ from proofs.render import notes
 
 NAME = "markdown"
 HELP = "write Markdown course notes: a page per theorem and a README.md index"
+EXAMPLE = "pe-proofs markdown --out notes --theorem rotation"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

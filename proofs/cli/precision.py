@@ -10,6 +10,7 @@ from proofs.render.tables import FORMATS, render_tables
 
 NAME = "precision"
 HELP = "max error against the mpmath reference by dtype and max position, module formula vs numeric"
+EXAMPLE = "pe-proofs precision --max-positions 1000,100000 --format json"
 
 
 def _integer(text: str, option: str) -> int:

@@ -18,6 +18,7 @@ from proofs.render.text import Style, link_count, render_theorem, summary_table
 
 NAME = "prove"
 HELP = "verify theorems (all by default): every step checked symbolically and numerically"
+EXAMPLE = "pe-proofs prove rotation ramp --d-model 16 --verbose"
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from proofs.render.text import Style, block, render_part
 
 NAME = "shift"
 HELP = "decide whether M(k)·f(pos) = f(pos + k) has a matrix M(k) free of pos (--affine: plus b(k))"
+EXAMPLE = 'pe-proofs shift "sin(pos/10000**(2*i/d_model))" "cos(pos/10000**(2*i/d_model))"'
 
 UNDECIDED = 3
 

@@ -25,6 +25,7 @@ NAME = "tables"
 HELP = (
     "reproduce the module's tables and exercises (PE rows, bounds, uniqueness, rotation, spectrum)"
 )
+EXAMPLE = "pe-proofs tables --format csv --table rotation > rotation.csv"
 
 # The tables of module_report, in its order, by the names --table and --out use.
 TABLE_NAMES = (
