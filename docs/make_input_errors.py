@@ -153,6 +153,14 @@ def cli_rows() -> list[Row]:
         "pe-proofs markdown --out $TMP/notes --theorem rotaton",
         "pe-proofs markdown --out $TMP/notes --d-model 0",
         "pe-proofs markdown --out $TMP/foreign --theorem ramp",
+        # audit: files from any implementation
+        "pe-proofs audit",
+        "pe-proofs audit $TMP/missing.npy",
+        "pe-proofs audit $TMP/file",
+        "pe-proofs audit $TMP/file.pkl",
+        "pe-proofs audit $TMP/missing.npz --key ''",
+        "pe-proofs audit $TMP/missing.npy --against $TMP/other.npy",
+        "pe-proofs audit $TMP/missing.npy --against-key weight",
         # coq
         "pe-proofs coq",
         "pe-proofs coq --out $TMP/file/sub",
