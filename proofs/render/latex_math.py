@@ -8,6 +8,8 @@ are broken at top-level operators into rows that fit a budget in pt.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import sympy as sp
 from sympy.printing.conventions import split_super_sub
 from sympy.printing.latex import LatexPrinter, greek_letters_set
@@ -107,17 +109,33 @@ def _upright(factor: sp.Basic) -> bool:
 class NotesLatexPrinter(LatexPrinter):
     """SymPy's LaTeX printer with the notes' symbol names, reading order and matrix layout."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: Mapping[str, str] | None = None) -> None:
         super().__init__({"symbol_names": LATEX_NAMES})
+        self.names = {**_NAMES, **(names or {})}
 
     def _print_Symbol(self, expr: sp.Symbol, style: str = "plain") -> str:
         # Theorems may use a variant of pos or k with extra assumptions; set it the same way.
-        if expr.name in _NAMES:
-            return _NAMES[expr.name]
+        if expr.name in self.names:
+            return self.names[expr.name]
         return super()._print_Symbol(expr, style=style)
 
     def _as_ordered_terms(self, expr: sp.Basic, order: str | None = None) -> list[sp.Basic]:
-        return sorted(super()._as_ordered_terms(expr, order=order), key=_term_key)
+        terms = sorted(super()._as_ordered_terms(expr, order=order), key=_term_key)
+        if not any(t.atoms(sp.Function) for t in terms):
+            # A polynomial reads constant last, as the module writes it: 2i + 1, d/2 − 1.
+            terms = [t for t in terms if not t.is_number] + [t for t in terms if t.is_number]
+        return terms
+
+    def _negated_sine(self, expr: sp.Mul) -> str | None:
+        """−sin(k − pos) printed as sin(pos − k): the module's way round."""
+        if len(expr.args) == 2 and expr.args[0] == -1 and isinstance(expr.args[1], sp.sin):
+            arg = expr.args[1].args[0]
+            leading = [
+                s for s in arg.free_symbols if VARIABLE_RANK.get(s.name) == _variable_rank(arg)
+            ]
+            if isinstance(arg, sp.Add) and leading and arg.coeff(leading[0]).is_negative:
+                return rf"\sin{{\left({self._print(-arg)} \right)}}"
+        return None
 
     def _print_Mul(self, expr: sp.Basic) -> str:
         if not isinstance(expr, sp.Mul):
@@ -125,6 +143,9 @@ class NotesLatexPrinter(LatexPrinter):
         if sp.Mul(*expr.args).args != expr.args:
             # A product left unevaluated to show a form: keep its factors, only reorder them.
             return self._product(expr)
+        flipped = self._negated_sine(expr)
+        if flipped is not None:
+            return flipped
         if expr.could_extract_minus_sign():
             inner = -expr
             tex = self._print(inner)
@@ -230,9 +251,14 @@ def diagonal_blocks(matrix: sp.MatrixBase) -> list[tuple[int, int]]:
     return blocks
 
 
-def latex_math(expr: sp.Basic, display: Display = ()) -> str:
-    """expr set by the notes' SymPy printer, after the derivation's display substitutions."""
-    return NotesLatexPrinter().doprint(shown(expr, display))
+def latex_math(
+    expr: sp.Basic, display: Display = (), names: Mapping[str, str] | None = None
+) -> str:
+    """expr set by the notes' SymPy printer, after the derivation's display substitutions.
+
+    names: extra symbol name -> LaTeX pairs (the lesson's names for vectors and matrices).
+    """
+    return NotesLatexPrinter(names).doprint(shown(expr, display))
 
 
 def _pieces(printer: NotesLatexPrinter, expr: sp.Basic) -> tuple[list[str], str, str] | None:
