@@ -31,15 +31,19 @@ def ratio_derivation() -> Derivation:
 
 def period_derivation() -> Derivation:
     """sin((pos + 2π/ω_i)·ω_i) = sin(pos·ω_i)."""
-    w = omega()
+    # Proved for every positive frequency ω_i (so for 10000^(−2i/d_model) in particular);
+    # kept unevaluated so the 2π shows before sin's period removes it.
+    w = OMEGA_I
     return Derivation(
         "Pair i repeats after 2π/ω_i",
         (
-            Step(sp.sin((POS + 2 * sp.pi / w) * w), "PE(pos + 2π/ω_i, 2i)"),
+            Step(
+                sp.sin(sp.Mul(POS + 2 * sp.pi / w, w, evaluate=False), evaluate=False),
+                "PE(pos + 2π/ω_i, 2i)",
+            ),
             Step(sp.sin(POS * w + 2 * sp.pi, evaluate=False), "multiply out"),
             Step(sp.sin(POS * w), "sin has period 2π"),
         ),
-        display=((w, OMEGA_I),),
     )
 
 

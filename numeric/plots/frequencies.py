@@ -37,7 +37,7 @@ def frequencies_figure(
     fine = np.linspace(0, max_len - 1, SAMPLES_PER_POSITION * (max_len - 1) + 1)
     whole = np.arange(max_len)
     with rc_context(STYLE):
-        fig = Figure(figsize=(6.0, 0.6 + 0.75 * len(dims)), layout="constrained")
+        fig = Figure(figsize=(6.0, 0.5 + 0.6 * len(dims)), layout="constrained")
         axes = fig.subplots(len(dims), 1, sharex=True, squeeze=False)[:, 0]
         for ax, dim in zip(axes, dims, strict=True):
             w = omegas[dim // 2]

@@ -17,7 +17,7 @@ def heatmap_figure(path: str | os.PathLike[str], *, max_len: int = 50, d_model: 
     from matplotlib.figure import Figure
 
     with rc_context(STYLE):
-        fig = Figure(figsize=(6.0, 2.4), layout="constrained")
+        fig = Figure(figsize=(6.0, 2.0), layout="constrained")
         ax = fig.add_subplot()
         image = ax.imshow(
             sinusoidal_pe(max_len, d_model).T,

@@ -32,7 +32,7 @@ def similarity_figure(
     ks = np.arange(max_k + 1)
     markers = "os^v"
     with rc_context(STYLE):
-        fig = Figure(figsize=(6.0, 2.3), layout="constrained")
+        fig = Figure(figsize=(6.0, 2.1), layout="constrained")
         left, right = fig.subplots(1, 2)
         for j, p in enumerate(positions):
             style = {"marker": markers[j % 4], "ms": 3, "lw": 0.9, "label": f"p = {p}"}

@@ -22,6 +22,7 @@ from proofs.render.lesson_blocks import (
     Heading,
     Items,
     Lesson,
+    Link,
     Para,
     Piece,
     ProofEnd,
@@ -31,6 +32,7 @@ from proofs.render.lesson_blocks import (
     TheoremStatement,
 )
 from proofs.render.tex_prose import tex_text
+from proofs.render.tex_width import tex_width
 
 
 def math(expr: sp.Basic, display: Sequence[tuple[sp.Basic, sp.Basic]] = ()) -> str:
@@ -48,13 +50,16 @@ def inline(pieces: Sequence[Piece], *, pdf_string: bool = False) -> str:
             out.append(f"{piece.kind}~\\ref{{{piece.label}}}")
         elif isinstance(piece, Emph):
             out.append(rf"\emph{{{tex_text(piece.text)}}}")
+        elif isinstance(piece, Link):
+            out.append(rf"\url{{{piece.url}}}")
         else:
             tex = f"${math(piece)}$"
-            out.append(rf"\texorpdfstring{{{tex}}}{{{piece}}}" if pdf_string else tex)
+            plain = str(piece).replace("_", " ")
+            out.append(rf"\texorpdfstring{{{tex}}}{{{plain}}}" if pdf_string else tex)
     return "".join(out)
 
 
-def table_tex(table: Table, caption: str) -> str:
+def table_tex(table: Table, caption: str, note: str | None = None) -> str:
     """A live table: its caption in words, the booktabs tabular, and its note."""
     specs = table.formats or ("",) * len(table.columns)
     align = "".join(
@@ -77,7 +82,7 @@ def table_tex(table: Table, caption: str) -> str:
     )
     if chars > 80:
         tabular = "\\resizebox{\\linewidth}{!}{%\n" + tabular + "}"
-    note = tex_text(table.note) if table.note else ""
+    note = tex_text(table.note if note is None else note)
     if table.passed is not None:
         note += (" " if note else "") + (
             "(check passed)" if table.passed else r"\textbf{(check FAILED)}"
@@ -99,22 +104,24 @@ def chain_tex(block: Chain) -> str:
 def equations_tex(
     lines: Sequence[sp.Basic], display: Sequence[tuple[sp.Basic, sp.Basic]] = ()
 ) -> str:
-    if len(lines) == 1:
-        return f"\\[\n{math(lines[0], display)}\n\\]"
-    return (
-        "\\begin{gather*}\n" + " \\\\\n".join(math(e, display) for e in lines) + "\n\\end{gather*}"
-    )
+    """Display math, one formula per line; four or more short ones go two to a line."""
+    shown = [math(e, display) for e in lines]
+    if len(shown) == 1:
+        return f"\\[\n{shown[0]}\n\\]"
+    if len(shown) >= 4 and max(tex_width(t) for t in shown) < 200:
+        shown = [r" \qquad ".join(shown[j : j + 2]) for j in range(0, len(shown), 2)]
+    return "\\begin{gather*}\n" + " \\\\\n".join(shown) + "\n\\end{gather*}"
 
 
 def block_tex(block: Block, figure_suffix: str) -> str:
     """One block of the lesson in LaTeX."""
     if isinstance(block, Heading):
-        command = "subsection" if block.level == 2 else "section"
+        command = {1: "section", 2: "subsection", 3: "subsection*"}[block.level]
         return f"\\{command}{{{inline(block.text, pdf_string=True)}}}"
     if isinstance(block, Para):
         return inline(block.pieces)
     if isinstance(block, Quote):
-        return f"\\begin{{quote}}\\itshape ``{tex_text(block.text)}''\\end{{quote}}"
+        return f"\\begin{{quote}}\\itshape ``{inline(block.pieces)}''\\end{{quote}}"
     if isinstance(block, Equations):
         return equations_tex(block.lines, block.display)
     if isinstance(block, Chain):
@@ -130,7 +137,7 @@ def block_tex(block: Block, figure_suffix: str) -> str:
     if isinstance(block, ProofEnd):
         return r"\vspace{-0.5\baselineskip}\hfill$\square$"
     if isinstance(block, TableBlock):
-        return table_tex(block.table, block.caption)
+        return table_tex(block.table, block.caption, block.note)
     if isinstance(block, Figure):
         return (
             "\\begin{figure}[htbp]\n\\centering\n"
@@ -146,36 +153,50 @@ def block_tex(block: Block, figure_suffix: str) -> str:
     raise TypeError(f"cannot print a block of type {type(block).__name__}")
 
 
-PREAMBLE = r"""\documentclass[11pt]{article}
-\usepackage[margin=2.2cm]{geometry}
+PREAMBLE = r"""\documentclass[FONTSIZE]{article}
+\usepackage[margin=MARGIN]{geometry}
 \usepackage{amsmath,amssymb,amsthm}
 \usepackage{booktabs}
 \usepackage{graphicx}
-\usepackage[T1]{fontenc}
-\usepackage{lmodern}
 \usepackage{microtype}
+\usepackage[skip=4pt,font=small]{caption}
 \usepackage[hidelinks]{hyperref}
 \newtheorem{theorem}{Theorem}
 \allowdisplaybreaks
-\setlength{\parskip}{0.4\baselineskip}
+\setlength{\parskip}{PARSKIP\baselineskip}
 \setlength{\parindent}{0pt}
 \renewcommand{\topfraction}{0.9}
 \renewcommand{\textfraction}{0.1}
+\setlength{\textfloatsep}{10pt plus 2pt minus 2pt}
+\setlength{\intextsep}{8pt plus 2pt minus 2pt}
+\urlstyle{same}
+"""
+
+# The student version is set tighter so it fits in eight pages.
+COMPACT = r"""\makeatletter
+\renewcommand\section{\@startsection{section}{1}{\z@}{-2ex plus -1ex minus -.2ex}{0.8ex plus .2ex}{\normalfont\large\bfseries}}
+\renewcommand\subsection{\@startsection{subsection}{2}{\z@}{-1.5ex plus -.5ex minus -.2ex}{0.5ex plus .2ex}{\normalfont\normalsize\bfseries}}
+\makeatother
 """
 
 
 def lesson_tex(lesson: Lesson, *, brief: bool, figure_suffix: str = ".pdf") -> str:
     """The lesson as one LaTeX document; figures are \\includegraphics of STEM+figure_suffix."""
     title = lesson.title + (" (student version)" if brief else "")
+    preamble = (
+        PREAMBLE.replace("FONTSIZE", "10pt" if brief else "11pt")
+        .replace("MARGIN", "1.6cm" if brief else "2.2cm")
+        .replace("PARSKIP", "0.25" if brief else "0.4")
+    ) + (COMPACT if brief else "")
     out = [
-        PREAMBLE
+        preamble
         + f"\\hypersetup{{pdftitle={{{tex_text(title)}}},pdfsubject={{{tex_text(SUBTITLE)}}}}}\n"
-        f"\\title{{{tex_text(title)}\\\\[4pt]\\large {tex_text(SUBTITLE)}}}\n\\date{{}}\n"
+        f"\\title{{{tex_text(title)}\\\\[4pt]\\large {tex_text(SUBTITLE)}}}\n\\author{{}}\n\\date{{}}\n"
         "\\begin{document}\n\\maketitle" + ("\\vspace{-2em}" if brief else "\n\\tableofcontents")
     ]
     for section in lesson.sections:
         if section.blocks and isinstance(section.blocks[0], AppendixStart):
-            out.append("\\appendix")
+            out.append("\\appendix\n\\sloppy")
         out.append(f"\\section{{{tex_text(section.title)}}}\\label{{sec:{section.name}}}")
         out += [t for t in (block_tex(b, figure_suffix) for b in section.blocks) if t]
     out.append("\\end{document}\n")

@@ -28,6 +28,7 @@ from proofs.render.lesson_blocks import (
     Heading,
     Items,
     Lesson,
+    Link,
     Para,
     Piece,
     ProofEnd,
@@ -37,6 +38,7 @@ from proofs.render.lesson_blocks import (
     TableBlock,
     TheoremStatement,
 )
+from proofs.render.latex_math import latex_math
 from proofs.render.notes_checked import Checked
 
 TITLE = "The sinusoidal positional encoding, proved"
@@ -88,6 +90,7 @@ NAMES: dict[str, str] = {
     "s_p": r"s(p)",
     "dim": r"\mathrm{dim}",
     "kappa": r"\kappa",
+    "ddots": r"\ddots",
     "max_len": r"\mathrm{max\_len}",
     "u_dot_v": r"u \cdot v",
     "uT_v": r"u^{\mathsf{T}} v",
@@ -135,22 +138,42 @@ def thm(name: str) -> Ref:
     return Ref("Theorem", f"thm:{name}", THEOREM_NUMBER[name])
 
 
+# Rules written as a formula, and the name the lesson gives them.
+RULE_NAMES = {
+    "cos(p − q) = cos p cos q + sin p sin q": "angle subtraction",
+    "Pythagorean identity sin²x + cos²x = 1": "Pythagorean identity",
+    "(Ab)ᵀ = bᵀAᵀ": "transpose of a product",
+}
+
+
 def short_rule(justification: str) -> str:
-    """The rule of a step in a few words: the text before its first colon."""
-    return justification.split(":")[0].strip()
+    """The rule of a step in a few words: its name, or the text before a colon or semicolon."""
+    text = RULE_NAMES.get(justification, justification)
+    return text.split(":")[0].split(";")[0].split(" (")[0].strip()
 
 
 def lesson_chain(derivation: Derivation) -> Derivation:
-    """The derivation with each rule cut to its name (the appendix keeps the full text)."""
-    steps = tuple(Step(s.expr, short_rule(s.justification)) for s in derivation.steps)
-    return replace(derivation, steps=steps)
+    """The derivation with each rule cut to its name (the appendix keeps the full text), the
+    frequency shown as ω_i, and a step that prints like the one before merged into it."""
+    display = derivation.display
+    if (omega(), OMEGA_I) not in display:
+        display = (*display, (omega(), OMEGA_I))
+    steps: list[Step] = []
+    for s in derivation.steps:
+        rule = short_rule(s.justification)
+        if steps and latex_math(s.expr, display) == latex_math(steps[-1].expr, display):
+            steps[-1] = Step(steps[-1].expr, f"{steps[-1].justification}, {rule}")
+            continue
+        steps.append(Step(s.expr, rule))
+    return replace(derivation, steps=tuple(steps), display=display)
 
 
 class _Parts:
     """The verified parts of the theorems, looked up by theorem and title prefix."""
 
-    def __init__(self, checked: Sequence[Checked]) -> None:
+    def __init__(self, checked: Sequence[Checked], brief: bool) -> None:
         self.by_name = {c.name: c for c in checked}
+        self.brief = brief
 
     def part(self, name: str, prefix: str) -> Part:
         for pr in self.by_name[name].result.parts:
@@ -166,8 +189,15 @@ class _Parts:
             raise TypeError(f"theorem {name}: part {prefix!r} is not a chain")
         return Chain(lesson_chain(part), tuple(intro))
 
-    def table(self, name: str) -> Table | None:
-        return self.by_name[name].table
+    def twin(self, name: str, caption: str) -> tuple[Block, ...]:
+        """The theorem's twin table, in the full notes only (the brief keeps the module's)."""
+        table = self.by_name[name].table
+        return () if self.brief or table is None else (TableBlock(table, caption),)
+
+
+def quote(*pieces: Piece) -> Quote:
+    """The module's words, quoted."""
+    return Quote(pieces)
 
 
 def eq(lhs: sp.Basic, rhs: sp.Basic) -> sp.Eq:
@@ -263,13 +293,15 @@ def definitions() -> Section:
             Para(
                 (
                     "Since ",
-                    eq(POS * OMEGA_I, POS / BASE ** (2 * I / D_MODEL)),
-                    ", this is the module's formula. We call ",
+                    eq(OMEGA_I, sp.Pow(BASE ** (2 * I / D_MODEL), -1, evaluate=False)),
+                    ", the angle ",
+                    POS * OMEGA_I,
+                    " is the module's pos / 10000^(2i/d_model). We call ",
                     OMEGA_I,
                     " the frequency of pair ",
                     I,
                     ", and write ",
-                    eq(PE_I(POS), pair(POS)),
+                    eq(PE_I(POS), sp.Tuple(*pair(POS))),
                     " for pair ",
                     I,
                     " and ",
@@ -290,7 +322,13 @@ def definitions() -> Section:
             ),
             Para(
                 (
-                    "Blank entries are zero. The module's alternative, the linear ramp, is one "
+                    "Each ",
+                    sp.Integer(0),
+                    " is a ",
+                    sp.Integer(2),
+                    "-by-",
+                    sp.Integer(2),
+                    " block of zeros. The module's alternative, the linear ramp, is one "
                     "number per position: ",
                     eq(r(POS), POS / L),
                     " with ",
@@ -303,9 +341,9 @@ def definitions() -> Section:
 
 
 def block_shift() -> sp.ImmutableMatrix:
-    """M_k drawn by its blocks: R(kω_0), …, R(kω_last) on the diagonal (the printer elides)."""
-    ws = (OMEGA_0, OMEGA_1, OMEGA_2, OMEGA_LAST)
-    return sp.ImmutableMatrix(sp.diag(*[rotation_matrix(K * w) for w in ws]))
+    """M_k by its blocks: R(kω_0), …, R(kω_last) on the diagonal, zero blocks elsewhere."""
+    dots = named("ddots")
+    return sp.ImmutableMatrix([[R(K * OMEGA_0), 0, 0], [0, dots, 0], [0, 0, R(K * OMEGA_LAST)]])
 
 
 # ── The module's sections ────────────────────────────────────────────────────────────────────
@@ -316,10 +354,14 @@ def formula_section(parts: _Parts, tables: dict[str, Table]) -> Section:
         "formula",
         "The formula and its frequencies",
         (
-            Quote(
+            quote(
                 "Each pair of dimensions oscillates at a different frequency — low dimension "
                 "indices oscillate fast (high frequency), high dimension indices oscillate "
-                "slowly (low frequency, since the divisor 10000^(2i/d_model) grows with i)."
+                "slowly (low frequency, since the divisor ",
+                BASE ** (2 * I / D_MODEL),
+                " grows with ",
+                I,
+                ").",
             ),
             theorem(
                 "frequencies",
@@ -395,7 +437,7 @@ def formula_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                     ") has moved a long way, while the last pair has hardly moved.",
                 ),
             ),
-            TableBlock(parts.table("frequencies"), "The four frequencies of d_model = 8."),
+            *parts.twin("frequencies", "The four frequencies of d_model = 8."),
             Figure(
                 "heatmap",
                 FIGURE_NUMBER["heatmap"],
@@ -433,7 +475,7 @@ def bounded_section(parts: _Parts, tables: dict[str, Table]) -> Section:
         "bounded",
         "Bounded",
         (
-            Quote(
+            quote(
                 "Every value stays within [-1, 1] — bounded, unlike raw position indices which "
                 "grow without limit, a real practical advantage for combining with token "
                 "embeddings whose values are typically also small."
@@ -467,10 +509,10 @@ def bounded_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                 (
                     Emph("What this means. "),
                     "Whatever the position, even ",
-                    eq(POS, 10**6),
+                    eq(POS, sp.Pow(10, 6, evaluate=False)),
                     ", the encoding's values stay as small as a token embedding's, and every "
                     "position adds a vector of the same length ",
-                    sp.sqrt(D_MODEL / 2),
+                    sp.Pow(D_MODEL / 2, sp.Rational(1, 2), evaluate=False),
                     ". The colour scale of ",
                     fig("heatmap"),
                     " ends at ",
@@ -503,7 +545,7 @@ def unique_section(parts: _Parts, tables: dict[str, Table]) -> Section:
         "unique",
         "Unique",
         (
-            Quote(
+            quote(
                 "50 unique rows out of 50 — no two positions (across the 50 tested) share an "
                 "identical encoding."
             ),
@@ -525,7 +567,7 @@ def unique_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                     " (",
                     thm("frequencies"),
                     "), so it is ",
-                    eq(sp.Function("PE_0")(POS), pair(POS, 1)),
+                    eq(sp.Function("PE_0")(POS), sp.Tuple(*pair(POS, 1))),
                     ". The squared distance between the first pairs at ",
                     p,
                     " and ",
@@ -593,7 +635,7 @@ def rotation_section(parts: _Parts, tables: dict[str, Table]) -> Section:
         "rotation",
         "The rotation",
         (
-            Quote(
+            quote(
                 "For any fixed offset k, there exists a linear transformation that maps PE(pos) "
                 "to PE(pos + k), the same transformation regardless of what pos is."
             ),
@@ -653,6 +695,7 @@ def rotation_section(parts: _Parts, tables: dict[str, Table]) -> Section:
             TableBlock(
                 tables["rotation"],
                 "The module's check: one R(5) on dims 0-1 predicts PE(pos+5) from PE(pos).",
+                "The same R(5) at every pos; match: predicted equals actual to the module's tolerance.",
             ),
             Figure(
                 "circle",
@@ -660,7 +703,7 @@ def rotation_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                 "fig:circle",
                 (
                     "The first pair ",
-                    pair(POS, 1),
+                    sp.Tuple(*pair(POS, 1)),
                     " on the unit circle at ",
                     eq(POS, 0),
                     ", ",
@@ -673,7 +716,7 @@ def rotation_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                     eq(K, 5),
                     " takes each circle to its square.",
                 ),
-                width=0.42,
+                width=0.36,
             ),
             Para(
                 (
@@ -701,7 +744,7 @@ def rotation_section(parts: _Parts, tables: dict[str, Table]) -> Section:
 def ramp_section(parts: _Parts, brief: bool) -> Section:
     a = sp.Symbol("a", real=True)
     blocks: list[Block] = [
-        Quote(
+        quote(
             "Raw integers grow unboundedly, and there's no natural linear relationship between "
             "“position 5” and “position 10” the way there is between PE(5) and PE(10)."
         ),
@@ -803,14 +846,20 @@ def ramp_section(parts: _Parts, brief: bool) -> Section:
         ),
         parts.chain("similarity", "The ramp's similarity"),
         parts.chain("similarity", "Its second difference"),
-        Para(("and ", sp.Ne(2 / L**2, 0), " since ", L > 0, ".")),
+        Para(
+            (
+                "and ",
+                sp.Ne(2 / L**2, 0, evaluate=False),
+                " since ",
+                sp.StrictGreaterThan(L, 0, evaluate=False),
+                ".",
+            )
+        ),
         ProofEnd(),
     ]
-    table = parts.table("similarity")
-    if table is not None:
-        blocks.append(
-            TableBlock(table, "Both similarities read off the (50, 8) tables, at four positions p.")
-        )
+    blocks += parts.twin(
+        "similarity", "Both similarities read off the (50, 8) tables, at four positions p."
+    )
     blocks += [
         Figure(
             "similarity",
@@ -890,9 +939,7 @@ def dot_product_section(parts: _Parts) -> Section:
         parts.chain("dot_product", "One pair, k before and k after", "And the pair k before:"),
         ProofEnd(),
     ]
-    table = parts.table("dot_product")
-    if table is not None:
-        blocks.append(TableBlock(table, "Dot products read off the table at several positions."))
+    blocks += parts.twin("dot_product", "Dot products read off the table at several positions.")
     blocks.append(
         Para(
             (
@@ -945,9 +992,7 @@ def group_section(parts: _Parts) -> Section:
         ),
         ProofEnd(),
     ]
-    table = parts.table("group")
-    if table is not None:
-        blocks.append(TableBlock(table, "The group laws checked in floating point."))
+    blocks += parts.twin("group", "The group laws checked in floating point.")
     blocks.append(
         Para(
             (
@@ -980,7 +1025,7 @@ def layouts_section(parts: _Parts) -> Section:
             "layouts",
             "Layouts and schedules keep the rotation",
             "For every frequency ",
-            w > 0,
+            sp.StrictGreaterThan(w, 0, evaluate=False),
             ", ",
             R(K * w),
             " moves the pair at frequency ",
@@ -1021,9 +1066,7 @@ def layouts_section(parts: _Parts) -> Section:
         ),
         ProofEnd(),
     ]
-    table = parts.table("layouts")
-    if table is not None:
-        blocks.append(TableBlock(table, "Layouts and schedules checked in floating point."))
+    blocks += parts.twin("layouts", "Layouts and schedules checked in floating point.")
     blocks.append(
         Para(
             (
@@ -1094,9 +1137,6 @@ def rope_section(parts: _Parts) -> Section:
         ),
         ProofEnd(),
     ]
-    table = parts.table("rope")
-    if table is not None:
-        blocks.append(TableBlock(table, "RoPE scores checked in floating point."))
     blocks.append(
         Para(
             (
@@ -1121,7 +1161,7 @@ def exercises_section(tables: dict[str, Table]) -> Section:
         "Exercises with worked solutions",
         (
             Heading(2, ("Exercise 1 — the full table at a larger ", D_MODEL)),
-            Quote(
+            quote(
                 "Compute sinusoidal_pe(max_len, d_model) for your own choice of max_len and "
                 "d_model (try a larger d_model, like 64), and confirm all rows are unique and "
                 "all values fall within [-1, 1]."
@@ -1144,7 +1184,7 @@ def exercises_section(tables: dict[str, Table]) -> Section:
             ),
             TableBlock(tables["exercise_1"], "Exercise 1 recomputed at d_model = 64."),
             Heading(2, ("Exercise 2 — another pair and another offset",)),
-            Quote(
+            quote(
                 "Repeat the rotation-matrix check using a different dimension pair (e.g., dims "
                 "2-3) and a different offset k."
             ),
@@ -1173,9 +1213,13 @@ def exercises_section(tables: dict[str, Table]) -> Section:
                     ". The table confirms it at the module's five positions:",
                 ),
             ),
-            TableBlock(tables["exercise_2"], "Exercise 2: one R(3/10) on dims 2-3."),
+            TableBlock(
+                tables["exercise_2"],
+                "Exercise 2: one R(3/10) on dims 2-3.",
+                "The same R(3/10) at every pos; match: predicted equals actual to the module's tolerance.",
+            ),
             Heading(2, ("Exercise 3 — the frequency spectrum",)),
-            Quote(
+            quote(
                 "Plot PE(pos, dim) as a function of pos, for several fixed dimension indices "
                 "spanning low to high i. Confirm the lower dimension indices oscillate visibly "
                 "faster."
@@ -1239,7 +1283,7 @@ def challenge_section() -> Section:
         "challenge",
         "The independent challenge",
         (
-            Quote(
+            quote(
                 "A teammate suggests replacing sinusoidal positional encoding with a simple "
                 "linear ramp (position / max_len, one single number appended to each token's "
                 "embedding). Write two or three sentences on what specific capability this "
@@ -1340,8 +1384,7 @@ def quiz_section() -> Section:
         ),
     )
     items = tuple(
-        (question, " ", Emph("Answer. "), *answer)
-        for question, answer in zip(QUIZ, answers, strict=True)
+        (Emph(question), " ", *answer) for question, answer in zip(QUIZ, answers, strict=True)
     )
     return Section("quiz", "Checkpoint quiz", (Items(items, numbered=True),))
 
@@ -1363,8 +1406,13 @@ def author_notes_section(brief: bool) -> Section:
                         Emph("The ramp (Discussion of the challenge, quiz answer 5). "),
                         "The module says a ramp's relationship between two positions \u201cdepends on "
                         "where those positions are relative to max_len\u201d and that no single "
-                        "transformation maps the ramp value at p to that at p + k independent "
-                        "of p. But the affine map ",
+                        "transformation maps the ramp value at ",
+                        P,
+                        " to that at ",
+                        P + K,
+                        " independent of ",
+                        P,
+                        ". But the affine map ",
                         named("affine"),
                         " does exactly that (",
                         thm("ramp"),
@@ -1422,7 +1470,7 @@ def author_notes_section(brief: bool) -> Section:
                         "bound itself is exact for every position (",
                         thm("bounded"),
                         "), and every row has length ",
-                        sp.sqrt(D_MODEL / 2),
+                        sp.Pow(D_MODEL / 2, sp.Rational(1, 2), evaluate=False),
                         ".",
                     ),
                 )
@@ -1445,11 +1493,11 @@ REFERENCES = (
 
 
 def references_section() -> Section:
-    return Section(
-        "references",
-        "References",
-        (Items(tuple((ref,) for ref in REFERENCES), numbered=True),),
-    )
+    items = []
+    for ref in REFERENCES:
+        text, _, url = ref.partition(" https://")
+        items.append((text, Link("https://" + url)) if url else (text,))
+    return Section("references", "References", (Items(tuple(items), numbered=True),))
 
 
 def conclusion_section(brief: bool) -> Section:
@@ -1514,7 +1562,7 @@ def build_lesson(
 ) -> Lesson:
     """The lesson from the verified theorems and the module's tables (numeric.module_report)."""
     tables = dict(zip(MODULE_TABLES, module_tables, strict=True))
-    parts = _Parts(checked)
+    parts = _Parts(checked, brief)
     sections = [
         introduction(brief),
         definitions(),

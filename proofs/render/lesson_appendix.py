@@ -62,6 +62,6 @@ def appendix_blocks(checked: Sequence[Checked]) -> list[Block]:
             outcome = {True: "passed", False: "failed", None: "computed"}[c.table.passed]
             twin += f": {c.table.title}; {c.table.note or 'no tolerance stated'}; {outcome}."
         items.append((twin,))
-        out.append(Heading(2, (f"{th.title} ({th.name}: {c.result.status})",)))
+        out.append(Heading(3, (f"{th.title} ({th.name}: {c.result.status})",)))
         out.append(Items(tuple(items)))
     return out

@@ -34,12 +34,19 @@ class Emph:
     text: str
 
 
-Piece = str | sp.Basic | Ref | Emph
+@dataclass(frozen=True)
+class Link:
+    """A web address, shown as itself."""
+
+    url: str
+
+
+Piece = str | sp.Basic | Ref | Emph | Link
 
 
 @dataclass(frozen=True)
 class Heading:
-    """A section (level 1) or subsection (level 2) heading; label for links, "" for none."""
+    """A section (1), subsection (2) or unnumbered subsection (3) heading; label for links."""
 
     level: int
     text: tuple[Piece, ...]
@@ -55,9 +62,9 @@ class Para:
 
 @dataclass(frozen=True)
 class Quote:
-    """The module's words, quoted."""
+    """The module's words, quoted (prose and inline math)."""
 
-    text: str
+    pieces: tuple[Piece, ...]
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,7 @@ class TableBlock:
 
     table: Table
     caption: str
+    note: str | None = None  # replaces the table's own note when given
 
 
 @dataclass(frozen=True)
@@ -109,7 +117,7 @@ class Figure:
     number: int
     label: str
     caption: tuple[Piece, ...]
-    width: float = 0.75
+    width: float = 0.62
 
 
 @dataclass(frozen=True)
