@@ -15,7 +15,17 @@ import re
 import sys
 from collections.abc import Sequence
 
-COMMANDS: tuple[str, ...] = ("prove", "list", "tables", "precision", "latex", "markdown", "shift")
+COMMANDS: tuple[str, ...] = (
+    "prove",
+    "list",
+    "tables",
+    "precision",
+    "latex",
+    "markdown",
+    "html",
+    "notebook",
+    "shift",
+)
 DEFAULT_COMMAND = "prove"
 
 

@@ -146,10 +146,18 @@ RULE_NAMES = {
 }
 
 
+# Short rules that would carry a formula, in words.
+SHORT_NAMES = {
+    "factor out ω_i": "factor out the frequency",
+    "count the d_model/2 terms": "count the terms",
+}
+
+
 def short_rule(justification: str) -> str:
     """The rule of a step in a few words: its name, or the text before a colon or semicolon."""
     text = RULE_NAMES.get(justification, justification)
-    return text.split(":")[0].split(";")[0].split(" (")[0].strip()
+    short = text.split(":")[0].split(";")[0].split(" (")[0].strip()
+    return SHORT_NAMES.get(short, short)
 
 
 def lesson_chain(derivation: Derivation) -> Derivation:
@@ -384,7 +392,9 @@ def formula_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                     ),
                 ),
             ),
-            parts.chain("frequencies", "Consecutive", "Proof. Divide consecutive frequencies:"),
+            parts.chain(
+                "frequencies", "Consecutive", Emph("Proof."), " Divide consecutive frequencies:"
+            ),
             Para(
                 (
                     "The factor is below ",
@@ -492,7 +502,9 @@ def bounded_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                 ", and every row has the same squared length:",
                 formulas=(eq(named("norm_pe"), D_MODEL / 2),),
             ),
-            parts.chain("bounded", "One pair has unit length", "Proof. One pair has length 1:"),
+            parts.chain(
+                "bounded", "One pair has unit length", Emph("Proof."), " One pair has length 1:"
+            ),
             Para(
                 (
                     "Each bound is a square, which cannot be negative (write ",
@@ -562,7 +574,8 @@ def unique_section(parts: _Parts, tables: dict[str, Table]) -> Section:
             ),
             Para(
                 (
-                    "Proof. The first pair has ",
+                    Emph("Proof."),
+                    " The first pair has ",
                     eq(OMEGA_0, 1),
                     " (",
                     thm("frequencies"),
@@ -669,7 +682,9 @@ def rotation_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                     eq(sp.Mul(M_K, PE(POS), evaluate=False), PE(POS + K)),
                 ),
             ),
-            parts.chain("rotation", "One pair", "Proof. Multiply out and use angle addition:"),
+            parts.chain(
+                "rotation", "One pair", Emph("Proof."), " Multiply out and use angle addition:"
+            ),
             Para(
                 (
                     "Nothing in ",
@@ -781,7 +796,9 @@ def ramp_section(parts: _Parts, brief: bool) -> Section:
             POS,
             ".",
         ),
-        parts.chain("ramp", "What a single scalar", "Proof. The scalar would have to make"),
+        parts.chain(
+            "ramp", "What a single scalar", Emph("Proof."), " The scalar would have to make"
+        ),
         Para(
             (
                 "vanish for every ",
@@ -827,7 +844,7 @@ def ramp_section(parts: _Parts, brief: bool) -> Section:
                 eq(sp.Mul(r(P), r(P + K), evaluate=False), P * (P + K) / L**2),
             ),
         ),
-        parts.chain("similarity", "The sinusoidal similarity", "Proof. One pair:"),
+        parts.chain("similarity", "The sinusoidal similarity", Emph("Proof."), " One pair:"),
         parts.chain(
             "similarity", "The whole vector", "Summing over the pairs, nothing depends on ", P, ":"
         ),
@@ -934,7 +951,7 @@ def dot_product_section(parts: _Parts) -> Section:
                 eq(named("dot_back"), named("dot_ahead")),
             ),
         ),
-        parts.chain("dot_product", "One pair: ‖PE_i", "Proof. One pair:"),
+        parts.chain("dot_product", "One pair: ‖PE_i", Emph("Proof."), " One pair:"),
         parts.chain("dot_product", "The whole vector, any d_model: ‖", "Summed over the pairs:"),
         parts.chain("dot_product", "One pair, k before and k after", "And the pair k before:"),
         ProofEnd(),
@@ -979,7 +996,7 @@ def group_section(parts: _Parts) -> Section:
                 eq(named("M_minus_k"), named("M_kT")),
             ),
         ),
-        parts.chain("group", "Composition", "Proof. Composition, block by block:"),
+        parts.chain("group", "Composition", Emph("Proof."), " Composition, block by block:"),
         parts.chain("group", "Orthogonality", "Orthogonality:"),
         parts.chain("group", "Shifting back", "Shifting back:"),
         Para(
@@ -1046,7 +1063,8 @@ def layouts_section(parts: _Parts) -> Section:
         parts.chain(
             "layouts",
             "Any frequency",
-            "Proof. The rotation identity never used the value of the frequency:",
+            Emph("Proof."),
+            " The rotation identity never used the value of the frequency:",
         ),
         Para(
             (
@@ -1119,7 +1137,7 @@ def rope_section(parts: _Parts) -> Section:
             ":",
             formulas=(eq(named("score"), named("score_rel")),),
         ),
-        parts.chain("rope", "One pair", "Proof. Expand and use angle subtraction:"),
+        parts.chain("rope", "One pair", Emph("Proof."), " Expand and use angle subtraction:"),
         Para(
             (
                 "Whole vectors follow block by block with ",
@@ -1168,7 +1186,8 @@ def exercises_section(tables: dict[str, Table]) -> Section:
             ),
             Para(
                 (
-                    "Solution. ",
+                    Emph("Solution."),
+                    " ",
                     thm("bounded"),
                     " and ",
                     thm("unique"),
@@ -1190,7 +1209,8 @@ def exercises_section(tables: dict[str, Table]) -> Section:
             ),
             Para(
                 (
-                    "Solution. Dims 2 and 3 are pair ",
+                    Emph("Solution."),
+                    " Dims 2 and 3 are pair ",
                     eq(I, 1),
                     ". With ",
                     eq(D_MODEL, 8),
@@ -1226,7 +1246,8 @@ def exercises_section(tables: dict[str, Table]) -> Section:
             ),
             Para(
                 (
-                    "Solution. By ",
+                    Emph("Solution."),
+                    " By ",
                     thm("frequencies"),
                     ", pair ",
                     I,
@@ -1291,7 +1312,8 @@ def challenge_section() -> Section:
             ),
             Para(
                 (
-                    "Model answer. The ramp does encode position, and even its shift has a rule "
+                    Emph("Model answer."),
+                    " The ramp does encode position, and even its shift has a rule "
                     "that ignores where you are: ",
                     eq(r(POS + K), r(POS) + K / L),
                     " (",

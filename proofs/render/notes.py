@@ -7,10 +7,12 @@ writes them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from numeric.table import Table
-from proofs.render import latex_lesson
+from proofs.render import html, latex_lesson, markdown_lesson
 from proofs.render.figures import figure_files
 from proofs.render.lesson import build_lesson
 from proofs.render.notes_checked import Checked
@@ -24,4 +26,38 @@ def latex_files(
     files = figure_files(lesson.figures, ".pdf")
     tex = latex_lesson.lesson_tex(lesson, brief=brief, figure_suffix=".pdf")
     files["main.tex"] = tex.encode("utf-8")
+    return dict(sorted(files.items()))
+
+
+def markdown_files(checked: Sequence[Checked], module_tables: Sequence[Table]) -> dict[str, bytes]:
+    """The Markdown notes: README.md, a page per section, and the figures as SVG beside them."""
+    lesson = build_lesson(checked, module_tables, brief=False)
+    files = figure_files(lesson.figures, ".svg")
+    for name, text in markdown_lesson.markdown_pages(lesson, ".svg").items():
+        files[name] = text.encode("utf-8")
+    return dict(sorted(files.items()))
+
+
+def katex_files(dist: Path) -> dict[str, bytes]:
+    """KaTeX's script, style sheet and woff2 fonts from its dist folder, all beside the pages.
+
+    The notes folder is flat (proofs.cli.files), so the style sheet's fonts/ paths are dropped.
+    """
+    files = {"katex.min.js": (dist / "katex.min.js").read_bytes()}
+    css = (dist / "katex.min.css").read_text(encoding="utf-8")
+    files["katex.min.css"] = re.sub(r"url\(fonts/", "url(", css).encode("utf-8")
+    for font in sorted((dist / "fonts").glob("*.woff2")):
+        files[font.name] = font.read_bytes()
+    return files
+
+
+def html_files(
+    checked: Sequence[Checked], module_tables: Sequence[Table], katex_dist: Path
+) -> dict[str, bytes]:
+    """The HTML site: index.html, a page per section, SVG figures and a local copy of KaTeX."""
+    lesson = build_lesson(checked, module_tables, brief=False)
+    files = figure_files(lesson.figures, ".svg")
+    for name, text in html.html_pages(lesson, ".svg").items():
+        files[name] = text.encode("utf-8")
+    files.update(katex_files(katex_dist))
     return dict(sorted(files.items()))
