@@ -200,7 +200,15 @@ class _Parts:
     def twin(self, name: str, caption: str) -> tuple[Block, ...]:
         """The theorem's twin table, in the full notes only (the brief keeps the module's)."""
         table = self.by_name[name].table
-        return () if self.brief or table is None else (TableBlock(table, caption),)
+        source = f'registry.build("{name}").run_twin()'
+        return () if self.brief or table is None else (TableBlock(table, caption, None, source),)
+
+
+def module_table(
+    tables: dict[str, Table], key: str, caption: str, note: str | None = None
+) -> TableBlock:
+    """One of the module's tables (numeric.module_tables), recomputed live."""
+    return TableBlock(tables[key], caption, note, f'tables["{key}"]')
 
 
 def quote(*pieces: Piece) -> Quote:
@@ -418,8 +426,7 @@ def formula_section(parts: _Parts, tables: dict[str, Table]) -> Section:
             ),
             parts.chain("frequencies", "Pair i repeats"),
             ProofEnd(),
-            TableBlock(
-                tables["pe_rows"],
+            module_table(tables, "pe_rows",
                 "The module's rows PE(0), PE(1) and PE(10) of the (50, 8) table, recomputed.",
             ),
             Para(
@@ -516,7 +523,7 @@ def bounded_section(parts: _Parts, tables: dict[str, Table]) -> Section:
             Para(("Summing the pair identity over the pairs gives the length of the row:",)),
             parts.chain("bounded", "The whole vector, any d_model"),
             ProofEnd(),
-            TableBlock(tables["bounds"], "The module's bound check on the (50, 8) table."),
+            module_table(tables, "bounds", "The module's bound check on the (50, 8) table."),
             Para(
                 (
                     Emph("What this means. "),
@@ -611,7 +618,7 @@ def unique_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                 ),
             ),
             ProofEnd(),
-            TableBlock(tables["unique"], "The module's uniqueness check on the (50, 8) table."),
+            module_table(tables, "unique", "The module's uniqueness check on the (50, 8) table."),
             Para(
                 (
                     Emph("What this means. "),
@@ -707,8 +714,7 @@ def rotation_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                 ),
             ),
             ProofEnd(),
-            TableBlock(
-                tables["rotation"],
+            module_table(tables, "rotation",
                 "The module's check: one R(5) on dims 0-1 predicts PE(pos+5) from PE(pos).",
                 "The same R(5) at every pos; match: predicted equals actual to the module's tolerance.",
             ),
@@ -1201,7 +1207,7 @@ def exercises_section(tables: dict[str, Table]) -> Section:
                     " agrees:",
                 ),
             ),
-            TableBlock(tables["exercise_1"], "Exercise 1 recomputed at d_model = 64."),
+            module_table(tables, "exercise_1", "Exercise 1 recomputed at d_model = 64."),
             Heading(2, ("Exercise 2 — another pair and another offset",)),
             quote(
                 "Repeat the rotation-matrix check using a different dimension pair (e.g., dims "
@@ -1233,8 +1239,7 @@ def exercises_section(tables: dict[str, Table]) -> Section:
                     ". The table confirms it at the module's five positions:",
                 ),
             ),
-            TableBlock(
-                tables["exercise_2"],
+            module_table(tables, "exercise_2",
                 "Exercise 2: one R(3/10) on dims 2-3.",
                 "The same R(3/10) at every pos; match: predicted equals actual to the module's tolerance.",
             ),
@@ -1267,8 +1272,7 @@ def exercises_section(tables: dict[str, Table]) -> Section:
                     "so what you see is the wave itself, not an artefact of sampling.",
                 ),
             ),
-            TableBlock(
-                tables["exercise_3"], "Exercise 3: periods and full turns over 50 positions."
+            module_table(tables, "exercise_3", "Exercise 3: periods and full turns over 50 positions."
             ),
             Figure(
                 "spectrum",

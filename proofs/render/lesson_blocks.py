@@ -107,6 +107,7 @@ class TableBlock:
     table: Table
     caption: str
     note: str | None = None  # replaces the table's own note when given
+    source: str = ""  # the Python expression that recomputes it (for the notebook)
 
 
 @dataclass(frozen=True)

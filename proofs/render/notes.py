@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from numeric.table import Table
-from proofs.render import html, latex_lesson, markdown_lesson
+from proofs.render import html, latex_lesson, markdown_lesson, notebook
 from proofs.render.figures import figure_files
 from proofs.render.lesson import build_lesson
 from proofs.render.notes_checked import Checked
@@ -61,3 +61,9 @@ def html_files(
         files[name] = text.encode("utf-8")
     files.update(katex_files(katex_dist))
     return dict(sorted(files.items()))
+
+
+def notebook_files(checked: Sequence[Checked], module_tables: Sequence[Table]) -> dict[str, bytes]:
+    """The notebook: lesson.ipynb, unexecuted; its code cells prove, tabulate and draw."""
+    lesson = build_lesson(checked, module_tables, brief=False)
+    return {"lesson.ipynb": notebook.notebook_json(lesson).encode("utf-8")}
