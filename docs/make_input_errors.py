@@ -134,17 +134,15 @@ def cli_rows() -> list[Row]:
         "pe-proofs precision --samples 100000",
         "pe-proofs precision --samples x",
         "pe-proofs precision --format xml",
-        # latex and markdown
+        # latex, markdown, html and notebook
         "pe-proofs latex",
         "pe-proofs latex --out ''",
         "pe-proofs latex --out $TMP/file",
         "pe-proofs latex --out $TMP/file/sub",
         "pe-proofs markdown --out $TMP/file/sub",
-        "pe-proofs latex --out $TMP/notes --theorem rotaton",
-        "pe-proofs latex --out $TMP/notes --d-model 7",
-        "pe-proofs markdown --out $TMP/notes --theorem rotaton",
-        "pe-proofs markdown --out $TMP/notes --d-model 0",
-        "pe-proofs markdown --out $TMP/foreign --theorem ramp",
+        "pe-proofs notebook --out $TMP/file/sub",
+        "pe-proofs latex --out $TMP/notes --theorem rotation",
+        "pe-proofs html --out $TMP/notes --katex $TMP/file",
         # shift: user expressions
         "pe-proofs shift",
         "pe-proofs shift ''",

@@ -41,7 +41,7 @@ def katex_dist(given: Path | None) -> Path:
     where = f"--katex {given}" if given is not None else "katex/dist on NODE_PATH"
     raise ValueError(
         f"KaTeX not found ({where} has no katex.min.js and fonts/); install it with "
-        "`npm install --prefix DIR katex` and pass --katex DIR/node_modules/katex/dist"
+        "'npm install --prefix DIR katex' and pass --katex DIR/node_modules/katex/dist"
     )
 
 

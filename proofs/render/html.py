@@ -107,7 +107,9 @@ def cell_html(cell: Cell, spec: str) -> str:
     return f'<td class="num">{text}</td>' if is_number(cell) else f"<td>{text}</td>"
 
 
-def table_html(table: Table, caption: str, note: str | None) -> str:
+def table_html(
+    table: Table, caption: str | Sequence[Piece], note: str | None, pages: dict[str, str]
+) -> str:
     specs = table.formats or ("",) * len(table.columns)
     head = "".join(f"<th>{esc(c)}</th>" for c in table.columns)
     rows = "\n".join(
@@ -118,7 +120,8 @@ def table_html(table: Table, caption: str, note: str | None) -> str:
     if table.passed is not None:
         text += " (check passed)" if table.passed else " (check FAILED)"
     return (
-        f'<p class="caption"><em>{esc(caption)}</em></p>\n<table>\n<thead><tr>{head}</tr></thead>\n'
+        f'<p class="caption"><em>{inline((caption,) if isinstance(caption, str) else caption, pages)}</em></p>\n'
+        f"<table>\n<thead><tr>{head}</tr></thead>\n"
         f"<tbody>\n{rows}\n</tbody>\n</table>\n"
         + (f'<p class="note">{esc(text.strip())}</p>' if text else "")
     )
@@ -150,7 +153,7 @@ def block_html(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
     if isinstance(block, ProofEnd):
         return '<p class="qed">∎</p>'
     if isinstance(block, TableBlock):
-        return table_html(block.table, block.caption, block.note)
+        return table_html(block.table, block.caption, block.note, pages)
     if isinstance(block, Figure):
         return (
             f'<figure id="{anchor(block.label)}"><img src="{block.stem}{figure_suffix}" '

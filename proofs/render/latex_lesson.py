@@ -9,7 +9,7 @@ import sympy as sp
 from numeric.table import Table, format_cell
 from proofs.render.latex_chains import derivation_rows
 from proofs.render.latex_math import latex_math
-from proofs.render.latex_tables import _cell_tex, is_number
+from proofs.render.latex_tables import cell_tex, is_number
 from proofs.render.lesson import NAMES, SUBTITLE
 from proofs.render.lesson_blocks import (
     AppendixStart,
@@ -59,7 +59,7 @@ def inline(pieces: Sequence[Piece], *, pdf_string: bool = False) -> str:
     return "".join(out)
 
 
-def table_tex(table: Table, caption: str, note: str | None = None) -> str:
+def table_tex(table: Table, caption: str | Sequence[Piece], note: str | None = None) -> str:
     """A live table: its caption in words, the booktabs tabular, and its note."""
     specs = table.formats or ("",) * len(table.columns)
     align = "".join(
@@ -68,7 +68,7 @@ def table_tex(table: Table, caption: str, note: str | None = None) -> str:
     )
     body = [" & ".join(tex_text(c) for c in table.columns) + r" \\", r"\midrule"]
     body += [
-        " & ".join(_cell_tex(cell, spec) for cell, spec in zip(row, specs, strict=True)) + r" \\"
+        " & ".join(cell_tex(cell, spec) for cell, spec in zip(row, specs, strict=True)) + r" \\"
         for row in table.rows
     ]
     tabular = (
@@ -89,7 +89,7 @@ def table_tex(table: Table, caption: str, note: str | None = None) -> str:
         )
     return (
         "\\begin{center}\\small\n"
-        f"\\textit{{{tex_text(caption)}}}\\\\[3pt]\n{tabular}"
+        f"\\textit{{{inline((caption,) if isinstance(caption, str) else caption)}}}\\\\[3pt]\n{tabular}"
         + (f"\\\\[2pt]\n{{\\footnotesize {note}}}" if note else "")
         + "\n\\end{center}"
     )

@@ -17,11 +17,11 @@ from numeric.table import Table
 from proofs.definitions import BASE, D_MODEL, OMEGA_I, POS, I, K, L, omega, rotation_matrix
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Part
+from proofs.render.latex_math import latex_math
 from proofs.render.lesson_blocks import (
     AppendixStart,
     Block,
     Chain,
-    Code,
     Emph,
     Equations,
     Figure,
@@ -38,7 +38,6 @@ from proofs.render.lesson_blocks import (
     TableBlock,
     TheoremStatement,
 )
-from proofs.render.latex_math import latex_math
 from proofs.render.notes_checked import Checked
 
 TITLE = "The sinusoidal positional encoding, proved"
@@ -197,7 +196,7 @@ class _Parts:
             raise TypeError(f"theorem {name}: part {prefix!r} is not a chain")
         return Chain(lesson_chain(part), tuple(intro))
 
-    def twin(self, name: str, caption: str) -> tuple[Block, ...]:
+    def twin(self, name: str, caption: str | tuple[Piece, ...]) -> tuple[Block, ...]:
         """The theorem's twin table, in the full notes only (the brief keeps the module's)."""
         table = self.by_name[name].table
         source = f'registry.build("{name}").run_twin()'
@@ -205,7 +204,10 @@ class _Parts:
 
 
 def module_table(
-    tables: dict[str, Table], key: str, caption: str, note: str | None = None
+    tables: dict[str, Table],
+    key: str,
+    caption: str | tuple[Piece, ...],
+    note: str | None = None,
 ) -> TableBlock:
     """One of the module's tables (numeric.module_tables), recomputed live."""
     return TableBlock(tables[key], caption, note, f'tables["{key}"]')
@@ -312,7 +314,11 @@ def definitions() -> Section:
                     eq(OMEGA_I, sp.Pow(BASE ** (2 * I / D_MODEL), -1, evaluate=False)),
                     ", the angle ",
                     POS * OMEGA_I,
-                    " is the module's pos / 10000^(2i/d_model). We call ",
+                    " is the module's ",
+                    POS,
+                    " divided by ",
+                    BASE ** (2 * I / D_MODEL),
+                    ". We call ",
                     OMEGA_I,
                     " the frequency of pair ",
                     I,
@@ -426,7 +432,9 @@ def formula_section(parts: _Parts, tables: dict[str, Table]) -> Section:
             ),
             parts.chain("frequencies", "Pair i repeats"),
             ProofEnd(),
-            module_table(tables, "pe_rows",
+            module_table(
+                tables,
+                "pe_rows",
                 "The module's rows PE(0), PE(1) and PE(10) of the (50, 8) table, recomputed.",
             ),
             Para(
@@ -454,7 +462,7 @@ def formula_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                     ") has moved a long way, while the last pair has hardly moved.",
                 ),
             ),
-            *parts.twin("frequencies", "The four frequencies of d_model = 8."),
+            *parts.twin("frequencies", ("The four frequencies for ", eq(D_MODEL, 8), ".")),
             Figure(
                 "heatmap",
                 FIGURE_NUMBER["heatmap"],
@@ -714,7 +722,9 @@ def rotation_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                 ),
             ),
             ProofEnd(),
-            module_table(tables, "rotation",
+            module_table(
+                tables,
+                "rotation",
                 "The module's check: one R(5) on dims 0-1 predicts PE(pos+5) from PE(pos).",
                 "The same R(5) at every pos; match: predicted equals actual to the module's tolerance.",
             ),
@@ -1207,7 +1217,7 @@ def exercises_section(tables: dict[str, Table]) -> Section:
                     " agrees:",
                 ),
             ),
-            module_table(tables, "exercise_1", "Exercise 1 recomputed at d_model = 64."),
+            module_table(tables, "exercise_1", ("Exercise 1 recomputed at ", eq(D_MODEL, 64), ".")),
             Heading(2, ("Exercise 2 — another pair and another offset",)),
             quote(
                 "Repeat the rotation-matrix check using a different dimension pair (e.g., dims "
@@ -1239,7 +1249,9 @@ def exercises_section(tables: dict[str, Table]) -> Section:
                     ". The table confirms it at the module's five positions:",
                 ),
             ),
-            module_table(tables, "exercise_2",
+            module_table(
+                tables,
+                "exercise_2",
                 "Exercise 2: one R(3/10) on dims 2-3.",
                 "The same R(3/10) at every pos; match: predicted equals actual to the module's tolerance.",
             ),
@@ -1272,7 +1284,8 @@ def exercises_section(tables: dict[str, Table]) -> Section:
                     "so what you see is the wave itself, not an artefact of sampling.",
                 ),
             ),
-            module_table(tables, "exercise_3", "Exercise 3: periods and full turns over 50 positions."
+            module_table(
+                tables, "exercise_3", "Exercise 3: periods and full turns over 50 positions."
             ),
             Figure(
                 "spectrum",

@@ -105,7 +105,7 @@ class TableBlock:
     """A table computed live, with a caption in words."""
 
     table: Table
-    caption: str
+    caption: str | tuple[Piece, ...]
     note: str | None = None  # replaces the table's own note when given
     source: str = ""  # the Python expression that recomputes it (for the notebook)
 

@@ -107,14 +107,16 @@ def cell_md(cell: Cell, spec: str) -> str:
     return text.replace("|", "\\|") if not is_number(cell) else text
 
 
-def table_md(table: Table, caption: str, note: str | None) -> str:
+def table_md(
+    table: Table, caption: str | Sequence[Piece], note: str | None, pages: dict[str, str]
+) -> str:
     specs = table.formats or ("",) * len(table.columns)
     align = [
         "---:" if table.rows and all(is_number(r[c]) for r in table.rows) else ":---"
         for c in range(len(table.columns))
     ]
     lines = [
-        f"*{md_text(caption)}*",
+        f"*{inline((caption,) if isinstance(caption, str) else caption, pages)}*",
         "",
         "| " + " | ".join(c.replace("|", "\\|") for c in table.columns) + " |",
         "| " + " | ".join(align) + " |",
@@ -152,7 +154,7 @@ def block_md(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
     if isinstance(block, ProofEnd):
         return '<p align="right">∎</p>'
     if isinstance(block, TableBlock):
-        return table_md(block.table, block.caption, block.note)
+        return table_md(block.table, block.caption, block.note, pages)
     if isinstance(block, Figure):
         return (
             f'<a id="{anchor(block.label)}"></a>![Figure {block.number}]({block.stem}{figure_suffix})'

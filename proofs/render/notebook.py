@@ -18,7 +18,13 @@ from proofs.render.lesson_blocks import (
     TableBlock,
     TheoremStatement,
 )
-from proofs.render.markdown_lesson import block_md, label_pages, md_text, section_number
+from proofs.render.markdown_lesson import (
+    block_md,
+    inline,
+    label_pages,
+    md_text,
+    section_number,
+)
 
 SETUP = '''from IPython.display import SVG
 
@@ -100,7 +106,8 @@ def section_cells(lesson: Lesson, section: Section, pages: dict[str, str]) -> li
             prose.append(block_md(block, pages, ".svg").split("\n\n", 1)[1])
             continue
         if isinstance(block, TableBlock) and code:
-            prose.append(f"*{md_text(block.caption)}*")
+            caption = (block.caption,) if isinstance(block.caption, str) else block.caption
+            prose.append(f"*{inline(caption, pages)}*")
         else:
             text = block_md(block, pages, ".svg")
             if text:
@@ -115,7 +122,10 @@ def section_cells(lesson: Lesson, section: Section, pages: dict[str, str]) -> li
 def notebook_json(lesson: Lesson) -> str:
     """The whole notebook as nbformat 4 JSON."""
     pages = {label: "" for label in label_pages(lesson, "ipynb")}
-    cells = [("markdown", f"# {md_text(lesson.title)}\n\nRun the cells from top to bottom."), ("code", SETUP)]
+    cells = [
+        ("markdown", f"# {md_text(lesson.title)}\n\nRun the cells from top to bottom."),
+        ("code", SETUP),
+    ]
     for section in lesson.sections:
         cells += section_cells(lesson, section, pages)
     notebook = {
