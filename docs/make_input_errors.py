@@ -142,6 +142,11 @@ def cli_rows() -> list[Row]:
         "pe-proofs markdown --out $TMP/file/sub",
         "pe-proofs notebook --out $TMP/file/sub",
         "pe-proofs latex --out $TMP/notes --theorem rotation",
+        "pe-proofs latex --out $TMP/notes --d-model 7",
+        "pe-proofs markdown --out $TMP/notes --d-model 0",
+        "pe-proofs notebook --out $TMP/notes --d-model -2",
+        "pe-proofs html --out $TMP/file/sub",
+        "pe-proofs html --out $TMP/notes --d-model 3",
         "pe-proofs html --out $TMP/notes --katex $TMP/file",
         # shift: user expressions
         "pe-proofs shift",

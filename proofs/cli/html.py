@@ -6,6 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
+from proofs.cli.files import check_directory
 from proofs.cli.notes_output import add_common_arguments, write_notes
 from proofs.cli.options import path_text
 from proofs.render import notes
@@ -46,5 +47,6 @@ def katex_dist(given: Path | None) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_directory(args.out, "--out")  # a bad --out is named before a missing KaTeX
     dist = katex_dist(args.katex)
     return write_notes(args, lambda checked, tables: notes.html_files(checked, tables, dist))

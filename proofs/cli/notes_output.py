@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from numeric.module_tables import module_report
 from numeric.table import Table
 from proofs.cli.files import check_directory, write_files
-from proofs.cli.options import path_text
+from proofs.cli.options import path_text, positive_even_int
 from proofs.cli.verify import check
 from proofs.render.lesson import brief_theorems
 from proofs.render.notes_checked import Checked
@@ -25,12 +25,19 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="output directory (created if missing)",
     )
+    parser.add_argument(
+        "--d-model",
+        type=positive_even_int,
+        default=8,
+        help="d_model of the theorems' numeric twins shown in the full notes (default 8; "
+        "the module's own tables are always its (50, 8) table)",
+    )
 
 
 def write_notes(args: argparse.Namespace, render: Render, *, brief: bool = False) -> int:
     """Verify, render, write; exit 1 (files still written, status shown) if a theorem failed."""
     check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
-    checked = check(brief_theorems() if brief else None)
+    checked = check(brief_theorems() if brief else None, d_model=args.d_model)
     files = render(checked, module_report())
     changed = set(write_files(args.out, files))
     for name in files:

@@ -462,7 +462,7 @@ def formula_section(parts: _Parts, tables: dict[str, Table]) -> Section:
                     ") has moved a long way, while the last pair has hardly moved.",
                 ),
             ),
-            *parts.twin("frequencies", ("The four frequencies for ", eq(D_MODEL, 8), ".")),
+            *parts.twin("frequencies", "The frequency and the period of each pair."),
             Figure(
                 "heatmap",
                 FIGURE_NUMBER["heatmap"],
@@ -891,7 +891,7 @@ def ramp_section(parts: _Parts, brief: bool) -> Section:
         ProofEnd(),
     ]
     blocks += parts.twin(
-        "similarity", "Both similarities read off the (50, 8) tables, at four positions p."
+        "similarity", "Both similarities read off the tables, at four positions p."
     )
     blocks += [
         Figure(

@@ -26,7 +26,7 @@ def test_default_command_proves_everything(capsys):
 def test_list_names_every_theorem(capsys):
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines][:2] == ["rotation", "ramp"]
+    assert [line.split()[0] for line in lines][:3] == ["frequencies", "rotation", "ramp"]
 
 
 def test_json_output_has_steps_with_both_checks(capsys):
