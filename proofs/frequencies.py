@@ -24,7 +24,7 @@ def ratio_derivation() -> Derivation:
         "Consecutive frequencies differ by a fixed factor",
         (
             Step(sp.Mul(omega(I + 1), 1 / omega(I), evaluate=False), "definition of ω_i"),
-            Step(BASE ** (-2 / D_MODEL), "subtract the exponents"),
+            Step(BASE ** (-2 / D_MODEL), "add the exponents"),
         ),
     )
 

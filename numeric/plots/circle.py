@@ -28,20 +28,18 @@ def circle_figure(
             a, b = pos, pos + k
             ax.plot([math.sin(a)], [math.cos(a)], "o", color=colour, ms=5)
             ax.plot([math.sin(b)], [math.cos(b)], "s", color=colour, ms=5)
-            ax.annotate(
-                f"pos={a}",
-                (math.sin(a), math.cos(a)),
-                textcoords="offset points",
-                xytext=(4, 4),
-                fontsize=7,
-            )
-            ax.annotate(
-                f"pos+k={b}",
-                (math.sin(b), math.cos(b)),
-                textcoords="offset points",
-                xytext=(4, -9),
-                fontsize=7,
-            )
+            for angle, text in ((a, f"pos={a}"), (b, f"pos+k={b}")):
+                # Labels sit outside the circle, pointing away from its centre.
+                x, y = math.sin(angle), math.cos(angle)
+                ax.annotate(
+                    text,
+                    (x, y),
+                    textcoords="offset points",
+                    xytext=(7 * x, 7 * y),
+                    ha="left" if x >= 0 else "right",
+                    va="bottom" if y >= 0 else "top",
+                    fontsize=7,
+                )
             # The rotation turns the point clockwise in the (sin, cos) plane by the angle k.
             ax.add_patch(
                 FancyArrowPatch(
@@ -57,6 +55,6 @@ def circle_figure(
         ax.set_xlabel("sin(pos)")
         ax.set_ylabel("cos(pos)")
         ax.set_aspect("equal")
-        ax.set_xlim(-1.35, 1.35)
-        ax.set_ylim(-1.35, 1.35)
+        ax.set_xlim(-1.6, 1.6)
+        ax.set_ylim(-1.4, 1.4)
         save(fig, path)

@@ -162,7 +162,6 @@ PREAMBLE = r"""\documentclass[FONTSIZE]{article}
 \usepackage[skip=4pt,font=small]{caption}
 \usepackage[hidelinks]{hyperref}
 \newtheorem{theorem}{Theorem}
-\allowdisplaybreaks
 \setlength{\parskip}{PARSKIP\baselineskip}
 \setlength{\parindent}{0pt}
 \renewcommand{\topfraction}{0.9}

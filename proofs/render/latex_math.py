@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 from sympy.printing.conventions import split_super_sub
 from sympy.printing.latex import LatexPrinter, greek_letters_set
 from sympy.printing.precedence import precedence_traditional
@@ -185,8 +186,10 @@ class NotesLatexPrinter(LatexPrinter):
                 or (out[-1].startswith(r"\frac") and tex.startswith(r"\frac"))
             ):
                 out.append(r"\cdot")
-            elif out and (_upright(factors[j - 1]) or _upright(factor)):
-                out.append(r"\,")  # a thin space keeps pos and omega_i apart
+            elif out and (
+                _upright(factors[j - 1]) or _upright(factor) or isinstance(factor, AppliedUndef)
+            ):
+                out.append(r"\,")  # a thin space keeps pos and omega_i, or a and r(pos), apart
             out.append(tex)
         return " ".join(out)
 

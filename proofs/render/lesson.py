@@ -159,11 +159,12 @@ def short_rule(justification: str) -> str:
     return SHORT_NAMES.get(short, short)
 
 
-def lesson_chain(derivation: Derivation) -> Derivation:
+def lesson_chain(derivation: Derivation, *, frequency_symbol: bool = True) -> Derivation:
     """The derivation with each rule cut to its name (the appendix keeps the full text), the
-    frequency shown as ω_i, and a step that prints like the one before merged into it."""
+    frequency shown as ω_i (unless frequency_symbol is False: a chain about ω_i itself), and a
+    step that prints like the one before merged into it."""
     display = derivation.display
-    if (omega(), OMEGA_I) not in display:
+    if frequency_symbol and (omega(), OMEGA_I) not in display:
         display = (*display, (omega(), OMEGA_I))
     steps: list[Step] = []
     for s in derivation.steps:
@@ -194,7 +195,7 @@ class _Parts:
         part = self.part(name, prefix)
         if not isinstance(part, Derivation):
             raise TypeError(f"theorem {name}: part {prefix!r} is not a chain")
-        return Chain(lesson_chain(part), tuple(intro))
+        return Chain(lesson_chain(part, frequency_symbol=name != "frequencies"), tuple(intro))
 
     def twin(self, name: str, caption: str | tuple[Piece, ...]) -> tuple[Block, ...]:
         """The theorem's twin table, in the full notes only (the brief keeps the module's)."""
@@ -1535,7 +1536,7 @@ def references_section() -> Section:
     items = []
     for ref in REFERENCES:
         text, _, url = ref.partition(" https://")
-        items.append((text, Link("https://" + url)) if url else (text,))
+        items.append((text, " ", Link("https://" + url)) if url else (text,))
     return Section("references", "References", (Items(tuple(items), numbered=True),))
 
 

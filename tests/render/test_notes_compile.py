@@ -58,7 +58,8 @@ def pdf_info(folder: Path) -> dict[str, str]:
     return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
 
 
-@pytest.fixture(scope="module", params=["full", "brief"])
+# The brief, whose page limit matters most, compiles in the fast suite; the full notes in the slow.
+@pytest.fixture(scope="module", params=[pytest.param("full", marks=pytest.mark.slow), "brief"])
 def compiled(request, checked_notes, module_tables, tmp_path_factory):
     """(version, folder, log) of the compiled notes."""
     folder = tmp_path_factory.mktemp(request.param)
