@@ -87,11 +87,12 @@ def table_tex(table: Table, caption: str | Sequence[Piece], note: str | None = N
         note += (" " if note else "") + (
             "(check passed)" if table.passed else r"\textbf{(check FAILED)}"
         )
+    # A minipage keeps the caption, the table and its note on one page.
     return (
-        "\\begin{center}\\small\n"
+        "\\begin{center}\\small\\begin{minipage}{\\linewidth}\\centering\n"
         f"\\textit{{{inline((caption,) if isinstance(caption, str) else caption)}}}\\\\[3pt]\n{tabular}"
         + (f"\\\\[2pt]\n{{\\footnotesize {note}}}" if note else "")
-        + "\n\\end{center}"
+        + "\n\\end{minipage}\\end{center}"
     )
 
 
