@@ -6,6 +6,7 @@ named; the lesson itself speaks of algebra and of random points.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from proofs.engine.derivation import Derivation, Verdict
@@ -39,8 +40,19 @@ def _links(verdict: Verdict) -> str:
     )
 
 
+def _reason(reason: str) -> str:
+    """A verdict's reason for print: a contradiction's constant, written by SymPy in its own
+    syntax (10**(1/7)*sigma*…), is named rather than quoted."""
+    reason = re.sub(
+        r"the equations force 0 = .*, which is false",
+        "the equations force 0 = c for a constant c ≠ 0, which is false",
+        reason,
+    )
+    return reason.replace("**", "^")
+
+
 def _part_item(title: str, kind: str, verdict: Verdict) -> tuple[Piece, ...]:
-    how = _links(verdict) if verdict.links else verdict.reason
+    how = _links(verdict) if verdict.links else _reason(verdict.reason)
     return (f"{title} ({kind}, {verdict.status}): {how}.",)
 
 

@@ -196,3 +196,11 @@ def test_the_appendix_alone_names_the_machinery(full):
     tex = latex_lesson.lesson_tex(full, brief=False)
     after = tex.split(r"\appendix")[1]
     assert "SymPy" in after and "mpmath" in after and "numeric.checks." in after
+
+
+def test_the_appendix_has_no_sympy_syntax_and_sets_powers_whole(full):
+    tex = latex_lesson.lesson_tex(full, brief=False)
+    after = tex.split(r"\appendix")[1]
+    assert "**" not in after
+    assert r"$10000^{-2i/d_{\mathrm{model}}}$" in after
+    assert "$10000^{-2i}$/" not in after
