@@ -148,6 +148,8 @@ RULE_NAMES = {
 # Short rules that would carry a formula, in words.
 SHORT_NAMES = {
     "factor out ω_i": "factor out the frequency",
+    "read back as qᵀ·R((m − p)θ)·κ": "read back as a product",
+    "regroup by q_a·κ_b": "regroup the terms",
     "count the d_model/2 terms": "count the terms",
 }
 

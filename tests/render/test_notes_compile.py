@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from proofs.cli.files import write_files
+from proofs.cli.html import katex_dist
 from proofs.render.figures import plotting_available
 from proofs.render.notes import latex_files
 
@@ -111,7 +112,12 @@ def test_without_matplotlib_the_notes_still_build(monkeypatch, checked_notes, mo
 @pytest.mark.slow
 def test_two_runs_are_byte_identical_in_every_format(tmp_path):
     env = {**os.environ, "PYTHONHASHSEED": "1"}
-    for command in (["latex"], ["latex", "--brief"], ["markdown"], ["notebook"]):
+    commands = [["latex"], ["latex", "--brief"], ["markdown"], ["notebook"]]
+    try:
+        commands.append(["html", "--katex", str(katex_dist(None))])
+    except ValueError:
+        pass  # no KaTeX on NODE_PATH: the site cannot be built here
+    for command in commands:
         first, second = tmp_path / f"{command[0]}-a", tmp_path / f"{command[0]}-b"
         for out, seed in ((first, "1"), (second, "2")):
             run = cli(*command, "--out", str(out), env={**env, "PYTHONHASHSEED": seed})
