@@ -1193,6 +1193,10 @@ def rope_section(parts: _Parts) -> Section:
 def exercises_section(tables: dict[str, Table]) -> Section:
     w1 = omega(1, 8)
     theta = 3 * w1
+    # Exercise 3's answer, read off the tables: the last position (exercise 1's table has the
+    # module's max_len rows) and the full turns counted for each dim.
+    last = int(tables["exercise_1"].rows[0][0]) - 1
+    turns = ", ".join(f"{row[5]} for dim {row[0]}" for row in tables["exercise_3"].rows)
     return Section(
         "exercises",
         "Exercises with worked solutions",
@@ -1276,12 +1280,12 @@ def exercises_section(tables: dict[str, Table]) -> Section:
                     ", so across positions ",
                     sp.Integer(0),
                     " to ",
-                    sp.Integer(49),
+                    sp.Integer(last),
                     " it makes ",
-                    sp.floor(49 * OMEGA_I / (2 * sp.pi)),
+                    sp.floor(last * OMEGA_I / (2 * sp.pi)),
                     " full turns: ",
-                    sp.Integer(7),
-                    " for dim 0 and none for the others (",
+                    turns,
+                    " (",
                     fig("spectrum"),
                     "). The curves are drawn through many points between the integer positions, "
                     "so what you see is the wave itself, not an artefact of sampling.",
