@@ -672,7 +672,7 @@ def rotation_section(parts: _Parts, tables: dict[str, Table]) -> Section:
             ),
             theorem(
                 "rotation",
-                "A fixed rotation shifts the encoding by k",
+                "A fixed rotation shifts the encoding",
                 "For all real ",
                 POS,
                 " and ",

@@ -19,6 +19,7 @@ from proofs.render.lesson_blocks import (
     TheoremStatement,
 )
 from proofs.render.markdown_lesson import (
+    anchor,
     block_md,
     inline,
     label_pages,
@@ -103,7 +104,8 @@ def section_cells(lesson: Lesson, section: Section, pages: dict[str, str]) -> li
         if isinstance(block, Figure):
             flush()
             cells.append(("code", code))
-            prose.append(block_md(block, pages, ".svg").split("\n\n", 1)[1])
+            caption = block_md(block, pages, ".svg").split("\n\n", 1)[1]
+            prose.append(f'<a id="{anchor(block.label)}"></a>{caption}')
             continue
         if isinstance(block, TableBlock) and code:
             caption = (block.caption,) if isinstance(block.caption, str) else block.caption
