@@ -9,8 +9,10 @@ from proofs.engine.theorem import Theorem
 
 # One module per theorem; each defines NAME and build(d_model) -> Theorem.
 THEOREM_MODULES: tuple[str, ...] = (
+    "frequencies",
     "rotation",
     "ramp",
+    "similarity",
     "bounded",
     "unique",
     "dot_product",

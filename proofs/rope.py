@@ -1,11 +1,11 @@
 """Theorem (rope): rotating query and key by their positions leaves a score that depends only on m − p.
 
 Statement. With the module's rotation R(θ) = [[cos θ, sin θ], [−sin θ, cos θ]], for all real
-query q = (q_1, q_2), key k = (k_1, k_2), angle θ and positions p, m:
-    ⟨R(pθ)q, R(mθ)k⟩ = ⟨q, R((m − p)θ)k⟩,
+query q = (q_1, q_2), key κ = (κ_1, κ_2), angle θ and positions p, m:
+    ⟨R(pθ)q, R(mθ)κ⟩ = ⟨q, R((m − p)θ)κ⟩,
 so the score of a query at p against a key at m is unchanged when both move by the same s.
 Stacking pairs with θ_i = ω_i (RoPE's block-diagonal rotation is the shift matrix M_p), the
-same holds for whole vectors: ⟨M_p q, M_m k⟩ = ⟨q, M_(m−p) k⟩, checked at a concrete d_model.
+same holds for whole vectors: ⟨M_p q, M_m κ⟩ = ⟨q, M_(m−p) κ⟩, checked at a concrete d_model.
 
 Numeric twin: numeric.checks.rope.rope_table.
 """
@@ -28,13 +28,13 @@ DELTA = sp.Symbol("delta", real=True)
 THETA = sp.Symbol("theta", real=True)
 Q1, Q2 = sp.symbols("q_1 q_2", real=True)
 # The key vector; named apart from the offset symbol k of proofs.definitions.
-KV1, KV2 = sp.symbols("k_1 k_2", real=True)
+KV1, KV2 = sp.symbols("kappa_1 kappa_2", real=True)
 QUERY = sp.ImmutableMatrix([Q1, Q2])
 KEY = sp.ImmutableMatrix([KV1, KV2])
 
 
 def score_form(p: sp.Expr, m: sp.Expr) -> sp.MatMul:
-    """(R(pθ)q)ᵀ·(R(mθ)k), kept as a product for display."""
+    """(R(pθ)q)ᵀ·(R(mθ)κ), kept as a product for display."""
     return sp.MatMul(
         sp.Transpose(sp.MatMul(rotation_matrix(p * THETA), QUERY, evaluate=False)),
         sp.MatMul(rotation_matrix(m * THETA), KEY, evaluate=False),
@@ -48,7 +48,7 @@ def relative_form(offset: sp.Expr) -> sp.MatMul:
 
 
 def pair_derivation() -> Derivation:
-    """⟨R(pθ)q, R(mθ)k⟩ = ⟨q, R((m − p)θ)k⟩ for one pair."""
+    """⟨R(pθ)q, R(mθ)κ⟩ = ⟨q, R((m − p)θ)κ⟩ for one pair."""
     cp, sp_, cm, sm = sp.cos(P * THETA), sp.sin(P * THETA), sp.cos(M * THETA), sp.sin(M * THETA)
     c, s = sp.cos((M - P) * THETA), sp.sin((M - P) * THETA)
     expanded = (Q1 * cp + Q2 * sp_) * (KV1 * cm + KV2 * sm) + (-Q1 * sp_ + Q2 * cp) * (
@@ -63,20 +63,20 @@ def pair_derivation() -> Derivation:
     )
     subtracted = sp.Add(Q1 * KV1 * c, Q1 * KV2 * s, -Q2 * KV1 * s, Q2 * KV2 * c, evaluate=False)
     return Derivation(
-        "One pair: ⟨R(pθ)q, R(mθ)k⟩ = ⟨q, R((m − p)θ)k⟩",
+        "One pair: ⟨R(pθ)q, R(mθ)κ⟩ = ⟨q, R((m − p)θ)κ⟩",
         (
-            Step(score_form(P, M), "statement, left side: (R(pθ)q)ᵀ·(R(mθ)k)"),
+            Step(score_form(P, M), "statement, left side: (R(pθ)q)ᵀ·(R(mθ)κ)"),
             Step(
                 sp.ImmutableMatrix([[expanded]]),
                 "expand the inner product of the two rotated vectors",
             ),
-            Step(sp.ImmutableMatrix([[grouped]]), "regroup by q_a·k_b"),
+            Step(sp.ImmutableMatrix([[grouped]]), "regroup by q_a·κ_b"),
             Step(
                 sp.ImmutableMatrix([[subtracted]]),
                 "angle subtraction: cos a cos b + sin a sin b = cos(b − a), "
                 "cos a sin b − sin a cos b = sin(b − a)",
             ),
-            Step(relative_form(M - P), "read back as qᵀ·R((m − p)θ)·k"),
+            Step(relative_form(M - P), "read back as qᵀ·R((m − p)θ)·κ"),
         ),
     )
 
@@ -98,7 +98,7 @@ def translation_derivation() -> Derivation:
 def offset_derivation() -> Derivation:
     """Writing m = p + δ, the score is a function of δ alone."""
     return Derivation(
-        "Write m = p + δ: the score becomes ⟨q, R(δθ)k⟩",
+        "Write m = p + δ: the score becomes ⟨q, R(δθ)κ⟩",
         (
             Step(score_form(P, P + DELTA), "score at p and m = p + δ"),
             Step(relative_form(DELTA), "the pair identity, (p + δ) − p = δ"),
@@ -107,12 +107,12 @@ def offset_derivation() -> Derivation:
 
 
 def vector_derivation(d_model: int) -> Derivation:
-    """⟨M_p q, M_m k⟩ = ⟨q, M_(m−p) k⟩ for a concrete d_model, via the group laws."""
+    """⟨M_p q, M_m κ⟩ = ⟨q, M_(m−p) κ⟩ for a concrete d_model, via the group laws."""
     q = sp.ImmutableMatrix(sp.symbols(f"q_1:{d_model + 1}", real=True))
-    kv = sp.ImmutableMatrix(sp.symbols(f"k_1:{d_model + 1}", real=True))
+    kv = sp.ImmutableMatrix(sp.symbols(f"kappa_1:{d_model + 1}", real=True))
     m_p, m_m = shift_matrix(P, d_model), shift_matrix(M, d_model)
     return Derivation(
-        f"Whole vectors, d_model = {d_model}, θ_i = ω_i: ⟨M_p q, M_m k⟩ = ⟨q, M_(m−p) k⟩",
+        f"Whole vectors, d_model = {d_model}, θ_i = ω_i: ⟨M_p q, M_m κ⟩ = ⟨q, M_(m−p) κ⟩",
         (
             Step(
                 sp.MatMul(
@@ -120,7 +120,7 @@ def vector_derivation(d_model: int) -> Derivation:
                     sp.MatMul(m_m, kv, evaluate=False),
                     evaluate=False,
                 ),
-                "statement, left side: (M_p q)ᵀ·(M_m k)",
+                "statement, left side: (M_p q)ᵀ·(M_m κ)",
             ),
             Step(sp.MatMul(q.T, m_p.T, m_m, kv, evaluate=False), "(Ab)ᵀ = bᵀAᵀ"),
             Step(
@@ -141,7 +141,7 @@ def build(d_model: int = 8) -> Theorem:
         name=NAME,
         title="RoPE: rotated query–key scores depend only on the offset m − p",
         statement=(
-            "For all real q, k, θ, p, m: ⟨R(pθ)q, R(mθ)k⟩ = ⟨q, R((m − p)θ)k⟩, so the score depends on "
+            "For all real q, κ, θ, p, m: ⟨R(pθ)q, R(mθ)κ⟩ = ⟨q, R((m − p)θ)κ⟩, so the score depends on "
             "p and m only through m − p; the same holds blockwise for whole vectors."
         ),
         formulas=(sp.Eq(score_form(P, M), relative_form(M - P), evaluate=False),),
@@ -150,7 +150,7 @@ def build(d_model: int = 8) -> Theorem:
             translation_derivation(),
             offset_derivation(),
             FreeOf(
-                "With m = p + δ the score ⟨q, R(δθ)k⟩ does not contain p (nor m): it is a function of the offset",
+                "With m = p + δ the score ⟨q, R(δθ)κ⟩ does not contain p (nor m): it is a function of the offset",
                 sp.ImmutableMatrix(relative_form(DELTA).doit()),
                 (P, M),
             ),

@@ -7,14 +7,22 @@ import os
 import pytest
 from hypothesis import settings
 
+from numeric.module_tables import module_report
+from numeric.table import Table
 from proofs.cli import verify
 from proofs.render import notes
 
 
 @pytest.fixture(scope="session")
 def checked_notes() -> list[notes.Checked]:
-    """Every theorem verified once, with its twin's table and its figure (about 10 s)."""
+    """Every theorem verified once, with its twin's table (about 10 s)."""
     return verify.check()
+
+
+@pytest.fixture(scope="session")
+def module_tables() -> list[Table]:
+    """The course module's tables and exercises, recomputed."""
+    return module_report()
 
 
 # In CI (CI=true) the property tests draw the same examples every run, so a red CI always

@@ -1,4 +1,4 @@
-"""`pe-proofs latex --out DIR`: course notes as LaTeX (one fragment per theorem and main.tex)."""
+"""`pe-proofs latex --out DIR [--brief]`: the course notes as LaTeX (main.tex and PDF figures)."""
 
 from __future__ import annotations
 
@@ -8,23 +8,22 @@ from proofs.cli.notes_output import add_common_arguments, write_notes
 from proofs.render import notes
 
 NAME = "latex"
-HELP = "write LaTeX course notes: a fragment per theorem and a main.tex that inputs them"
-EXAMPLE = "pe-proofs latex --out notes && (cd notes && latexmk -pdf main.tex)"
+HELP = "write the course notes as LaTeX: main.tex and its figures (--brief: the student version)"
+EXAMPLE = "pe-proofs latex --out notes --brief && (cd notes && latexmk -pdf main.tex)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common_arguments(parser)
     parser.add_argument(
-        "--standalone",
+        "--brief",
         action="store_true",
-        help="make each fragment compile on its own (main.tex still inputs it)",
+        help="the student version: the module's sections only, no appendix (at most 8 pages)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     return write_notes(
         args,
-        lambda checked: notes.latex_files(
-            checked, standalone=args.standalone, index=args.theorem is None
-        ),
+        lambda checked, tables: notes.latex_files(checked, tables, brief=args.brief),
+        brief=args.brief,
     )

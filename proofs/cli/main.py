@@ -23,6 +23,8 @@ COMMANDS: tuple[str, ...] = (
     "precision",
     "latex",
     "markdown",
+    "html",
+    "notebook",
     "shift",
     "audit",
     "coq",

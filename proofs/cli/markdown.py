@@ -1,4 +1,4 @@
-"""`pe-proofs markdown --out DIR`: course notes as Markdown (a page per theorem and README.md)."""
+"""`pe-proofs markdown --out DIR`: the course notes as Markdown (README.md, a page per section)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from proofs.cli.notes_output import add_common_arguments, write_notes
 from proofs.render import notes
 
 NAME = "markdown"
-HELP = "write Markdown course notes: a page per theorem and a README.md index"
-EXAMPLE = "pe-proofs markdown --out notes --theorem rotation"
+HELP = "write the course notes as Markdown: README.md, a page per section, SVG figures"
+EXAMPLE = "pe-proofs markdown --out notes"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,6 +17,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return write_notes(
-        args, lambda checked: notes.markdown_files(checked, index=args.theorem is None)
-    )
+    return write_notes(args, notes.markdown_files)

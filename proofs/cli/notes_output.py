@@ -1,4 +1,4 @@
-"""What the latex and markdown commands share: their options and the verify-render-write run."""
+"""What the notes commands share: their options and the verify-render-write run."""
 
 from __future__ import annotations
 
@@ -6,10 +6,15 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from numeric.module_tables import module_report
+from numeric.table import Table
 from proofs.cli.files import check_directory, write_files
 from proofs.cli.options import path_text, positive_even_int
 from proofs.cli.verify import check
-from proofs.render.notes import Checked
+from proofs.render.lesson import brief_theorems
+from proofs.render.notes_checked import Checked
+
+Render = Callable[[Sequence[Checked], Sequence[Table]], dict[str, bytes]]
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,27 +25,26 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="output directory (created if missing)",
     )
-    parser.add_argument("--theorem", metavar="NAME", help="write this theorem only (no index file)")
     parser.add_argument(
         "--d-model",
         type=positive_even_int,
         default=8,
-        help="concrete d_model of whole-vector statements (default 8)",
+        help="d_model of the theorems' numeric twins shown in the full notes (default 8; "
+        "the module's own tables are always its (50, 8) table)",
     )
 
 
-def write_notes(
-    args: argparse.Namespace, render: Callable[[Sequence[Checked]], dict[str, bytes]]
-) -> int:
+def write_notes(args: argparse.Namespace, render: Render, *, brief: bool = False) -> int:
     """Verify, render, write; exit 1 (files still written, status shown) if a theorem failed."""
     check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
-    checked = check([args.theorem] if args.theorem else None, d_model=args.d_model)
-    files = render(checked)
+    checked = check(brief_theorems() if brief else None, d_model=args.d_model)
+    files = render(checked, module_report())
     changed = set(write_files(args.out, files))
     for name in files:
         print(f"{'wrote' if name in changed else 'unchanged'} {args.out / name}")
     failed = [c.name for c in checked if not c.ok]
+    failed += [t.title for t in module_report() if t.passed is False]
     if failed:
-        print(f"pe-proofs: not proved or twin failed: {', '.join(failed)}", file=sys.stderr)
+        print(f"pe-proofs: not proved or check failed: {', '.join(failed)}", file=sys.stderr)
         return 1
     return 0

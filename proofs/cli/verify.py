@@ -1,4 +1,4 @@
-"""Verify theorems in parallel, with their numeric twins and figures, for the notes commands."""
+"""Verify theorems in parallel, with their numeric twins, for the notes commands."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from proofs import registry
 from proofs.cli.pool import parallel_map
 from proofs.engine.derivation import Verdict
 from proofs.engine.theorem import PartResult, TheoremResult
-from proofs.render.figures import SKIPPED, figure_function, plotting_available, render_figure
-from proofs.render.notes import Checked
+from proofs.render.notes_checked import Checked
 
 
 def check(names: Sequence[str] | None = None, *, d_model: int = 8, seed: int = 0) -> list[Checked]:
-    """Verify the named theorems (all by default) and compute their twins and figures."""
+    """Verify the named theorems (all by default) and compute their twins."""
     chosen = [registry.check_name(n) for n in names] if names else registry.names()
     tasks = [(name, d_model, seed) for name in chosen]
     out = []
@@ -23,7 +22,7 @@ def check(names: Sequence[str] | None = None, *, d_model: int = 8, seed: int = 0
         # objects, and a step kept unevaluated for display (a·r(pos) as a product) would collapse.
         theorem = registry.build(name, d_model=d_model)
         parts = tuple(PartResult(p, v) for p, v in zip(theorem.parts, verdicts, strict=True))
-        out.append(Checked(TheoremResult(theorem, parts), table, *_figure(theorem)))
+        out.append(Checked(TheoremResult(theorem, parts), table))
     return out
 
 
@@ -31,12 +30,3 @@ def _verify_with_twin(task: tuple[str, int, int]) -> tuple[tuple[Verdict, ...], 
     name, d_model, seed = task
     result = registry.build(name, d_model=d_model).verify(seed=seed)
     return tuple(p.verdict for p in result.parts), result.theorem.run_twin()
-
-
-def _figure(theorem: object) -> tuple[bytes | None, str]:
-    """(PNG bytes or None, why it was skipped or "")."""
-    if figure_function(theorem) is None:
-        return None, ""
-    if not plotting_available():
-        return None, SKIPPED
-    return render_figure(theorem), ""

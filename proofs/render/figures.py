@@ -1,35 +1,19 @@
-"""Figures for the notes: a theorem's figure function called, and its PNG made reproducible.
+"""Figures for the notes: the lesson's figure functions called, their files made reproducible.
 
-A theorem whose `figure` names a function ("package.module.function") gets a PNG, written by
-calling that function as f(path, **theorem.twin_kwargs). The PNG is made reproducible (fixed
-dpi; text and time chunks, which carry the matplotlib version, dropped), so reruns are
-byte-identical. Without matplotlib the notes still build and say the figure was skipped.
+A figure is a function f(path, **kwargs) in numeric/plots/ that saves to path in the format of
+its suffix (.pdf for LaTeX, .svg for Markdown and HTML). numeric.plots.style drops the dates
+and versions matplotlib would write, so two runs give the same bytes. Without matplotlib the
+notes still build and say the figures were skipped.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-import struct
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
-
-def figure_function(theorem: object) -> Callable[..., object] | None:
-    """The theorem's figure function, if it names one."""
-    dotted = getattr(theorem, "figure", "") or ""
-    if not dotted:
-        return None
-    module, _, attr = dotted.rpartition(".")
-    return getattr(importlib.import_module(module), attr)
-
-
-# Figures are drawn at this resolution whatever the user's matplotlibrc says.
-FIGURE_DPI = 100
 SKIPPED = "matplotlib is not installed (pip install 'pe-proofs[plot]')"
-# PNG chunks that vary between machines or runs without changing the picture.
-_VARYING_CHUNKS = {b"tEXt", b"zTXt", b"iTXt", b"tIME"}
 
 
 def plotting_available() -> bool:
@@ -37,36 +21,23 @@ def plotting_available() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
 
 
-def reproducible_png(png: bytes) -> bytes:
-    """png without its text and time chunks (Software, dates): the same picture, same bytes."""
-    signature = b"\x89PNG\r\n\x1a\n"
-    if not png.startswith(signature):
-        raise ValueError("a figure function must write a PNG file")
-    out = [signature]
-    j = len(signature)
-    while j < len(png):
-        (length,) = struct.unpack(">I", png[j : j + 4])
-        end = j + 12 + length
-        if png[j + 4 : j + 8] not in _VARYING_CHUNKS:
-            out.append(png[j:end])
-        j = end
-    return b"".join(out)
+def render_figure(dotted: str, kwargs: dict[str, object], suffix: str) -> bytes:
+    """The bytes of the figure drawn by the function dotted ("package.module.function").
 
-
-def render_figure(theorem: object) -> bytes | None:
-    """The theorem's figure as reproducible PNG bytes, or None when it has no figure function.
-
-    Call only when plotting_available(); the figure function imports matplotlib.
+    suffix: ".pdf", ".svg" or ".png". Call only when plotting_available().
     """
-    draw = figure_function(theorem)
-    if draw is None:
-        return None
-    from matplotlib import rc_context  # only here: the notes build without matplotlib
+    module, _, attr = dotted.rpartition(".")
+    draw = getattr(importlib.import_module(module), attr)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"figure{suffix}"
+        draw(path, **kwargs)
+        return path.read_bytes()
 
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        rc_context({"savefig.dpi": FIGURE_DPI, "figure.dpi": FIGURE_DPI}),
-    ):
-        path = Path(tmp) / "figure.png"
-        draw(path, **getattr(theorem, "twin_kwargs", {}))
-        return reproducible_png(path.read_bytes())
+
+def figure_files(
+    figures: dict[str, tuple[str, dict[str, object]]], suffix: str
+) -> dict[str, bytes]:
+    """STEM+suffix -> bytes for every figure, or {} when matplotlib is missing."""
+    if not plotting_available():
+        return {}
+    return {stem + suffix: render_figure(d, kw, suffix) for stem, (d, kw) in figures.items()}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 import sympy as sp
 
@@ -13,15 +12,6 @@ from proofs.engine.theorem import TheoremResult
 from proofs.render.latex_math import FULL_BUDGET, SIDE_BUDGET, Display, fit, latex_math, math_lines
 from proofs.render.tex_prose import tex_text
 from proofs.render.tex_width import tex_width
-
-
-def formula_math(formula: sp.Basic) -> str:
-    """A key formula of a statement; an equation too wide for a line is split at its =."""
-    whole = latex_math(formula)
-    if not isinstance(formula, sp.Equality) or tex_width(whole) <= FULL_BUDGET:
-        return whole
-    rows = _aligned_rows([math_lines(formula.lhs), math_lines(formula.rhs)])
-    return "\\begin{aligned}" + " \\\\ ".join(r for step in rows for r in step) + "\\end{aligned}"
 
 
 def _justification(text: str, width: str) -> str:
@@ -90,11 +80,6 @@ def mathjax_text(text: str) -> str:
         .replace("^", "\\^{}")
         .replace("~", " ")
     )
-
-
-def align_block(derivation: Derivation) -> str:
-    """The chain as an align* environment (for the PDF)."""
-    return "\\begin{align*}\n" + " \\\\\n".join(derivation_rows(derivation)) + "\n\\end{align*}"
 
 
 def aligned_block(derivation: Derivation) -> str:
@@ -172,21 +157,6 @@ def shown_fact(part: Part, display: Display = ()) -> list[tuple[str, Derivation 
     return out
 
 
-def fact_math(part: Part, display: Display = ()) -> str:
-    """The fact's display on one line (see fact_lines), for inline use and tests."""
-    return " ".join(
-        "= " + row.removeprefix("&= ") if row.startswith("&= ") else row.removeprefix("& ")
-        for row in fact_lines(part, display)
-    )
-
-
-def display_math(rows: Sequence[str]) -> str:
-    """Aligned rows as \\[...\\] when there is one, as align* when there are more."""
-    if len(rows) == 1 and rows[0].startswith("& "):
-        return f"\\[\n{rows[0].removeprefix('& ')}\n\\]"
-    return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
-
-
 def theorem_display(result: TheoremResult) -> Display:
     """Every derivation's display substitutions, for printing the theorem's facts alike."""
     pairs: list[tuple[sp.Basic, sp.Basic]] = []
@@ -213,37 +183,3 @@ def fact_caption(part: Part) -> str:
     if getattr(part, "witness", None) is not None:
         return "The expression below equals its witness, which is nonnegative."
     return "The expression this fact is about:"
-
-
-def _verdict_line(verdict: Verdict) -> str:
-    mark = {"proved": r"$\checkmark$", "refuted": r"$\times$", "undecided": "?"}[verdict.status]
-    # A reason may quote a long formula in SymPy's plain syntax: let it break at its operators.
-    reason = re.sub(r"([*+/,=])(?=[\w(])", r"\1\\allowbreak{}", tex_text(verdict.reason))
-    line = rf"\noindent{{\small {mark}\ \textbf{{{verdict.status}}}: {reason}"
-    if verdict.counterexample is not None:
-        line += ". Counterexample " + tex_text(verdict.counterexample.describe())
-    return line + "}"
-
-
-def part_tex(part: Part, verdict: Verdict, number: int, display: Display = ()) -> str:
-    """One part: a numbered paragraph heading, its chain or fact, and how it was checked."""
-    out = [rf"\subsubsection*{{{number}.~{tex_text(part.title)}}}"]
-    if isinstance(part, Derivation):
-        out.append(align_block(part))
-        checks = link_checks(verdict)
-        out.append(
-            _verdict_line(verdict).removesuffix("}")
-            + (f". {tex_text(checks)}" if checks else "")
-            + "}"
-        )
-    else:
-        for caption, rows in shown_fact(part, display):
-            out.append(tex_text(caption))
-            if isinstance(rows, Derivation):
-                out.append(align_block(rows))
-            else:
-                out.append(display_math([fit(r) for r in rows]))
-        out.append(_verdict_line(verdict))
-        if verdict.links:
-            out[-1] = out[-1].removesuffix("}") + f". {tex_text(link_checks(verdict))}}}"
-    return "\n".join(out)

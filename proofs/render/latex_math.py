@@ -8,7 +8,10 @@ are broken at top-level operators into rows that fit a budget in pt.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import sympy as sp
+from sympy.core.function import AppliedUndef
 from sympy.printing.conventions import split_super_sub
 from sympy.printing.latex import LatexPrinter, greek_letters_set
 from sympy.printing.precedence import precedence_traditional
@@ -16,7 +19,6 @@ from sympy.simplify.radsimp import fraction
 
 from proofs.definitions import LATEX_NAMES
 from proofs.render.tex_width import tex_width
-from proofs.render.text import shown
 
 Display = tuple[tuple[sp.Basic, sp.Basic], ...]
 
@@ -33,7 +35,7 @@ LINE_WIDTH = 500.0
 SIDE_BUDGET = 320.0
 FULL_BUDGET = 460.0
 # Symbols read in this order: the position, then the offset.
-VARIABLE_RANK = {"pos": 0, "k": 1}
+VARIABLE_RANK = {"pos": 0, "p": 0, "q": 0, "m": 0, "j": 1, "k": 2}
 FUNCTION_RANK = {"sin": 0, "cos": 1}
 STATUS_WORD = {"proved": "proved", "refuted": "refuted", "undecided": "undecided"}
 
@@ -60,7 +62,8 @@ def _factor_key(factor: sp.Basic) -> tuple[int, int, int]:
         return (
             3,
             _variable_rank(factor),
-            FUNCTION_RANK.get(type(factor).__name__, len(FUNCTION_RANK)),
+            FUNCTION_RANK.get(type(factor).__name__, len(FUNCTION_RANK)) * 100
+            + sp.count_ops(factor),
         )
     rank = _variable_rank(factor)
     if rank < len(VARIABLE_RANK):
@@ -100,6 +103,11 @@ def _term_key(term: sp.Basic) -> tuple[bool, bool, int, float, tuple[int, ...]]:
     )
 
 
+def _numeric_base(factor: sp.Basic) -> bool:
+    """A number or a power of a number: two of them side by side need a \\cdot."""
+    return factor.is_Number or (factor.is_Pow and factor.base.is_Number)
+
+
 def _upright(factor: sp.Basic) -> bool:
     return isinstance(factor, sp.Symbol) and _NAMES.get(factor.name, "").startswith(r"\mathrm")
 
@@ -107,24 +115,54 @@ def _upright(factor: sp.Basic) -> bool:
 class NotesLatexPrinter(LatexPrinter):
     """SymPy's LaTeX printer with the notes' symbol names, reading order and matrix layout."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: Mapping[str, str] | None = None, display: Display = ()) -> None:
         super().__init__({"symbol_names": LATEX_NAMES})
+        self.names = {**_NAMES, **(names or {})}
+        # Display substitutions are applied while printing, not by rebuilding the expression:
+        # rebuilding would re-evaluate a step kept unevaluated to show a rule (cos(−x) = cos x).
+        self.display = {old: new for old, new in display}
+        self.display.update({1 / old: 1 / new for old, new in display})
+
+    def _print(self, expr: object, **kwargs: object) -> str:
+        if self.display and isinstance(expr, sp.Basic) and expr in self.display:
+            expr = self.display[expr]
+        return super()._print(expr, **kwargs)
 
     def _print_Symbol(self, expr: sp.Symbol, style: str = "plain") -> str:
         # Theorems may use a variant of pos or k with extra assumptions; set it the same way.
-        if expr.name in _NAMES:
-            return _NAMES[expr.name]
+        if expr.name in self.names:
+            return self.names[expr.name]
         return super()._print_Symbol(expr, style=style)
 
     def _as_ordered_terms(self, expr: sp.Basic, order: str | None = None) -> list[sp.Basic]:
-        return sorted(super()._as_ordered_terms(expr, order=order), key=_term_key)
+        terms = sorted(super()._as_ordered_terms(expr, order=order), key=_term_key)
+        if not any(t.atoms(sp.Function) for t in terms):
+            # A polynomial reads constant last, as the module writes it: 2i + 1, d/2 − 1.
+            terms = [t for t in terms if not t.is_number] + [t for t in terms if t.is_number]
+        return terms
+
+    def _negated_sine(self, expr: sp.Mul) -> str | None:
+        """−sin(k − pos) printed as sin(pos − k): the module's way round."""
+        if len(expr.args) == 2 and expr.args[0] == -1 and isinstance(expr.args[1], sp.sin):
+            arg = expr.args[1].args[0]
+            leading = [
+                s for s in arg.free_symbols if VARIABLE_RANK.get(s.name) == _variable_rank(arg)
+            ]
+            if isinstance(arg, sp.Add) and leading and arg.coeff(leading[0]).is_negative:
+                return rf"\sin{{\left({self._print(-arg)} \right)}}"
+        return None
 
     def _print_Mul(self, expr: sp.Basic) -> str:
         if not isinstance(expr, sp.Mul):
             return super()._print_Mul(expr)  # SymPy routes some powers through here
         if sp.Mul(*expr.args).args != expr.args:
             # A product left unevaluated to show a form: keep its factors, only reorder them.
+            if expr.args[0] == -1:
+                return "- " + self._product(sp.Mul(*expr.args[1:], evaluate=False))
             return self._product(expr)
+        flipped = self._negated_sine(expr)
+        if flipped is not None:
+            return flipped
         if expr.could_extract_minus_sign():
             inner = -expr
             tex = self._print(inner)
@@ -144,12 +182,14 @@ class NotesLatexPrinter(LatexPrinter):
             ):
                 tex = rf"\left({tex}\right)"
             if out and (
-                (factors[j - 1].is_Number and factor.is_Number)
+                (_numeric_base(factors[j - 1]) and _numeric_base(factor))
                 or (out[-1].startswith(r"\frac") and tex.startswith(r"\frac"))
             ):
                 out.append(r"\cdot")
-            elif out and (_upright(factors[j - 1]) or _upright(factor)):
-                out.append(r"\,")  # a thin space keeps pos and omega_i apart
+            elif out and (
+                _upright(factors[j - 1]) or _upright(factor) or isinstance(factor, AppliedUndef)
+            ):
+                out.append(r"\,")  # a thin space keeps pos and omega_i, or a and r(pos), apart
             out.append(tex)
         return " ".join(out)
 
@@ -230,9 +270,14 @@ def diagonal_blocks(matrix: sp.MatrixBase) -> list[tuple[int, int]]:
     return blocks
 
 
-def latex_math(expr: sp.Basic, display: Display = ()) -> str:
-    """expr set by the notes' SymPy printer, after the derivation's display substitutions."""
-    return NotesLatexPrinter().doprint(shown(expr, display))
+def latex_math(
+    expr: sp.Basic, display: Display = (), names: Mapping[str, str] | None = None
+) -> str:
+    """expr set by the notes' SymPy printer, after the derivation's display substitutions.
+
+    names: extra symbol name -> LaTeX pairs (the lesson's names for vectors and matrices).
+    """
+    return NotesLatexPrinter(names, display).doprint(expr)
 
 
 def _pieces(printer: NotesLatexPrinter, expr: sp.Basic) -> tuple[list[str], str, str] | None:
@@ -267,8 +312,7 @@ def math_lines(expr: sp.Basic, display: Display = (), budget: float = FULL_BUDGE
     Lines after the first start with \\quad and the operator that continues the expression,
     ready for the aligned rows of a derivation: "&\\quad + ...".
     """
-    printer = NotesLatexPrinter()
-    expr = shown(expr, display)
+    printer = NotesLatexPrinter(display=display)
     whole = printer.doprint(expr)
     split = _pieces(printer, expr) if tex_width(whole) > budget else None
     if split is None:

@@ -12,7 +12,6 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
-import sympy as sp
 
 from numeric.table import Cell, Table, format_cell
 from proofs.engine.derivation import Derivation, Verdict
@@ -138,23 +137,6 @@ def theorem_markdown(
         out += ["", f"![{md_text(th.title)}]({figure})"]
     elif skipped:
         out += ["", f"*Figure skipped: {md_text(skipped)}.*"]
-    return "\n".join(out) + "\n"
-
-
-def inline_markdown(pieces: Sequence[str | sp.Basic]) -> str:
-    """A paragraph of prose pieces and SymPy expressions (set as $inline$ math)."""
-    return "".join(md_text(p) if isinstance(p, str) else f"${latex_math(p)}$" for p in pieces)
-
-
-def index_markdown(
-    title: str, intro: Sequence[Sequence[str | sp.Basic]], entries: Sequence[tuple[str, str, str]]
-) -> str:
-    """The notes' README: title, introduction, and a linked list of (name, title, status)."""
-    out = [f"# {md_text(title)}", ""]
-    for paragraph in intro:
-        out += [inline_markdown(paragraph), ""]
-    out += ["## Theorems", ""]
-    out += [f"- [{md_text(t)}]({name}.md) — {MARK[s]} {s}" for name, t, s in entries]
     return "\n".join(out) + "\n"
 
 

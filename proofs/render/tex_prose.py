@@ -88,8 +88,11 @@ _SUBSCRIPTS = set("₀₁₂₃₄₅₆₇₈₉₊₋")
 _SUBSCRIPTED = re.compile(
     r"(?:(?<![A-Za-z0-9_.])([A-Za-z]{1,2})|([\u0370-\u03ff]))_([A-Za-z0-9]{1,5}|\([^()\s]{1,8}\))(?![A-Za-z0-9_])"
 )
-# A power in prose, such as 2^-53 or 2^(10): set as a superscript.
-_POWER = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z0-9.]+)\^\(?([-−]?[A-Za-z0-9]+)\)?")
+# A power in prose, such as 2^-53, 2^(10) or 10000^(−2i/d_model): set as a superscript; a
+# bracketed exponent is taken whole, up to its matching bracket (one level of nesting).
+_POWER = re.compile(
+    r"(?<![A-Za-z0-9_.])([A-Za-z0-9.]+)\^(?:\(((?:[^()]|\([^()]*\))*)\)|([-−]?[A-Za-z0-9]+))"
+)
 
 
 def _greek(char: str) -> str | None:
@@ -139,8 +142,10 @@ def _subscript(match: re.Match[str]) -> str:
 
 
 def _power(match: re.Match[str]) -> str:
-    base, exponent = match.groups()
-    return f"\x00{base}^{{{exponent.replace('−', '-')}}}\x01"
+    base, bracketed, plain = match.groups()
+    exponent = _SUBSCRIPTED.sub(lambda m: _subscript(m)[1:-1], bracketed or plain)
+    tex = "".join(_math_char(c) or c for c in exponent)
+    return f"\x00{base}^{{{tex}}}\x01"
 
 
 def _quotes(text: str) -> str:

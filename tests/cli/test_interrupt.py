@@ -25,7 +25,8 @@ HANG_GUARD = 120
 # Ctrl-C is handled; before -X importtime reports it, Python is still starting up (and the
 # command modules themselves, loaded by importlib.import_module, are not reported).
 _READY = "proofs.cli.notes_output"
-NOTES = ["markdown", "--theorem", "rotation"]
+# The notes verify every theorem (about half a minute), so the tests that run them are slow.
+NOTES = ["markdown"]
 
 
 def _quiet_main(argv: list[str]) -> tuple[int, str]:
@@ -47,7 +48,7 @@ def versions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, dict
     assert _quiet_main([*NOTES, "--out", str(old), "--d-model", "4"])[0] == 0
     assert _quiet_main([*NOTES, "--out", str(new), "--d-model", "6"])[0] == 0
     old_files, new_files = _contents(old), _contents(new)
-    assert old_files["rotation.md"] != new_files["rotation.md"]
+    assert old_files["03-formula.md"] != new_files["03-formula.md"]
     return old, old_files, new_files
 
 
@@ -125,6 +126,7 @@ def _check_whole(out: Path, old: dict, new: dict) -> None:
         assert data in (old.get(name), new.get(name)), f"{name} is neither old nor new"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wait", [None, 0.0, 0.15])
 def test_ctrl_c_leaves_every_file_whole(versions, tmp_path, wait) -> None:
     old_dir, old, new = versions
@@ -188,18 +190,19 @@ def test_a_closed_pipe_is_quiet() -> None:
     assert (status, err) == (0, "")
 
 
+@pytest.mark.slow
 def test_a_foreign_file_is_refused_untouched_and_others_survive(tmp_path, capsys) -> None:
     out = tmp_path / "notes"
     out.mkdir()
-    (out / "ramp.md").write_text("my own ramp notes\n")
+    (out / "07-ramp.md").write_text("my own ramp notes\n")
     (out / "keep.txt").write_text("unrelated\n")
-    assert main(["markdown", "--theorem", "ramp", "--out", str(out)]) == 2
+    assert main(["markdown", "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "refusing to overwrite" in err and "ramp.md" in err
-    assert _contents(out) == {"keep.txt": b"unrelated\n", "ramp.md": b"my own ramp notes\n"}
+    assert err.count("\n") == 1 and "refusing to overwrite" in err and "07-ramp.md" in err
+    assert _contents(out) == {"keep.txt": b"unrelated\n", "07-ramp.md": b"my own ramp notes\n"}
     # A successful run next to a foreign file leaves it alone too.
-    (out / "ramp.md").unlink()
-    assert main(["markdown", "--theorem", "ramp", "--out", str(out)]) == 0
+    (out / "07-ramp.md").unlink()
+    assert main(["markdown", "--out", str(out)]) == 0
     assert (out / "keep.txt").read_text() == "unrelated\n"
 
 

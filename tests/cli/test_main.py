@@ -31,7 +31,7 @@ def test_list_names_every_theorem(capsys):
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     names = [line.split()[0] for line in lines if not line.startswith(" ")]
-    assert names[:2] == ["rotation", "ramp"] and len(names) == 9
+    assert names[:3] == ["frequencies", "rotation", "ramp"] and len(names) == 11
     assert max(map(len, lines)) <= 100
 
 

@@ -9,16 +9,12 @@ import pytest
 import sympy as sp
 
 from numeric.table import Table
-from proofs import ramp, rotation
+from proofs import rotation
 from proofs.definitions import D_MODEL, OMEGA_I, POS, K, shift_matrix
-from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import FreeOf
-from proofs.engine.theorem import Theorem
 from proofs.render import (
     latex_chains,
-    latex_document,
+    latex_lesson,
     latex_math,
-    latex_tables,
     tex_prose,
     tex_width,
 )
@@ -126,9 +122,8 @@ def test_prose_is_escaped_and_unicode_math_is_set():
 
 def test_derivation_is_an_align_chain_with_text_justifications():
     d = rotation.pair_derivation()
-    block = latex_chains.align_block(d)
-    assert block.startswith(r"\begin{align*}") and balanced(block)
-    rows = block.split(" \\\\\n")
+    rows = latex_chains.derivation_rows(d)
+    assert balanced("\n".join(rows))
     assert len(rows) == len(d.steps)
     for row, step in zip(rows[1:], d.steps[1:], strict=True):
         assert "&= " in row and r"&& \text{" in row
@@ -139,7 +134,7 @@ def test_table_is_booktabs_with_numbers_in_math():
     table = Table(
         "t", ("k", "residual", "ok"), ((1, -2.5e-16, True), (-3, 0.5, False)), (".0f", ".2e", "")
     )
-    tex = latex_tables.table_tex(table)
+    tex = latex_lesson.table_tex(table, "caption")
     assert all(rule in tex for rule in (r"\toprule", r"\midrule", r"\bottomrule"))
     assert r"$-2.50\times 10^{-16}$" in tex and "$-3$" in tex
     assert r"\begin{tabular}{rrl}" in tex and balanced(tex)
@@ -147,61 +142,35 @@ def test_table_is_booktabs_with_numbers_in_math():
 
 def test_wide_tables_are_scaled_to_the_page():
     table = Table("wide", tuple(f"column number {j}" for j in range(9)), ((1,) * 9,))
-    assert r"\resizebox{\linewidth}" in latex_tables.table_tex(table)
+    assert r"\resizebox{\linewidth}" in latex_lesson.table_tex(table, "caption")
 
 
-def test_theorem_fragment_has_every_piece_and_balanced_environments():
-    result = rotation_result()
-    table = Table("twin", ("k", "residual"), ((5, 1e-16),), passed=True)
-    body = latex_document.theorem_tex(result, table, figure="rotation.png")
-    assert body.count(r"\begin{align*}") == sum(
-        isinstance(p, Derivation) for p in result.theorem.parts
-    )
-    assert r"\section{" in body and r"\toprule" in body and r"\includegraphics" in body
-    assert balanced(body) and r"\label" in body
-    wrapped = latex_document.standalone_fragment(body)
-    assert r"\documentclass" in wrapped and wrapped.count(r"\PEnotesMain") == 1
+def test_polynomials_read_constant_last_as_the_module_writes_them():
+    i = sp.Symbol("i", integer=True, nonnegative=True)
+    assert latex_math.latex_math(2 * i + 1) == "2 i + 1"
+    assert latex_math.latex_math(D_MODEL / 2 - 1).endswith("- 1")
+    assert latex_math.latex_math(1 + sp.sin(POS)).startswith("1 + ")
 
 
-def test_an_unknown_fact_with_an_expr_still_renders():
-    class Positive:
-        title = "x squared plus one is positive"
-        expr = sp.Symbol("x") ** 2 + 1
-
-    assert "1 + x^{2}" in latex_chains.fact_math(Positive())  # the constant first, as in 1 + sin x
+def test_a_negated_sine_reads_sin_of_pos_minus_k():
+    tex = latex_math.latex_math(-sp.sin(K - POS))
+    assert tex == r"\sin{\left(\mathrm{pos} - k \right)}"
+    assert latex_math.latex_math(-sp.sin(K)) == r"- \sin{\left(k \right)}"
 
 
-def test_facts_use_the_theorems_display_substitutions():
-    result = rotation_result()
-    body = latex_document.theorem_tex(result, None)
-    fact = body.split(r"2.~")[1].split(r"\subsubsection*")[0]
-    assert r"\omega_{i}" in fact and "10000" not in fact
+def test_display_substitution_does_not_re_evaluate_a_step_kept_for_show():
+    w = sp.Integer(10000) ** (-2 * sp.Symbol("i", integer=True, nonnegative=True) / D_MODEL)
+    minus = sp.Mul(-1, K, w, evaluate=False)
+    tex = latex_math.latex_math(sp.cos(minus, evaluate=False), ((w, OMEGA_I),))
+    assert tex == r"\cos{\left(- k \omega_{i} \right)}"
 
 
-def test_ramp_renders_every_part():
-    result = ramp.build().verify()
-    body = latex_document.theorem_tex(result, None)
-    assert body.count(r"\subsubsection*{") == len(result.parts) and balanced(body)
+def test_two_powers_of_numbers_side_by_side_get_a_dot():
+    a = sp.Pow(10000, sp.Symbol("x"), evaluate=False)
+    b = sp.Pow(10000, sp.Symbol("y"), evaluate=False)
+    assert r"\cdot" in latex_math.latex_math(sp.Mul(a, b, evaluate=False))
 
 
-def test_a_refuted_theorem_says_so():
-    wrong = Derivation(
-        "wrong", (Step(sp.sin(POS) ** 2, "claim"), Step(sp.cos(POS) ** 2, "not a rule"))
-    )
-    th = Theorem(
-        "wrong", "A wrong claim", "sin² = cos²", (wrong, FreeOf("free", K, (POS,))), "numeric.x.y"
-    )
-    body = latex_document.theorem_tex(th.verify(), None)
-    assert r"\textbf{refuted}" in body and "Status: refuted" in body
-
-
-def test_a_shift_map_fact_shows_the_map_or_the_certificate():
-    from proofs import shift_maps
-
-    th = shift_maps.build()
-    pair, ramp = th.parts[0], th.parts[2]
-    pair_tex = latex_chains.part_tex(pair, pair.verify(), 1)
-    assert r"M{\left(k \right)} &= \left[\begin{matrix}\cos{\left(k \omega_{i} \right)}" in pair_tex
-    assert pair_tex.count(r"\begin{align*}") == 2 and balanced(pair_tex)  # M(k), then its chain
-    ramp_tex = latex_chains.part_tex(ramp, ramp.verify(), 3)
-    assert r"0 &= \frac{k}{L}" in ramp_tex and balanced(ramp_tex)
+def test_extra_names_set_whole_objects():
+    tex = latex_math.latex_math(sp.Symbol("M_kT", commutative=False), names={"M_kT": "M_{k}^{T}"})
+    assert tex == "M_{k}^{T}"

@@ -1,125 +1,71 @@
-"""The Markdown backend: MathJax/KaTeX-safe math, Markdown tables, figures beside the text."""
+"""The Markdown notes: a page per section and an index, math as $…$ and $$…$$, figures beside."""
 
 from __future__ import annotations
 
 import re
-import struct
-import zlib
-from functools import cache
 
 import pytest
-import sympy as sp
 
-from numeric.table import Table
-from proofs import ramp
-from proofs.cli import verify
-from proofs.render import figures, markdown, notes
-from proofs.render.notes import Checked
+from proofs.render import notes
+from proofs.render.figures import plotting_available
 
 
-@cache
-def ramp_result():
-    return ramp.build().verify()
+@pytest.fixture(scope="module")
+def pages(checked_notes, module_tables) -> dict[str, bytes]:
+    return notes.markdown_files(checked_notes, module_tables)
 
 
-def math_blocks(text: str) -> list[str]:
-    assert text.count("$$") % 2 == 0
-    return re.findall(r"\$\$\n(.*?)\n\$\$", text, flags=re.S)
+def text(pages, name: str) -> str:
+    return pages[name].decode("utf-8")
 
 
-def test_math_is_aligned_and_safe_for_mathjax_and_katex():
-    page = markdown.theorem_markdown(ramp_result(), None)
-    blocks = math_blocks(page)
-    assert blocks
-    for block in blocks:
-        assert "align*" not in block and r"\label" not in block and r"\parbox" not in block
-        assert block.count(r"\begin{aligned}") == block.count(r"\end{aligned}")
-        assert "\n\n" not in block  # a blank line would end the block in Markdown
+def test_an_index_and_one_page_per_section_linked_in_order(pages):
+    index = text(pages, "README.md")
+    linked = re.findall(r"\]\((\d\d-\w+\.md)\)", index)
+    assert linked == sorted(n for n in pages if re.fullmatch(r"\d\d-\w+\.md", n))
+    assert linked[0] == "01-introduction.md" and linked[-1].endswith("appendix.md")
 
 
-def test_each_link_is_tagged_and_justified_in_a_numbered_list():
-    result = ramp_result()
-    page = markdown.theorem_markdown(result, None)
-    chain = result.theorem.parts[0]
-    for j, step in enumerate(chain.steps[1:], 1):
-        assert rf"\text{{({j})}}" in page
-        assert f"{j}. {markdown.md_text(step.justification)}" in page
+def test_headings_and_statements_use_inline_math_not_escaped_text(pages):
+    exercises = text(pages, "12-exercises.md")
+    assert r"## Exercise 1 — the full table at a larger $d_{\mathrm{model}}$" in exercises
+    rotation = text(pages, "06-rotation.md")
+    assert r"$R{\left(k \omega_{i} \right)}$" in rotation
+    for name in pages:
+        if name.endswith(".md") and "appendix" not in name:
+            # Outside math, the module's quoted words and the twins' table cells, no symbol is
+            # spelled as code.
+            prose = "\n".join(
+                line
+                for line in re.sub(r"\$[^$]*\$", "", text(pages, name)).splitlines()
+                if not line.startswith((">", "|"))
+            )
+            assert "omega_i" not in prose and "d_model" not in prose, name
 
 
-def test_table_is_a_markdown_table():
-    table = Table(
-        "t", ("k", "a|b", "ok"), ((1, 0.25, True), (5, -1.5, False)), ("d", ".2f", ""), passed=True
+def test_chains_are_aligned_display_math_with_text_rules(pages):
+    rotation = text(pages, "06-rotation.md")
+    (chain,) = [b for b in re.findall(r"\$\$\n(.*?)\n\$\$", rotation, flags=re.S) if "aligned" in b]
+    assert r"&& \text{angle addition}" in chain and r"\parbox" not in chain
+
+
+def test_tables_are_gfm_tables_with_the_module_digits(pages):
+    rotation = text(pages, "06-rotation.md")
+    assert (
+        "| pos | actual sin | actual cos | predicted sin | predicted cos | residual | match |"
+        in rotation
     )
-    lines = markdown.table_markdown(table).splitlines()
-    rows = [line for line in lines if line.startswith("|")]
-    assert rows[0] == r"| k | a\|b | ok |"
-    assert rows[1] == "| ---: | ---: | --- |"
-    assert rows[2] == "| 1 | 0.25 | ✓ |" and rows[3] == "| 5 | -1.50 | ✗ |"
-    assert "✓ passed" in lines[-1]
+    assert "| 0 | -0.9589 | 0.2837 | -0.9589 | 0.2837 |" in rotation
+    formula = text(pages, "03-formula.md")
+    assert "| PE(10) | -0.544 | -0.839 | 0.841 | 0.54 | 0.1 | 0.995 | 0.01 | 1. |" in formula
 
 
-def test_prose_specials_are_escaped():
-    assert markdown.md_text("a*b_c [x] $5 <t>") == r"a\*b\_c \[x\] \$5 \<t\>"
-
-
-def test_index_links_every_page_and_sets_formulas_as_math():
-    result = ramp_result()
-    files = notes.markdown_files([Checked(result, None)])
-    index = files["README.md"].decode()
-    assert "(ramp.md)" in index and r"\omega_{i}" in index
-    assert set(files) == {"README.md", "ramp.md"}
-
-
-def tiny_png() -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-        )
-
-    header = struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(b"\x00\x80"))
-        + chunk(b"IEND", b"")
-    )
-
-
-def draw(path, **kwargs):
-    """A figure function as a theorem would name it."""
-    path.write_bytes(tiny_png())
-
-
-def test_a_theorem_with_a_figure_gets_a_png_beside_its_page():
-    pytest.importorskip("matplotlib", reason="figures need the plot extra (matplotlib)")
-    result = ramp_result()
-
-    class WithFigure:
-        figure = f"{__name__}.draw"
-        twin_kwargs: dict = {}  # noqa: RUF012
-
-    png = figures.render_figure(WithFigure())
-    assert png == tiny_png()
-    files = notes.markdown_files([Checked(result, None, png)])
-    assert files["ramp.png"] == png and "](ramp.png)" in files["ramp.md"].decode()
-    tex = notes.latex_files([Checked(result, None, png)])
-    assert r"\includegraphics[width=0.8\linewidth]{ramp.png}" in tex["ramp.tex"].decode()
-
-
-def test_theorems_without_a_figure_have_none():
-    assert figures.render_figure(ramp.build()) is None
-
-
-def test_inline_formulas_come_from_sympy():
-    assert markdown.inline_markdown(["x is ", sp.Symbol("pos")]) == r"x is $\mathrm{pos}$"
-
-
-def test_steps_kept_unevaluated_for_display_survive_the_parallel_check():
-    # The product a(pos)·r(pos) is the point of ramp's part 4; it must not print as its value.
-    # Two theorems, so they are checked in worker processes and come back across a pipe.
-    checked, _ = verify.check(["ramp", "unique"])
-    page = notes.markdown_files([checked])["ramp.md"].decode()
-    assert r"\frac{\mathrm{pos} + k}{\mathrm{pos}} \cdot \frac{\mathrm{pos}}{L}" in page
-    fresh = ramp.build()
-    for part, built in zip(checked.result.theorem.parts, fresh.parts, strict=True):
-        assert getattr(part, "steps", None) == getattr(built, "steps", None)
+def test_figures_are_svg_beside_the_pages_and_cited(pages):
+    if not plotting_available():
+        pytest.skip("matplotlib is not installed")
+    svgs = [n for n in pages if n.endswith(".svg")]
+    assert sorted(svgs) == ["circle.svg", "heatmap.svg", "similarity.svg", "spectrum.svg"]
+    everything = "".join(text(pages, n) for n in pages if n.endswith(".md"))
+    for svg in svgs:
+        assert f"]({svg})" in everything
+        assert b"<dc:date>" not in pages[svg]

@@ -47,19 +47,22 @@ needs_katex = pytest.mark.skipif(
 
 
 def display_blocks(pages: dict[str, bytes]) -> list[tuple[str, str]]:
-    """(page, body) for every $$...$$ block of the Markdown pages."""
+    """(page, body) for every $$...$$ block and every inline $...$ of the Markdown pages."""
     out = []
     for name, data in sorted(pages.items()):
         if name.endswith(".md"):
             text = data.decode("utf-8")
             assert text.count("$$") % 2 == 0, name
             out += [(name, b) for b in re.findall(r"\$\$\n(.*?)\n\$\$", text, flags=re.S)]
+            rest = re.sub(r"\$\$\n.*?\n\$\$", "", text, flags=re.S).replace("\\$", "")
+            assert rest.count("$") % 2 == 0, name
+            out += [(name, b) for b in re.findall(r"\$([^$]+)\$", rest)]
     return out
 
 
 @needs_katex
-def test_every_display_block_of_the_markdown_notes_renders_with_katex(checked_notes):
-    blocks = display_blocks(notes.markdown_files(checked_notes))
+def test_every_formula_of_the_markdown_notes_renders_with_katex(checked_notes, module_tables):
+    blocks = display_blocks(notes.markdown_files(checked_notes, module_tables))
     assert len(blocks) > 50
     run = subprocess.run(
         ["node", "-e", RENDER],

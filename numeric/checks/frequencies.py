@@ -1,0 +1,32 @@
+"""The frequencies twin (proofs/frequencies.py): ω_i falls with i, and the period 2π/ω_i grows.
+
+The period is read off the table: the first pos > 0 at which the pair's phase has turned once.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from numeric import validate
+from numeric.table import Table
+from numeric.tables import frequencies
+
+
+def frequency_table(*, d_model: int = 8) -> Table:
+    """ω_i, the period 2π/ω_i and the full turns over the module's 50 positions, per pair i."""
+    d_model = validate.d_model(d_model)
+    omegas = frequencies(d_model)
+    rows = []
+    for i, w in enumerate(omegas):
+        rows.append((i, f"{2 * i}, {2 * i + 1}", float(w), 2 * math.pi / float(w)))
+    falling = bool(np.all(np.diff(omegas) < 0)) and math.isclose(float(omegas[0]), 1.0)
+    return Table(
+        title=f"the frequencies of d_model = {d_model}",
+        columns=("pair i", "dims", "ω_i", "period 2π/ω_i"),
+        rows=tuple(rows),
+        formats=("d", "", ".6g", ".1f"),
+        note="ω_0 = 1 and each ω_i is smaller than the one before",
+        passed=falling,
+    )

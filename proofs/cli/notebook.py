@@ -1,0 +1,20 @@
+"""`pe-proofs notebook --out DIR`: the lesson as a Jupyter notebook a student runs top to bottom."""
+
+from __future__ import annotations
+
+import argparse
+
+from proofs.cli.notes_output import add_common_arguments, write_notes
+from proofs.render import notes
+
+NAME = "notebook"
+HELP = "write the course notes as a Jupyter notebook (lesson.ipynb): prose, proofs, tables, plots"
+EXAMPLE = "pe-proofs notebook --out lesson && jupyter notebook lesson/lesson.ipynb"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_common_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    return write_notes(args, notes.notebook_files)

@@ -1,0 +1,79 @@
+"""The appendix "How each step was checked": per theorem, each part's checks and its twin.
+
+The only place in the notes where the checker's machinery (SymPy, mpmath, function names) is
+named; the lesson itself speaks of algebra and of random points.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from proofs.engine.derivation import Derivation, Verdict
+from proofs.engine.pointwise import HIGH_DPS, LOW_DPS
+from proofs.render.lesson_blocks import Block, Heading, Items, Para, Piece
+from proofs.render.notes_checked import Checked
+
+METHOD = (
+    "Each link of each chain is an equation between two expressions. It was checked twice. "
+    "Symbolically, SymPy reduced the difference of the two sides to exactly 0; the rule that "
+    "did it is named below (expand, trigsimp, …). Numerically, mpmath evaluated both sides at "
+    f"seeded random points that respect the symbols' hypotheses, at {LOW_DPS} and at "
+    f"{HIGH_DPS} significant digits, and compared them; the largest relative difference is "
+    "given. A link counts only if both checks pass. Statements that are not equations (an "
+    "expression is free of a symbol, is nonzero, a linear system has no solution) were decided "
+    "by SymPy from the symbols' assumptions, keeping every equation of a system. Each theorem "
+    "also has a numeric twin: a NumPy function that recomputes the property in double "
+    "precision without reusing the proof."
+)
+
+
+def _links(verdict: Verdict) -> str:
+    rules = ", ".join(
+        f"({j}) {link.symbolic.rule or 'not reduced'}" for j, link in enumerate(verdict.links, 1)
+    )
+    points = sorted({link.numeric.points for link in verdict.links})
+    worst = max(link.numeric.max_relative for link in verdict.links)
+    return (
+        f"rules {rules}; {'/'.join(map(str, points))} points per link, "
+        f"largest relative difference {worst:.1e}"
+    )
+
+
+def _reason(reason: str) -> str:
+    """A verdict's reason for print: a contradiction's constant, written by SymPy in its own
+    syntax (10**(1/7)*sigma*…), is named rather than quoted."""
+    reason = re.sub(
+        r"the equations force 0 = .*, which is false",
+        "the equations force 0 = c for a constant c ≠ 0, which is false",
+        reason,
+    )
+    return reason.replace("**", "^")
+
+
+def _part_item(title: str, kind: str, verdict: Verdict) -> tuple[Piece, ...]:
+    how = _links(verdict) if verdict.links else _reason(verdict.reason)
+    return (f"{title} ({kind}, {verdict.status}): {how}.",)
+
+
+def appendix_blocks(checked: Sequence[Checked]) -> list[Block]:
+    """The appendix's blocks: the method, then one list per theorem."""
+    out: list[Block] = [Para((METHOD,))]
+    for c in checked:
+        th = c.result.theorem
+        items = [
+            _part_item(
+                pr.part.title,
+                "chain" if isinstance(pr.part, Derivation) else type(pr.part).__name__,
+                pr.verdict,
+            )
+            for pr in c.result.parts
+        ]
+        twin = f"Numeric twin {th.twin}"
+        if c.table is not None:
+            outcome = {True: "passed", False: "failed", None: "computed"}[c.table.passed]
+            twin += f": {c.table.title}; {c.table.note or 'no tolerance stated'}; {outcome}."
+        items.append((twin,))
+        out.append(Heading(3, (f"{th.title} ({th.name}: {c.result.status})",)))
+        out.append(Items(tuple(items)))
+    return out

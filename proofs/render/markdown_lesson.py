@@ -1,0 +1,204 @@
+"""The lesson in GitHub-flavoured Markdown: a page per section and a README.md index.
+
+Inline math is $…$ and display math $$…$$ (chains as aligned blocks), set by the same SymPy
+printer as the PDF, so the pages render on GitHub, in KaTeX and in Jupyter alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from numeric.table import Cell, Table, format_cell
+from proofs.render.latex_chains import derivation_rows
+from proofs.render.latex_lesson import math
+from proofs.render.latex_tables import is_number
+from proofs.render.lesson import SUBTITLE
+from proofs.render.lesson_blocks import (
+    AppendixStart,
+    Block,
+    Chain,
+    Code,
+    Emph,
+    Equations,
+    Figure,
+    Heading,
+    Items,
+    Lesson,
+    Link,
+    Para,
+    Piece,
+    ProofEnd,
+    Quote,
+    Ref,
+    Section,
+    TableBlock,
+    TheoremStatement,
+)
+
+
+def md_text(text: str) -> str:
+    """Prose with the characters Markdown (and a $-math renderer) would interpret escaped."""
+    return re.sub(r"([\\`*\[\]<>|$])", r"\\\1", text)
+
+
+def anchor(label: str) -> str:
+    """The HTML id of a label (thm:rotation -> thm-rotation)."""
+    return label.replace(":", "-")
+
+
+def section_number(lesson: Lesson, section: Section) -> str:
+    """1, 2, … for the lesson's sections; A for the appendix."""
+    if section.blocks and isinstance(section.blocks[0], AppendixStart):
+        return "A"
+    return str(lesson.sections.index(section) + 1)
+
+
+def page_name(lesson: Lesson, section: Section, ext: str) -> str:
+    """The file of a section: NN-name.ext, in the lesson's order."""
+    return f"{lesson.sections.index(section) + 1:02d}-{section.name}.{ext}"
+
+
+def label_pages(lesson: Lesson, ext: str) -> dict[str, str]:
+    """label -> the page that holds it (theorems and figures), for links between pages."""
+    out = {}
+    for section in lesson.sections:
+        for block in section.blocks:
+            if isinstance(block, TheoremStatement | Figure):
+                out[block.label] = page_name(lesson, section, ext)
+    return out
+
+
+def inline(pieces: Sequence[Piece], pages: dict[str, str]) -> str:
+    """Prose, $inline math$, emphasis, links and references."""
+    out = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            out.append(md_text(piece))
+        elif isinstance(piece, Ref):
+            out.append(f"[{piece.text}]({pages.get(piece.label, '')}#{anchor(piece.label)})")
+        elif isinstance(piece, Emph):
+            out.append(
+                f"*{md_text(piece.text).strip()}*" + (" " if piece.text.endswith(" ") else "")
+            )
+        elif isinstance(piece, Link):
+            out.append(f"<{piece.url}>")
+        else:
+            out.append(f"${math(piece)}$")
+    return "".join(out)
+
+
+def display(body: str) -> str:
+    return f"$$\n{body}\n$$"
+
+
+def chain_md(block: Chain, pages: dict[str, str]) -> str:
+    rows = derivation_rows(block.derivation, justify="text")
+    math_text = display("\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}")
+    return (inline(block.intro, pages) + "\n\n" if block.intro else "") + math_text
+
+
+def cell_md(cell: Cell, spec: str) -> str:
+    if isinstance(cell, bool | np.bool_):
+        return "✓" if cell else "✗"
+    text = format_cell(cell, spec)
+    return text.replace("|", "\\|") if not is_number(cell) else text
+
+
+def table_md(
+    table: Table, caption: str | Sequence[Piece], note: str | None, pages: dict[str, str]
+) -> str:
+    specs = table.formats or ("",) * len(table.columns)
+    align = [
+        "---:" if table.rows and all(is_number(r[c]) for r in table.rows) else ":---"
+        for c in range(len(table.columns))
+    ]
+    lines = [
+        f"*{inline((caption,) if isinstance(caption, str) else caption, pages)}*",
+        "",
+        "| " + " | ".join(c.replace("|", "\\|") for c in table.columns) + " |",
+        "| " + " | ".join(align) + " |",
+    ]
+    lines += [
+        "| " + " | ".join(cell_md(c, s) for c, s in zip(row, specs, strict=True)) + " |"
+        for row in table.rows
+    ]
+    text = table.note if note is None else note
+    if table.passed is not None:
+        text += " (check passed)" if table.passed else " (check FAILED)"
+    if text:
+        lines += ["", md_text(text.strip())]
+    return "\n".join(lines)
+
+
+def block_md(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
+    """One block of the lesson in Markdown."""
+    if isinstance(block, Heading):
+        return f"{'#' * min(block.level + 1, 3)} {inline(block.text, pages)}"
+    if isinstance(block, Para):
+        return inline(block.pieces, pages)
+    if isinstance(block, Quote):
+        return f"> {inline(block.pieces, pages)}"
+    if isinstance(block, Equations):
+        return "\n\n".join(display(math(e, block.display)) for e in block.lines)
+    if isinstance(block, Chain):
+        return chain_md(block, pages)
+    if isinstance(block, TheoremStatement):
+        head = (
+            f'<a id="{anchor(block.label)}"></a>**Theorem {block.number}** '
+            f"({md_text(block.title)}). *{inline(block.pieces, pages)}*"
+        )
+        return "\n\n".join([head, *(display(math(f, block.display)) for f in block.formulas)])
+    if isinstance(block, ProofEnd):
+        return '<p align="right">∎</p>'
+    if isinstance(block, TableBlock):
+        return table_md(block.table, block.caption, block.note, pages)
+    if isinstance(block, Figure):
+        return (
+            f'<a id="{anchor(block.label)}"></a>![Figure {block.number}]({block.stem}{figure_suffix})'
+            f"\n\n*Figure {block.number}.* {inline(block.caption, pages)}"
+        )
+    if isinstance(block, Items):
+        return "\n".join(
+            (f"{j}. " if block.numbered else "- ") + inline(item, pages)
+            for j, item in enumerate(block.items, 1)
+        )
+    if isinstance(block, AppendixStart | Code):
+        return ""
+    raise TypeError(f"cannot print a block of type {type(block).__name__}")
+
+
+def section_md(lesson: Lesson, section: Section, pages: dict[str, str], figure_suffix: str) -> str:
+    """A section's page: its numbered title, its blocks, and links back and on."""
+    j = lesson.sections.index(section)
+    nav = ["[Contents](README.md)"]
+    if j > 0:
+        prev = lesson.sections[j - 1]
+        nav.insert(0, f"← [{md_text(prev.title)}]({page_name(lesson, prev, 'md')})")
+    if j + 1 < len(lesson.sections):
+        nxt = lesson.sections[j + 1]
+        nav.append(f"[{md_text(nxt.title)}]({page_name(lesson, nxt, 'md')}) →")
+    body = [f"# {section_number(lesson, section)}. {md_text(section.title)}"]
+    body += [t for t in (block_md(b, pages, figure_suffix) for b in section.blocks) if t]
+    body.append(" · ".join(nav))
+    return "\n\n".join(body) + "\n"
+
+
+def index_md(lesson: Lesson) -> str:
+    """README.md: the title and the table of contents."""
+    lines = [f"# {md_text(lesson.title)}", "", f"*{md_text(SUBTITLE)}*", "", "## Contents", ""]
+    for section in lesson.sections:
+        number = section_number(lesson, section)
+        lines.append(f"- [{number}. {md_text(section.title)}]({page_name(lesson, section, 'md')})")
+    return "\n".join(lines) + "\n"
+
+
+def markdown_pages(lesson: Lesson, figure_suffix: str = ".svg") -> dict[str, str]:
+    """README.md and one page per section."""
+    pages = label_pages(lesson, "md")
+    out = {"README.md": index_md(lesson)}
+    for section in lesson.sections:
+        out[page_name(lesson, section, "md")] = section_md(lesson, section, pages, figure_suffix)
+    return out
