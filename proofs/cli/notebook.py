@@ -9,7 +9,7 @@ from proofs.render import notes
 
 NAME = "notebook"
 HELP = "write the course notes as a Jupyter notebook (lesson.ipynb): prose, proofs, tables, plots"
-EXAMPLE = "pe-proofs notebook --out lesson && jupyter notebook lesson/lesson.ipynb"
+EXAMPLE = "pe-proofs notebook --out lesson"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
