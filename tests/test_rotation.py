@@ -28,9 +28,18 @@ def test_pair_statement_is_symbolic_in_i_and_d_model():
     assert derivation.verify().status == "proved"
 
 
-@pytest.mark.parametrize("d_model", [2, 6, 16])
+@pytest.mark.parametrize("d_model", [2, 6, 16, 4096])
 def test_whole_vector_for_other_d_model(d_model):
-    assert rotation.vector_derivation(d_model).verify().status == "proved"
+    assert rotation.vector_fact(d_model).verify().status == "proved"
+
+
+@pytest.mark.parametrize("d_model", [2, 6])
+def test_the_structured_statement_is_the_dense_one(d_model):
+    statement = rotation.vector_fact(d_model).statement
+    m_k, pe = statement.lhs.factors
+    assert m_k.dense() == shift_matrix(K, d_model)
+    assert pe.dense() == pe_vector(POS, d_model)
+    assert statement.rhs.dense() == pe_vector(POS + K, d_model)
 
 
 def test_rotation_is_free_of_pos_as_a_checked_fact():
