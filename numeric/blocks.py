@@ -2,5 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 # Rows per block: the temporaries of a check on one block of a d_model = 1024 table stay a few MiB.
 CHUNK_ROWS = 4096
+
+
+def row_blocks(start: int, stop: int, rows: int = CHUNK_ROWS) -> Iterator[tuple[int, int]]:
+    """The half-open row ranges [a, b) that cover [start, stop), each at most rows long."""
+    if rows < 1:
+        raise ValueError(f"rows must be at least 1, got {rows}")
+    for a in range(start, stop, rows):
+        yield a, min(a + rows, stop)

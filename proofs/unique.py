@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs.definitions import BASE, D_MODEL, POS, frequencies, pe_pair, pe_vector
+from proofs.definitions import BASE, D_MODEL, POS, frequencies, omega, pe_pair, pe_vector
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import NonZero
 from proofs.engine.theorem import Theorem
@@ -65,9 +65,14 @@ def first_pair_distance_derivation() -> Derivation:
 
 def real_period(d_model: int) -> sp.Expr | None:
     """The least common period 2π·lcm(1/ω_i) when every ω_i is 1/integer, else None."""
-    inverses = [1 / w for w in frequencies(d_model)]
-    if not all(v.is_integer for v in inverses):
-        return None
+    inverses = []
+    # Stop at the first ω_i that is not 1/integer: for most d_model that is ω_1, so a large
+    # d_model costs no more than a small one.
+    for i in range(d_model // 2):
+        inverse = 1 / omega(i, d_model)
+        if not inverse.is_integer:
+            return None
+        inverses.append(inverse)
     return 2 * sp.pi * sp.ilcm(*inverses) if len(inverses) > 1 else 2 * sp.pi * inverses[0]
 
 

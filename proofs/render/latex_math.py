@@ -15,6 +15,7 @@ from sympy.printing.precedence import precedence_traditional
 from sympy.simplify.radsimp import fraction
 
 from proofs.definitions import LATEX_NAMES
+from proofs.render.structure import is_structured, structure_latex
 from proofs.render.tex_width import tex_width
 from proofs.render.text import shown
 
@@ -232,6 +233,8 @@ def diagonal_blocks(matrix: sp.MatrixBase) -> list[tuple[int, int]]:
 
 def latex_math(expr: sp.Basic, display: Display = ()) -> str:
     """expr set by the notes' SymPy printer, after the derivation's display substitutions."""
+    if is_structured(expr):
+        return structure_latex(expr)
     return NotesLatexPrinter().doprint(shown(expr, display))
 
 
@@ -267,6 +270,8 @@ def math_lines(expr: sp.Basic, display: Display = (), budget: float = FULL_BUDGE
     Lines after the first start with \\quad and the operator that continues the expression,
     ready for the aligned rows of a derivation: "&\\quad + ...".
     """
+    if is_structured(expr):
+        return [structure_latex(expr)]
     printer = NotesLatexPrinter()
     expr = shown(expr, display)
     whole = printer.doprint(expr)

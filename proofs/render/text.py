@@ -9,6 +9,7 @@ from sympy.printing.pretty.pretty_symbology import pretty_use_unicode
 from proofs.engine.derivation import Derivation, Verdict
 from proofs.engine.facts import LinearSystem, Part
 from proofs.engine.theorem import TheoremResult
+from proofs.render.structure import is_structured, structure_text
 
 MARK = {"proved": "✓", "refuted": "✗", "undecided": "?"}
 
@@ -24,6 +25,8 @@ def shown(expr: sp.Basic, display: tuple[tuple[sp.Basic, sp.Basic], ...]) -> sp.
 
 def pretty_lines(expr: sp.Basic) -> tuple[list[str], int]:
     """expr as Unicode lines and the index of its baseline."""
+    if is_structured(expr):
+        return [structure_text(expr)], 0
     # The printer's big symbols (Σ, brackets) follow a module-wide Unicode switch that only
     # sp.pretty() sets; set it here too, or a Sum printed first fails to find its glyphs.
     was = pretty_use_unicode(True)
