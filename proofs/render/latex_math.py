@@ -15,7 +15,7 @@ from sympy.printing.precedence import precedence_traditional
 from sympy.simplify.radsimp import fraction
 
 from proofs.definitions import LATEX_NAMES
-from proofs.render.structure import is_structured, structure_latex
+from proofs.render.structure import is_structured, structure_latex, structure_latex_lines
 from proofs.render.tex_width import tex_width
 from proofs.render.text import shown
 
@@ -271,7 +271,7 @@ def math_lines(expr: sp.Basic, display: Display = (), budget: float = FULL_BUDGE
     ready for the aligned rows of a derivation: "&\\quad + ...".
     """
     if is_structured(expr):
-        return [structure_latex(expr)]
+        return structure_latex_lines(expr)
     printer = NotesLatexPrinter()
     expr = shown(expr, display)
     whole = printer.doprint(expr)

@@ -72,6 +72,19 @@ def structure_latex(obj: object) -> str:
     return _render(obj, latex=True)
 
 
+def structure_latex_lines(obj: object) -> list[str]:
+    """obj as LaTeX math lines: an equation's right side on a line of its own ("\\quad {} = ...")."""
+    if isinstance(obj, BlockEquation):
+        whole = structure_latex(obj)
+        left = _render(obj.lhs, True, False) if _same_notes(obj) else _render(obj.lhs, True)
+        return [left, r"\quad {} = " + whole[len(left) + 3 :]]
+    return [structure_latex(obj)]
+
+
+def _same_notes(equation: BlockEquation) -> bool:
+    return _note(equation.lhs, True) == _note(equation.rhs, True)
+
+
 def _note(obj: object, latex: bool) -> str:
     """Where obj's blocks sit when not on the usual pairs ('' otherwise, or if not a block object)."""
     if isinstance(obj, Product):
