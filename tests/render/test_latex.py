@@ -12,7 +12,7 @@ from numeric.table import Table
 from proofs import ramp, rotation
 from proofs.definitions import D_MODEL, OMEGA_I, POS, K, shift_matrix
 from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import FreeOf
+from proofs.engine.facts import Blockwise, FreeOf
 from proofs.engine.theorem import Theorem
 from proofs.render import (
     latex_chains,
@@ -154,8 +154,9 @@ def test_theorem_fragment_has_every_piece_and_balanced_environments():
     result = rotation_result()
     table = Table("twin", ("k", "residual"), ((5, 1e-16),), passed=True)
     body = latex_document.theorem_tex(result, table, figure="rotation.png")
+    # A chain, and a block-structured statement (its right side on a second row), is an align*.
     assert body.count(r"\begin{align*}") == sum(
-        isinstance(p, Derivation) for p in result.theorem.parts
+        isinstance(p, Derivation | Blockwise) for p in result.theorem.parts
     )
     assert r"\section{" in body and r"\toprule" in body and r"\includegraphics" in body
     assert balanced(body) and r"\label" in body
