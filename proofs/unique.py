@@ -63,6 +63,11 @@ def first_pair_distance_derivation() -> Derivation:
     )
 
 
+def _period_text(period: sp.Expr) -> str:
+    """The period as short Unicode text, e.g. 2000⋅π (sp.pretty would import sympy.physics)."""
+    return sp.sstr(period).replace("*", "⋅").replace("pi", "π")
+
+
 def real_period(d_model: int) -> sp.Expr | None:
     """The least common period 2π·lcm(1/ω_i) when every ω_i is 1/integer, else None."""
     inverses = []
@@ -92,7 +97,7 @@ def periodicity_derivation(d_model: int) -> Derivation:
             for f in (sp.sin, sp.cos)
         ]
     )
-    shown = sp.pretty(period, use_unicode=True)
+    shown = _period_text(period)
     return Derivation(
         f"Over real positions, d_model = {d_model}: PE(pos + {shown}) = PE(pos)",
         (
@@ -109,7 +114,7 @@ def build(d_model: int = 8) -> Theorem:
     """The uniqueness theorem; d_model sets the real-position period shown (8 if it has none)."""
     periodic = d_model if real_period(d_model) is not None else PERIODIC_D_MODEL
     period = real_period(periodic)
-    shown = sp.pretty(period, use_unicode=True)
+    shown = _period_text(period)
     return Theorem(
         name=NAME,
         title="Distinct integer positions have distinct encodings",
