@@ -3,7 +3,7 @@
 import pytest
 import sympy as sp
 
-from proofs import prove_identity, rotation
+from proofs import prove_identity, registry, rotation
 from proofs.definitions import (
     D_MODEL,
     POS,
@@ -80,3 +80,15 @@ def test_wrong_block_order_of_m_k_is_refuted():
     m = shift_matrix(K, 4)
     permuted = sp.diag(m[2:, 2:], m[:2, :2])
     assert prove_identity(permuted * pe_vector(POS, 4), pe_vector(POS + K, 4)).status == "refuted"
+
+
+def test_the_d_model_cap_is_at_least_65536():
+    assert registry.MAX_D_MODEL >= 65536
+    assert registry.check_d_model(65536) == 65536
+    with pytest.raises(ValueError, match="at most 65536"):
+        registry.check_d_model(65538)
+
+
+def test_rotation_is_proved_at_the_cap():
+    result = registry.build("rotation", d_model=registry.MAX_D_MODEL).verify()
+    assert result.status == "proved"
