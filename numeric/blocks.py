@@ -6,6 +6,13 @@ from collections.abc import Iterator
 
 # Rows per block: the temporaries of a check on one block of a d_model = 1024 table stay a few MiB.
 CHUNK_ROWS = 4096
+# Entries per block: wider tables get fewer rows, so a block stays 32 MiB of float64.
+CHUNK_ENTRIES = CHUNK_ROWS * 1024
+
+
+def block_rows(width: int) -> int:
+    """Rows per block for a table width entries wide: CHUNK_ROWS, fewer past 1024 columns."""
+    return max(1, min(CHUNK_ROWS, CHUNK_ENTRIES // max(width, 1)))
 
 
 def row_blocks(start: int, stop: int, rows: int = CHUNK_ROWS) -> Iterator[tuple[int, int]]:

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from numeric import validate
-from numeric.blocks import row_blocks
+from numeric.blocks import block_rows, row_blocks
 from numeric.table import Table
 from numeric.tables import (
     accuracy_bound,
@@ -42,7 +42,7 @@ def bounds_and_norms_table(
     for d in dims:
         lo, hi, norm_error = np.inf, -np.inf, 0.0
         # A block of rows at a time: memory stays bounded whatever max_len.
-        for a, b in row_blocks(0, max_len):
+        for a, b in row_blocks(0, max_len, block_rows(d)):
             pe = sinusoidal_pe(b - a, d, start=a)
             lo, hi = min(lo, float(pe.min())), max(hi, float(pe.max()))
             norms = np.einsum("ij,ij->i", pe, pe)
@@ -93,7 +93,7 @@ def bounds_table(
         raise ValueError("max_len must be positive for min and max, got 0")
     blocks = [
         table_bounds(sinusoidal_pe(b - a, d_model, base=base, dtype=dtype, layout=layout, start=a))
-        for a, b in row_blocks(0, max_len)
+        for a, b in row_blocks(0, max_len, block_rows(d_model))
     ]
     sinusoidal = (min(lo for lo, _ in blocks), max(hi for _, hi in blocks))
     rows = []

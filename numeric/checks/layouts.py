@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from numeric import validate
-from numeric.blocks import row_blocks
+from numeric.blocks import block_rows, row_blocks
 from numeric.checks.rotation import rotation_tolerance
 from numeric.linear_shift import best_linear_shift
 from numeric.rotations import shift_matrix
@@ -71,7 +71,7 @@ def _shift_residual(table: np.ndarray, matrix: np.ndarray, k: int) -> float:
 def _streamed_shift_residual(rows: Rows, n: int, matrix: np.ndarray, k: int) -> float:
     """_shift_residual over the n rows rows(a, b) yields, a block of positions at a time."""
     worst = 0.0
-    for a, b in row_blocks(max(0, -k), n - max(0, k)):
+    for a, b in row_blocks(max(0, -k), n - max(0, k), block_rows(matrix.shape[0])):
         worst = max(worst, float(np.abs(rows(a, b) @ matrix.T - rows(a + k, b + k)).max()))
     return worst
 
@@ -115,7 +115,7 @@ def layout_table(
     permuted = max(
         (
             float(np.abs(interleaved(a, b) @ p.T - concatenated(a, b)).max())
-            for a, b in row_blocks(0, max_len)
+            for a, b in row_blocks(0, max_len, block_rows(d_model))
         ),
         default=0.0,
     )

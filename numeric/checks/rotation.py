@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from numeric import validate
-from numeric.blocks import row_blocks
+from numeric.blocks import block_rows, row_blocks
 from numeric.table import Table
 from numeric.tables import (
     accuracy_bound,
@@ -84,7 +84,7 @@ def _rotation_residuals(
     ]
     trig = [(np.cos(k * omega), np.sin(k * omega)) for k in ks]
     worst = [0.0] * len(ks)
-    for a, b in row_blocks(0, n):
+    for a, b in row_blocks(0, n, block_rows(d_model)):
         lo, hi = max(0, a + min(shifts)), min(n, b + max(shifts))
         extended = rows(lo, hi)
         here = extended[a - lo : b - lo]

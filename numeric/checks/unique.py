@@ -75,13 +75,29 @@ def nearest_pair(table: np.ndarray) -> NearestPair:
     return best
 
 
-def nearest_rows_table(*, max_lens: Iterable[int] = (50, 1000, 10000), d_model: int = 8) -> Table:
+# The default table sizes, and the work n²·d_model beyond which a default size is left out: the
+# nearest-pair search prunes with the first pair only, which stops working once rows are more
+# than 2 apart (d_model above about 64), and then compares all n² pairs.
+DEFAULT_SIZES = (50, 1000, 10000)
+DEFAULT_WORK = 8e8
+
+
+def default_sizes(d_model: int) -> tuple[int, ...]:
+    """The DEFAULT_SIZES whose search stays within DEFAULT_WORK at d_model (always the smallest)."""
+    fits = tuple(n for n in DEFAULT_SIZES if n * n * d_model <= DEFAULT_WORK)
+    return fits or DEFAULT_SIZES[:1]
+
+
+def nearest_rows_table(*, max_lens: Iterable[int] | None = None, d_model: int = 8) -> Table:
     """For each table size, the smallest distance between distinct rows and the pair attaining it.
 
     Passes when every smallest distance is larger than the table's rounding could fake
-    (the positions would then really differ in their encodings).
+    (the positions would then really differ in their encodings). max_lens: the table sizes;
+    None for default_sizes(d_model), all of (50, 1000, 10000) up to d_model = 8.
     """
     d_model = validate.d_model(d_model)
+    if max_lens is None:
+        max_lens = default_sizes(d_model)
     sizes = tuple(validate.max_len(n, "max_lens") for n in max_lens)
     if not sizes or min(sizes) < 2:
         raise ValueError(f"max_lens must be table sizes of at least 2 rows, got {sizes}")

@@ -1,7 +1,5 @@
 """Streaming twins: row blocks cover the table exactly and give the numbers the whole table gives."""
 
-import functools
-
 import numpy as np
 import pytest
 
@@ -33,7 +31,7 @@ def test_a_block_computed_alone_is_the_same_rows_of_the_whole_table():
 def test_streamed_rotation_twin_matches_the_check_on_the_whole_table(monkeypatch, rows):
     ks = (1, 5, -3, 2.5, 299, -299)
     whole = rotation.rotation_check(sinusoidal_pe(300, 8), ks)
-    monkeypatch.setattr(rotation, "row_blocks", functools.partial(blocks.row_blocks, rows=rows))
+    monkeypatch.setattr(rotation, "block_rows", lambda width: rows)
     streamed = rotation.rotation_table(max_len=300, d_model=8, ks=ks)
     assert streamed.rows == whole.rows and streamed.passed
 
@@ -46,3 +44,9 @@ def test_streamed_rotation_twin_still_fails_a_wrong_table(monkeypatch):
 
     monkeypatch.setattr(rotation, "sinusoidal_pe", drifting)
     assert rotation.rotation_table(max_len=200, d_model=8, ks=(1,)).passed is False
+
+
+def test_wide_tables_get_fewer_rows_per_block():
+    assert blocks.block_rows(8) == blocks.CHUNK_ROWS == blocks.block_rows(1024)
+    assert blocks.block_rows(65536) * 65536 <= blocks.CHUNK_ENTRIES
+    assert blocks.block_rows(10**9) == 1
