@@ -121,7 +121,11 @@ def _render(obj: object, latex: bool, note: bool = True) -> str:
             )
         return rf"{name} \cdot {inner}" if latex else f"{name}·{inner}"
     if isinstance(obj, BlockSum):
-        return " + ".join(_names(obj.label, len(obj.terms), latex))
+        names = _names(obj.label, len(obj.terms), latex)
+        if len(names) > 1 and any(op in obj.label.text for op in (" + ", " − ")):
+            left, right = (r"\left(", r"\right)") if latex else ("(", ")")
+            names = [n if n in ("…", r"\dots") else f"{left}{n}{right}" for n in names]
+        return " + ".join(names)
     if isinstance(obj, BlockMatrix | BlockVector):
         items = obj.blocks if isinstance(obj, BlockMatrix) else obj.pieces
         names = _names(obj.label, len(items), latex)
