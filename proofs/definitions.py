@@ -66,7 +66,8 @@ def pe_vector(pos: sp.Expr, d_model: int, base: sp.Expr = BASE) -> sp.ImmutableM
 
 
 def shift_matrix(k: sp.Expr, d_model: int, base: sp.Expr = BASE) -> sp.ImmutableMatrix:
-    """M_k: the block-diagonal matrix of the blocks R(k*omega_i), i = 0 .. d_model/2 - 1."""
+    """M_k as a dense matrix of the blocks R(k*omega_i), i = 0 .. d_model/2 - 1 (small sizes and
+    tests; the theorems use shift_blocks)."""
     return sp.ImmutableMatrix(
         sp.diag(*[rotation_matrix(k * w) for w in frequencies(d_model, base)])
     )

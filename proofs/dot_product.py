@@ -45,7 +45,8 @@ def _scalar(expr: sp.Expr) -> sp.ImmutableMatrix:
 
 
 def offset_sum(k: sp.Expr, d_model: int, *, evaluate: bool = True) -> sp.Expr:
-    """f(k) = Σ_i cos(k·ω_i) for a concrete d_model; evaluate=False keeps cos(−x) as written."""
+    """f(k) = Σ_i cos(k·ω_i) written out for a concrete d_model (for tests; the theorem uses
+    offset_terms); evaluate=False keeps cos(−x) as written."""
     terms = [sp.cos(k * w, evaluate=evaluate) for w in frequencies(d_model)]
     return sp.Add(*terms, evaluate=evaluate)
 

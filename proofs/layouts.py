@@ -74,7 +74,8 @@ def concatenated_index(j: int, d_model: int) -> int:
 
 
 def permutation_matrix(d_model: int) -> sp.ImmutableMatrix:
-    """P with P[concatenated_index(j), j] = 1, so P·PE_interleaved = PE_concatenated."""
+    """P as a dense matrix, P[concatenated_index(j), j] = 1 (the reference permutation() is tested
+    against)."""
     p = sp.zeros(d_model, d_model)
     for j in range(d_model):
         p[concatenated_index(j, d_model), j] = 1
@@ -82,7 +83,8 @@ def permutation_matrix(d_model: int) -> sp.ImmutableMatrix:
 
 
 def concatenated_vector(pos: sp.Expr, d_model: int) -> sp.ImmutableMatrix:
-    """The [sin | cos] encoding, written from its own definition (not from P)."""
+    """The [sin | cos] encoding as a dense column, from its own definition (not from P); the
+    dense reference concatenated_blocks is tested against."""
     ws = frequencies(d_model)
     return sp.ImmutableMatrix([sp.sin(pos * w) for w in ws] + [sp.cos(pos * w) for w in ws])
 

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from numeric import validate
-from numeric.blocks import block_rows, row_blocks
+from numeric.blocks import block_rows, check_positions, row_blocks
 from numeric.table import Table
 from numeric.tables import (
     accuracy_bound,
@@ -35,6 +35,7 @@ def bounds_and_norms_table(
     dims = tuple(validate.d_model(d, "d_models") for d in d_models)
     if not dims:
         raise ValueError("d_models must name at least one positive even integer, got none")
+    check_positions(max_len)
     bound = accuracy_bound(np.float64)
     eps = float(np.finfo(np.float64).eps)
     rows = []
@@ -91,6 +92,7 @@ def bounds_table(
     max_len = validate.max_len(max_len)
     if max_len == 0:
         raise ValueError("max_len must be positive for min and max, got 0")
+    check_positions(max_len)
     blocks = [
         table_bounds(sinusoidal_pe(b - a, d_model, base=base, dtype=dtype, layout=layout, start=a))
         for a, b in row_blocks(0, max_len, block_rows(d_model))

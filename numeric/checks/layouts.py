@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from numeric import validate
-from numeric.blocks import block_rows, row_blocks
+from numeric.blocks import block_rows, check_positions, row_blocks
 from numeric.checks.rotation import rotation_tolerance
 from numeric.linear_shift import best_linear_shift
 from numeric.rotations import shift_matrix
@@ -99,6 +99,7 @@ def layout_table(
     for name, values, limit in (("ks", ks, max_len), ("odd_ks", odd_ks, odd_len)):
         if any(abs(k) >= limit for k in values):
             raise ValueError(f"{name} must satisfy |k| < {limit}, got {values}")
+    check_positions(max_len)
     error = accuracy_bound(np.float64)
     rows = []
 

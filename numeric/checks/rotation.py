@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from numeric import validate
-from numeric.blocks import block_rows, row_blocks
+from numeric.blocks import block_rows, check_positions, row_blocks
 from numeric.table import Table
 from numeric.tables import (
     accuracy_bound,
@@ -199,6 +199,7 @@ def rotation_table(
     dtype = validate.dtype(dtype)
     layout = validate.layout(layout)
     ks = _checked_ks(ks, max_len)
+    check_positions(max_len + max(0.0, *(abs(k) for k in ks)))
     omega = frequencies(d_model, base=base)
 
     def rows(a: int, b: int) -> np.ndarray:

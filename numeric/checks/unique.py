@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from numeric import validate
-from numeric.blocks import row_blocks
+from numeric.blocks import check_positions, row_blocks
 from numeric.table import Table
 from numeric.tables import (
     accuracy_bound,
@@ -175,6 +175,7 @@ def unique_rows_table(
 ) -> Table:
     """The number of distinct rows of sinusoidal_pe(max_len, d_model): every position its own encoding."""
     max_len = validate.max_len(max_len)
+    check_positions(max_len)
 
     def rows(a: int, b: int) -> np.ndarray:
         return sinusoidal_pe(b - a, d_model, base=base, dtype=dtype, layout=layout, start=a)

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import numeric
 from numeric import blocks
 from numeric.checks import rotation
 from numeric.tables import sinusoidal_pe
@@ -50,3 +51,17 @@ def test_wide_tables_get_fewer_rows_per_block():
     assert blocks.block_rows(8) == blocks.CHUNK_ROWS == blocks.block_rows(1024)
     assert blocks.block_rows(65536) * 65536 <= blocks.CHUNK_ENTRIES
     assert blocks.block_rows(10**9) == 1
+
+
+@pytest.mark.parametrize(
+    "twin",
+    [
+        lambda: rotation.rotation_table(max_len=2**31 - 2),
+        lambda: numeric.unique_rows_table(max_len=2**31),
+        lambda: numeric.bounds_table(max_len=2**31),
+        lambda: numeric.bounds_and_norms_table(max_len=2**31),
+    ],
+)
+def test_streamed_twins_refuse_out_of_range_positions_before_the_first_block(twin):
+    with pytest.raises(ValueError, match="below 2\\*\\*31"):
+        twin()
