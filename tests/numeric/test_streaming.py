@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import numeric
+import numeric.checks
 from numeric import blocks
 from numeric.checks import rotation
 from numeric.tables import sinusoidal_pe
@@ -59,7 +60,7 @@ def test_wide_tables_get_fewer_rows_per_block():
         lambda: rotation.rotation_table(max_len=2**31 - 2),
         lambda: numeric.unique_rows_table(max_len=2**31),
         lambda: numeric.bounds_table(max_len=2**31),
-        lambda: numeric.bounds_and_norms_table(max_len=2**31),
+        lambda: numeric.checks.bounds_and_norms_table(max_len=2**31),
     ],
 )
 def test_streamed_twins_refuse_out_of_range_positions_before_the_first_block(twin):
