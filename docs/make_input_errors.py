@@ -66,7 +66,7 @@ def cli_rows() -> list[Row]:
         "pe-proofs prove --d-model -2",
         "pe-proofs prove --d-model x",
         "pe-proofs prove --d-model 1e3",
-        "pe-proofs prove --d-model 66",
+        "pe-proofs prove --d-model 65538",
         "pe-proofs prove --jobs 65",
         "pe-proofs prove --jobs two",
         "pe-proofs prove --d-model",

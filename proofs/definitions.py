@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from proofs.engine.blocks import BlockMatrix, BlockVector, Family, Label, consecutive
+
 POS = sp.Symbol("pos", real=True)
 K = sp.Symbol("k", real=True)
 J = sp.Symbol("j", real=True)
@@ -64,7 +66,68 @@ def pe_vector(pos: sp.Expr, d_model: int, base: sp.Expr = BASE) -> sp.ImmutableM
 
 
 def shift_matrix(k: sp.Expr, d_model: int, base: sp.Expr = BASE) -> sp.ImmutableMatrix:
-    """M_k: the block-diagonal matrix of the blocks R(k*omega_i), i = 0 .. d_model/2 - 1."""
+    """M_k as a dense matrix of the blocks R(k*omega_i), i = 0 .. d_model/2 - 1 (small sizes and
+    tests; the theorems use shift_blocks)."""
     return sp.ImmutableMatrix(
         sp.diag(*[rotation_matrix(k * w) for w in frequencies(d_model, base)])
     )
+
+
+# ── The same objects by structure: blocks only, for any d_model ──────────────────────────
+
+
+def pairs(block: sp.Basic, d_model: int) -> Family:
+    """The d_model/2 blocks block(i) for i = 0 .. d_model/2 − 1, d_model set to its value."""
+    d = _concrete_d_model(d_model)
+    return Family(block, I, d // 2, ((D_MODEL, sp.Integer(d)),))
+
+
+def pair_bindings(d_model: int):
+    """Block i of a whole-vector statement is its pair lemma with i and d_model set: i -> that map."""
+    d = sp.Integer(_concrete_d_model(d_model))
+    return lambda i: {I: sp.sympify(i), D_MODEL: d}
+
+
+def _factor_text(k: sp.Expr) -> tuple[str, str]:
+    """k as a multiplier of ω_i in text and LaTeX, bracketed when it is a sum."""
+    text, latex = sp.sstr(k).replace("-", "−").replace("*", "·"), sp.latex(k)
+    if isinstance(k, sp.Add):
+        return f"({text})", rf"\left({latex}\right)"
+    return text, latex
+
+
+def _position_text(pos: sp.Expr) -> tuple[str, str]:
+    """pos as an argument in text and LaTeX, the position first: pos + k, pos − k."""
+    rest = sp.expand(pos - POS)
+    if rest == 0 or pos == rest:
+        return sp.sstr(pos), sp.latex(pos, symbol_names=LATEX_NAMES)
+    sign, shift = ("−", -rest) if rest.could_extract_minus_sign() else ("+", rest)
+    return (
+        f"pos {sign} {sp.sstr(shift)}",
+        rf"\mathrm{{pos}} {sign.replace('−', '-')} {sp.latex(shift)}",
+    )
+
+
+def shift_blocks(k: sp.Expr, d_model: int, base: sp.Expr = BASE) -> BlockMatrix:
+    """M_k by structure: block i = R(k*omega_i) on components 2i, 2i+1, nothing formed densely."""
+    d = _concrete_d_model(d_model)
+    text, latex = _factor_text(k)
+    label = Label(f"R({text}ω_" + "{i})", rf"R\left({latex}\,\omega_" + "{{i}}\\right)")
+    return BlockMatrix(
+        pairs(rotation_matrix(k * omega(I, D_MODEL, base)), d), consecutive(d), d, label
+    )
+
+
+def pe_blocks(pos: sp.Expr, d_model: int, base: sp.Expr = BASE) -> BlockVector:
+    """PE(pos) by structure: piece i = (sin(pos*omega_i), cos(pos*omega_i)) on components 2i, 2i+1."""
+    d = _concrete_d_model(d_model)
+    text, latex = _position_text(pos)
+    label = Label("PE_{i}" + f"({text})", r"\mathrm{PE}_{{i}}" + rf"\left({latex}\right)")
+    return BlockVector(pairs(pe_pair(pos, omega(I, D_MODEL, base)), d), consecutive(d), d, label)
+
+
+def identity_blocks(d_model: int) -> BlockMatrix:
+    """The d_model×d_model identity as diag(I_2, …, I_2)."""
+    d = _concrete_d_model(d_model)
+    eye = pairs(sp.ImmutableMatrix(sp.eye(2)), d)
+    return BlockMatrix(eye, consecutive(d), d, Label("I₂", "I_{2}"))

@@ -14,9 +14,22 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs.definitions import D_MODEL, OMEGA_I, POS, I, K, frequencies, omega, pe_pair, pe_vector
+from proofs.definitions import (
+    D_MODEL,
+    OMEGA_I,
+    POS,
+    I,
+    K,
+    frequencies,
+    omega,
+    pair_bindings,
+    pairs,
+    pe_blocks,
+    pe_pair,
+)
+from proofs.engine.blocks import BlockEquation, BlockSum, Inner, Label
 from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import FreeOf, NonZero
+from proofs.engine.facts import Blockwise, FreeOf, NonZero
 from proofs.engine.theorem import Theorem
 
 NAME = "dot_product"
@@ -32,7 +45,8 @@ def _scalar(expr: sp.Expr) -> sp.ImmutableMatrix:
 
 
 def offset_sum(k: sp.Expr, d_model: int, *, evaluate: bool = True) -> sp.Expr:
-    """f(k) = Σ_i cos(k·ω_i) for a concrete d_model; evaluate=False keeps cos(−x) as written."""
+    """f(k) = Σ_i cos(k·ω_i) written out for a concrete d_model (for tests; the theorem uses
+    offset_terms); evaluate=False keeps cos(−x) as written."""
     terms = [sp.cos(k * w, evaluate=evaluate) for w in frequencies(d_model)]
     return sp.Add(*terms, evaluate=evaluate)
 
@@ -121,75 +135,84 @@ def pair_even_derivation() -> Derivation:
     )
 
 
-def vector_dot_derivation(d_model: int) -> Derivation:
-    """PE(pos)·PE(pos + k) = Σ_i cos(k·ω_i) for a concrete d_model."""
-    a, b = pe_vector(POS, d_model), pe_vector(POS + K, d_model)
-    return Derivation(
+def offset_terms(k: sp.Expr, d_model: int) -> BlockSum:
+    """f(k) = Σ_i cos(k·ω_i) for a concrete d_model, one term per pair."""
+    text, latex = ("k", "k") if k == K else ("−k", "-k")
+    label = Label(f"cos({text}ω_" + "{i})", rf"\cos\left({latex}\,\omega_" + "{{i}}\\right)")
+    return BlockSum(pairs(_scalar(sp.cos(k * omega())), d_model), label)
+
+
+def _blockwise(title: str, lhs, rhs, lemma: Derivation | None, d_model: int) -> Blockwise:
+    return Blockwise(
+        title, BlockEquation(lhs, rhs), lemma, pair_bindings(d_model) if lemma else None
+    )
+
+
+def vector_dot_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise:
+    """PE(pos)·PE(pos + k) = Σ_i cos(k·ω_i) for a concrete d_model, pair by pair."""
+    return _blockwise(
         f"The whole vector, d_model = {d_model}: PE(pos)·PE(pos + k) = Σ_i cos(kω_i)",
-        (
-            Step(_dot(a, b), "dot product"),
-            Step(_scalar((a.T * b)[0]), "matrix product: pair by pair"),
-            Step(_scalar(offset_sum(K, d_model)), "the pair identity, once per pair"),
-        ),
+        Inner(pe_blocks(POS, d_model), pe_blocks(POS + K, d_model)),
+        offset_terms(K, d_model),
+        lemma or pair_dot_derivation(),
+        d_model,
     )
 
 
-def vector_distance_derivation(d_model: int) -> Derivation:
-    """‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(k·ω_i)) for a concrete d_model."""
-    diff = pe_vector(POS + K, d_model) - pe_vector(POS, d_model)
-    return Derivation(
+def vector_distance_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise:
+    """‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(k·ω_i)) for a concrete d_model, pair by pair."""
+    diff = pe_blocks(POS + K, d_model) - pe_blocks(POS, d_model)
+    label = Label("2 − 2cos(kω_" + "{i})", r"2 - 2\cos\left(k\,\omega_" + "{{i}}\\right)")
+    return _blockwise(
         f"The whole vector, d_model = {d_model}: ‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(kω_i))",
-        (
-            Step(_dot(diff, diff), "squared distance"),
-            Step(_scalar((diff.T * diff)[0]), "matrix product: pair by pair"),
-            Step(
-                _scalar(sp.Add(*(2 - 2 * sp.cos(K * w) for w in frequencies(d_model)))),
-                "the pair distance identity, once per pair",
-            ),
-        ),
+        Inner(diff, diff),
+        BlockSum(pairs(_scalar(2 - 2 * sp.cos(K * omega())), d_model), label),
+        lemma or pair_distance_derivation(),
+        d_model,
     )
 
 
-def vector_even_derivation(d_model: int) -> Derivation:
-    """f(−k) = f(k): PE(pos)·PE(pos − k) = PE(pos)·PE(pos + k) for a concrete d_model."""
-    here = pe_vector(POS, d_model)
-    return Derivation(
+def vector_even_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise:
+    """f(−k) = f(k): PE(pos)·PE(pos − k) = PE(pos)·PE(pos + k) for a concrete d_model, pair by pair."""
+    here = pe_blocks(POS, d_model)
+    return _blockwise(
         f"f is even, d_model = {d_model}: PE(pos)·PE(pos − k) = PE(pos)·PE(pos + k)",
-        (
-            Step(_dot(here, pe_vector(POS - K, d_model)), "dot product with the vector k before"),
-            Step(
-                _scalar(offset_sum(-K, d_model, evaluate=False)),
-                "the whole-vector identity with −k",
-            ),
-            Step(_scalar(offset_sum(K, d_model)), "cos is even, term by term"),
-            Step(
-                _dot(here, pe_vector(POS + K, d_model)), "the whole-vector identity, read backwards"
-            ),
-        ),
+        Inner(here, pe_blocks(POS - K, d_model)),
+        Inner(here, pe_blocks(POS + K, d_model)),
+        lemma or pair_even_derivation(),
+        d_model,
     )
 
 
-def not_odd_derivation(d_model: int) -> Derivation:
-    """f(k) + f(−k) = 2f(k), the quantity an odd f would make vanish."""
-    return Derivation(
-        f"Not odd, d_model = {d_model}: f(k) + f(−k) = 2·Σ_i cos(kω_i)",
-        (
-            Step(
-                sp.Add(
-                    offset_sum(K, d_model), offset_sum(-K, d_model, evaluate=False), evaluate=False
-                ),
-                "f(k) + f(−k)",
-            ),
-            Step(2 * offset_sum(K, d_model), "cos is even"),
+def not_odd_fact(d_model: int) -> Blockwise:
+    """f(k) + f(−k) = 2f(k), term by term: cos(−kω_i) = cos(kω_i)."""
+    both = BlockSum(
+        pairs(_scalar(sp.cos(K * omega()) + sp.cos(-K * omega())), d_model),
+        Label(
+            "cos(kω_{i}) + cos(−kω_{i})",
+            r"\cos\left(k\,\omega_{{i}}\right) + \cos\left(-k\,\omega_{{i}}\right)",
         ),
+    )
+    twice = BlockSum(
+        pairs(_scalar(2 * sp.cos(K * omega())), d_model),
+        Label("2cos(kω_{i})", r"2\cos\left(k\,\omega_{{i}}\right)"),
+    )
+    return _blockwise(
+        f"Not odd, d_model = {d_model}: f(k) + f(−k) = 2·Σ_i cos(kω_i) (cos is even, term by term)",
+        both,
+        twice,
+        None,
+        d_model,
     )
 
 
 def build(d_model: int = 8) -> Theorem:
     """The relative dot-product theorem; d_model sets the size of the whole-vector statements."""
     w = omega()
-    f_sum = offset_sum(K, d_model)
-    at_zero = (2 * f_sum).subs(K, 0)
+    f_sum = offset_terms(K, d_model)
+    # 2f(0): each of the d_model/2 terms cos(0·ω_i) is the template at k = 0.
+    at_zero = 2 * len(f_sum.terms) * f_sum.terms.template[0].subs(K, 0)
+    lemmas = (pair_dot_derivation(), pair_distance_derivation(), pair_even_derivation())
     return Theorem(
         name=NAME,
         title="The dot product of two encodings depends only on their offset, and evenly",
@@ -206,17 +229,17 @@ def build(d_model: int = 8) -> Theorem:
             ),
         ),
         parts=(
-            pair_dot_derivation(),
+            lemmas[0],
             FreeOf("cos(kω_i) does not depend on pos", sp.cos(K * w), (POS,)),
-            pair_distance_derivation(),
-            pair_even_derivation(),
+            lemmas[1],
+            lemmas[2],
             general_dot_derivation(),
             general_distance_derivation(),
-            vector_dot_derivation(d_model),
+            vector_dot_fact(d_model, lemmas[0]),
             FreeOf(f"Σ_i cos(kω_i) (d_model = {d_model}) does not depend on pos", f_sum, (POS,)),
-            vector_distance_derivation(d_model),
-            vector_even_derivation(d_model),
-            not_odd_derivation(d_model),
+            vector_distance_fact(d_model, lemmas[1]),
+            vector_even_fact(d_model, lemmas[2]),
+            not_odd_fact(d_model),
             NonZero(
                 f"at k = 0 it is 2f(0) = {sp.sstr(at_zero)} ≠ 0, so f(−k) = −f(k) fails: f is not odd",
                 at_zero,
@@ -227,7 +250,7 @@ def build(d_model: int = 8) -> Theorem:
         figure="numeric.plots.dot_product.plot",
         remarks=(
             "The pair statements and the sums over the d_model/2 pairs hold with i and d_model "
-            "symbolic; the concrete-d_model parts write the same sums out term by term.",
+            "symbolic; the concrete-d_model parts instantiate the pair statements at each pair.",
             "Evenness is a limitation: attention scores built from PE(p)·PE(q) alone see |p − q|, "
             "not its sign. The rotation theorem's M_k does distinguish k from −k.",
         ),

@@ -13,10 +13,23 @@ Numeric twin: numeric.checks.group.group_table.
 
 from __future__ import annotations
 
+import functools
+
 import sympy as sp
 
-from proofs.definitions import OMEGA_I, J, K, omega, rotation_matrix, shift_matrix
+from proofs.definitions import (
+    OMEGA_I,
+    J,
+    K,
+    identity_blocks,
+    omega,
+    pair_bindings,
+    rotation_matrix,
+    shift_blocks,
+)
+from proofs.engine.blocks import BlockEquation, Product
 from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import Blockwise
 from proofs.engine.theorem import Theorem
 
 NAME = "group"
@@ -123,70 +136,70 @@ def inverse_derivation(first: sp.Expr, second: sp.Expr, title: str) -> Derivatio
     )
 
 
-def block_composition(d_model: int) -> Derivation:
-    """M_j·M_k = M_{j+k} for a concrete d_model."""
-    return Derivation(
+def _blockwise(title: str, lhs, rhs, lemma: Derivation, d_model: int) -> Blockwise:
+    return Blockwise(title, BlockEquation(lhs, rhs), lemma, pair_bindings(d_model))
+
+
+def block_composition(d_model: int, lemma: Derivation | None = None) -> Blockwise:
+    """M_j·M_k = M_{j+k} for a concrete d_model: block i is R(jω_i)·R(kω_i), the composition law."""
+    m = functools.partial(shift_blocks, d_model=d_model)
+    return _blockwise(
         f"The whole map, d_model = {d_model}: M_j·M_k = M_(j+k)",
-        (
-            Step(
-                sp.MatMul(shift_matrix(J, d_model), shift_matrix(K, d_model), evaluate=False),
-                "statement, left side",
-            ),
-            Step(
-                shift_matrix(J + K, d_model),
-                "block-diagonal product (block i is R(jω_i)·R(kω_i)), then composition per block",
-            ),
-        ),
+        Product((m(J), m(K))),
+        m(J + K),
+        lemma or composition_derivation(),
+        d_model,
     )
 
 
-def block_orthogonality(d_model: int) -> Derivation:
-    """M_k·M_kᵀ = I for a concrete d_model."""
-    m_k = shift_matrix(K, d_model)
-    return Derivation(
+def block_orthogonality(d_model: int, lemma: Derivation | None = None) -> Blockwise:
+    """M_k·M_kᵀ = I for a concrete d_model: block i is R(kω_i)·R(kω_i)ᵀ, orthogonality."""
+    m_k = shift_blocks(K, d_model)
+    return _blockwise(
         f"The whole map, d_model = {d_model}: M_k·M_kᵀ = I",
-        (
-            Step(sp.MatMul(m_k, m_k.T, evaluate=False), "statement, left side"),
-            Step(
-                sp.ImmutableMatrix(sp.eye(d_model)),
-                "block-diagonal product (block i is R(kω_i)·R(kω_i)ᵀ), then orthogonality per block",
-            ),
-        ),
+        Product((m_k, m_k.transpose())),
+        identity_blocks(d_model),
+        lemma or orthogonality_derivation(),
+        d_model,
     )
 
 
-def block_transpose(d_model: int) -> Derivation:
-    """M_{−k} = M_kᵀ for a concrete d_model."""
-    return Derivation(
+def block_transpose(d_model: int, lemma: Derivation | None = None) -> Blockwise:
+    """M_{−k} = M_kᵀ for a concrete d_model: the transpose of a block-diagonal matrix transposes each block."""
+    return _blockwise(
         f"The whole map, d_model = {d_model}: M_(−k) = M_kᵀ",
-        (
-            Step(shift_matrix(-K, d_model), "statement, left side (parity applied entrywise)"),
-            Step(
-                shift_matrix(K, d_model).T,
-                "the transpose of a block-diagonal matrix transposes each block",
-            ),
-        ),
+        shift_blocks(-K, d_model),
+        shift_blocks(K, d_model).transpose(),
+        lemma or transpose_derivation(),
+        d_model,
     )
 
 
-def block_inverse(d_model: int) -> Derivation:
+def block_inverse(d_model: int, lemma: Derivation | None = None) -> Blockwise:
     """M_k·M_{−k} = I for a concrete d_model (for square matrices a one-sided inverse is two-sided)."""
-    m_k, m_minus = shift_matrix(K, d_model), shift_matrix(-K, d_model)
-    return Derivation(
+    return _blockwise(
         f"The whole map, d_model = {d_model}: M_k·M_(−k) = I, so M_(−k) = M_k⁻¹",
-        (
-            Step(sp.MatMul(m_k, m_minus, evaluate=False), "statement, left side"),
-            Step(
-                sp.ImmutableMatrix(sp.eye(d_model)),
-                "block-diagonal product (block i is R(kω_i)·R(−kω_i)), then the inverse law per block",
-            ),
-        ),
+        Product((shift_blocks(K, d_model), shift_blocks(-K, d_model))),
+        identity_blocks(d_model),
+        lemma or right_inverse(),
+        d_model,
     )
+
+
+def right_inverse() -> Derivation:
+    """R(kω_i)·R(−kω_i) = I."""
+    return inverse_derivation(K, -K, "Right inverse: R(kω_i)·R(−kω_i) = I")
 
 
 def build(d_model: int = 8) -> Theorem:
     """The group theorem; d_model sets the size of the whole-map statements."""
     r = rotation_matrix
+    laws = (
+        composition_derivation(),
+        orthogonality_derivation(),
+        transpose_derivation(),
+        right_inverse(),
+    )
     return Theorem(
         name=NAME,
         title="The shift maps form a group of rotations",
@@ -208,17 +221,14 @@ def build(d_model: int = 8) -> Theorem:
             sp.Eq(r(-K * OMEGA_I), r(K * OMEGA_I).T, evaluate=False),
         ),
         parts=(
-            composition_derivation(),
-            orthogonality_derivation(),
-            transpose_derivation(),
-            inverse_derivation(K, -K, "Right inverse: R(kω_i)·R(−kω_i) = I"),
+            *laws,
             inverse_derivation(
                 -K, K, "Left inverse: R(−kω_i)·R(kω_i) = I, so R(−kω_i) = R(kω_i)⁻¹"
             ),
-            block_composition(d_model),
-            block_orthogonality(d_model),
-            block_transpose(d_model),
-            block_inverse(d_model),
+            block_composition(d_model, laws[0]),
+            block_orthogonality(d_model, laws[1]),
+            block_transpose(d_model, laws[2]),
+            block_inverse(d_model, laws[3]),
         ),
         twin="numeric.checks.group.group_table",
         twin_kwargs={"d_model": d_model},

@@ -31,14 +31,25 @@ from proofs.definitions import (
     I,
     K,
     frequencies,
+    identity_blocks,
     omega,
+    pair_bindings,
+    pairs,
+    pe_blocks,
     pe_pair,
-    pe_vector,
     rotation_matrix,
-    shift_matrix,
+    shift_blocks,
+)
+from proofs.engine.blocks import (
+    BlockEquation,
+    BlockMatrix,
+    BlockVector,
+    Permutation,
+    Permuted,
+    Product,
 )
 from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import FreeOf, LinearSystem
+from proofs.engine.facts import Blockwise, FreeOf, LinearSystem
 from proofs.engine.theorem import Theorem
 from proofs.rotation import pair_statement
 
@@ -63,7 +74,8 @@ def concatenated_index(j: int, d_model: int) -> int:
 
 
 def permutation_matrix(d_model: int) -> sp.ImmutableMatrix:
-    """P with P[concatenated_index(j), j] = 1, so P·PE_interleaved = PE_concatenated."""
+    """P as a dense matrix, P[concatenated_index(j), j] = 1 (the reference permutation() is tested
+    against)."""
     p = sp.zeros(d_model, d_model)
     for j in range(d_model):
         p[concatenated_index(j, d_model), j] = 1
@@ -71,90 +83,85 @@ def permutation_matrix(d_model: int) -> sp.ImmutableMatrix:
 
 
 def concatenated_vector(pos: sp.Expr, d_model: int) -> sp.ImmutableMatrix:
-    """The [sin | cos] encoding, written from its own definition (not from P)."""
+    """The [sin | cos] encoding as a dense column, from its own definition (not from P); the
+    dense reference concatenated_blocks is tested against."""
     ws = frequencies(d_model)
     return sp.ImmutableMatrix([sp.sin(pos * w) for w in ws] + [sp.cos(pos * w) for w in ws])
 
 
-def concatenated_shift_matrix(k: sp.Expr, d_model: int) -> sp.ImmutableMatrix:
-    """P·M_k·Pᵀ, the shift map of the concatenated layout."""
-    p = permutation_matrix(d_model)
-    return sp.ImmutableMatrix(p * shift_matrix(k, d_model) * p.T)
+def permutation(d_model: int) -> Permutation:
+    """P by its index map: interleaved component j goes to concatenated_index(j)."""
+    return Permutation(tuple(concatenated_index(j, d_model) for j in range(d_model)))
 
 
-def permutation_derivation(d_model: int) -> Derivation:
-    p = permutation_matrix(d_model)
-    return Derivation(
-        f"P is orthogonal (d_model = {d_model}): P·Pᵀ = I = Pᵀ·P",
-        (
-            Step(sp.MatMul(p, p.T, evaluate=False), "statement, left side"),
-            Step(
-                sp.ImmutableMatrix(sp.eye(d_model)),
-                "each row of P holds one 1, in a different column",
-            ),
-            Step(sp.MatMul(p.T, p, evaluate=False), "and so does each column"),
+def concatenated_supports(d_model: int) -> tuple[tuple[int, ...], ...]:
+    """Where pair i sits in [sin | cos]: its sine at i, its cosine at d_model/2 + i."""
+    half = d_model // 2
+    return tuple((i, half + i) for i in range(half))
+
+
+def concatenated_blocks(pos: sp.Expr, d_model: int) -> BlockVector:
+    """The [sin | cos] encoding by structure, from its own definition: pair i at (i, d/2 + i)."""
+    return BlockVector(
+        pairs(pe_pair(pos, omega()), d_model),
+        concatenated_supports(d_model),
+        d_model,
+        pe_blocks(pos, d_model).label,
+    )
+
+
+def concatenated_shift_blocks(k: sp.Expr, d_model: int) -> BlockMatrix:
+    """[[C, S], [−S, C]], C = diag(cos kω_i), S = diag(sin kω_i): R(kω_i) on components (i, d/2 + i)."""
+    m_k = shift_blocks(k, d_model)
+    return BlockMatrix(m_k.blocks, concatenated_supports(d_model), d_model, m_k.label)
+
+
+def permutation_fact(d_model: int) -> Blockwise:
+    """P·Pᵀ = I: P moves the blocks of I_d to other components and leaves them I_2."""
+    eye = identity_blocks(d_model)
+    moved = BlockMatrix(eye.blocks, concatenated_supports(d_model), d_model, eye.label)
+    return Blockwise(
+        f"P is orthogonal (d_model = {d_model}): P·Pᵀ = P·I·Pᵀ = I, P a permutation "
+        "(each row and each column of P holds one 1), so Pᵀ·P = I too",
+        BlockEquation(Permuted(permutation(d_model), eye), moved),
+    )
+
+
+def layout_fact(d_model: int) -> Blockwise:
+    """P·PE(pos) = [sin | cos](pos): P moves pair i from (2i, 2i+1) to (i, d/2 + i)."""
+    return Blockwise(
+        f"The concatenated layout is P times the interleaved one (d_model = {d_model}): P moves "
+        "pair i from components (2i, 2i+1) to (i, d/2 + i), sines first, then cosines",
+        BlockEquation(
+            Permuted(permutation(d_model), pe_blocks(POS, d_model)),
+            concatenated_blocks(POS, d_model),
         ),
     )
 
 
-def layout_derivation(d_model: int) -> Derivation:
-    p = permutation_matrix(d_model)
-    return Derivation(
-        f"The concatenated layout is P times the interleaved one (d_model = {d_model})",
-        (
-            Step(sp.MatMul(p, pe_vector(POS, d_model), evaluate=False), "P·PE(pos)"),
-            Step(
-                concatenated_vector(POS, d_model),
-                "row concatenated_index(j) of P picks interleaved entry j: sines first, then cosines",
-            ),
-        ),
-    )
-
-
-def block_form_derivation(d_model: int) -> Derivation:
+def block_form_fact(d_model: int) -> Blockwise:
     """P·M_k·Pᵀ = [[C, S], [−S, C]] with C = diag(cos kω_i), S = diag(sin kω_i)."""
-    p, m_k = permutation_matrix(d_model), shift_matrix(K, d_model)
-    ws = frequencies(d_model)
-    c = sp.diag(*[sp.cos(K * w) for w in ws])
-    s = sp.diag(*[sp.sin(K * w) for w in ws])
-    return Derivation(
+    return Blockwise(
         f"The concatenated shift map (d_model = {d_model}): P·M_k·Pᵀ = [[C, S], [−S, C]], "
-        "C = diag(cos kω_i), S = diag(sin kω_i)",
-        (
-            Step(sp.MatMul(p, m_k, p.T, evaluate=False), "statement, left side"),
-            Step(
-                sp.ImmutableMatrix(sp.BlockMatrix([[c, s], [-s, c]]).as_explicit()),
-                "conjugation by P regroups rows and columns: sine rows first, cosine rows second",
-            ),
+        "C = diag(cos kω_i), S = diag(sin kω_i): block R(kω_i) moved to rows and columns (i, d/2 + i)",
+        BlockEquation(
+            Permuted(permutation(d_model), shift_blocks(K, d_model)),
+            concatenated_shift_blocks(K, d_model),
         ),
     )
 
 
-def concatenated_shift_derivation(d_model: int) -> Derivation:
-    p, m_k = permutation_matrix(d_model), shift_matrix(K, d_model)
-    pe = pe_vector(POS, d_model)
-    return Derivation(
-        f"P·M_k·Pᵀ shifts the concatenated encoding by k (d_model = {d_model})",
-        (
-            Step(
-                sp.MatMul(
-                    concatenated_shift_matrix(K, d_model),
-                    concatenated_vector(POS, d_model),
-                    evaluate=False,
-                ),
-                "statement, left side",
-            ),
-            Step(
-                sp.MatMul(p, m_k, p.T, p, pe, evaluate=False),
-                "the layout identity: concat(pos) = P·PE(pos)",
-            ),
-            Step(sp.MatMul(p, m_k, pe, evaluate=False), "P is orthogonal: Pᵀ·P = I"),
-            Step(
-                sp.MatMul(p, pe_vector(POS + K, d_model), evaluate=False),
-                "theorem rotation: M_k·PE(pos) = PE(pos + k)",
-            ),
-            Step(concatenated_vector(POS + K, d_model), "the layout identity at pos + k"),
+def concatenated_shift_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise:
+    """P·M_k·Pᵀ·concat(pos) = concat(pos + k), on components (i, d/2 + i) the pair identity."""
+    return Blockwise(
+        f"P·M_k·Pᵀ shifts the concatenated encoding by k (d_model = {d_model}): on components "
+        "(i, d/2 + i) it is the paper-schedule pair identity",
+        BlockEquation(
+            Product((concatenated_shift_blocks(K, d_model), concatenated_blocks(POS, d_model))),
+            concatenated_blocks(POS + K, d_model),
         ),
+        lemma or paper_pair_derivation(),
+        pair_bindings(d_model),
     )
 
 
@@ -190,6 +197,15 @@ def pair_shift_derivation(w: sp.Expr, title: str, source: str) -> Derivation:
             ),
             Step(pe_pair(POS + K, w), "factor out the frequency"),
         ),
+    )
+
+
+def paper_pair_derivation() -> Derivation:
+    """The any-frequency identity at the paper's ω_i = 10000^(−2i/d_model)."""
+    return pair_shift_derivation(
+        omega(),
+        "Instance: the paper's schedule ω_i = 10000^(−2i/d_model), i and d_model symbolic",
+        " (the any-frequency identity with ω = 10000^(−2i/d_model))",
     )
 
 
@@ -315,6 +331,7 @@ def build(d_model: int = 8) -> Theorem:
     """The layouts theorem; d_model sets the layout size (the odd size is ODD_D_MODEL)."""
     d_odd = ODD_D_MODEL
     n = d_odd // 2
+    paper = paper_pair_derivation()
     return Theorem(
         name=NAME,
         title="Layouts and schedules keep the shift property; odd d_model needs zero padding",
@@ -325,24 +342,20 @@ def build(d_model: int = 8) -> Theorem:
         ),
         formulas=(pair_statement(W),),
         parts=(
-            permutation_derivation(d_model),
-            layout_derivation(d_model),
-            block_form_derivation(d_model),
-            concatenated_shift_derivation(d_model),
+            permutation_fact(d_model),
+            layout_fact(d_model),
+            block_form_fact(d_model),
+            concatenated_shift_fact(d_model, paper),
             FreeOf(
                 f"P·M_k·Pᵀ (d_model = {d_model}) does not depend on pos",
-                concatenated_shift_matrix(K, d_model),
+                concatenated_shift_blocks(K, d_model),
                 (POS,),
             ),
             pair_shift_derivation(
                 W, "Any frequency: R(kω) shifts the pair at frequency ω, for every real ω", ""
             ),
             FreeOf("R(kω) does not depend on pos, for any ω", rotation_matrix(K * W), (POS,)),
-            pair_shift_derivation(
-                omega(),
-                "Instance: the paper's schedule ω_i = 10000^(−2i/d_model), i and d_model symbolic",
-                " (the any-frequency identity with ω = 10000^(−2i/d_model))",
-            ),
+            paper,
             pair_shift_derivation(
                 tensor2tensor_omega(),
                 "Instance: tensor2tensor's ω_i = 10000^(−i/max(d_model/2 − 1, 1)), i and d_model symbolic",

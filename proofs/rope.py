@@ -12,11 +12,14 @@ Numeric twin: numeric.checks.rope.rope_table.
 
 from __future__ import annotations
 
+import functools
+
 import sympy as sp
 
-from proofs.definitions import rotation_matrix, shift_matrix
+from proofs.definitions import I, omega, pairs, rotation_matrix, shift_blocks
+from proofs.engine.blocks import BlockEquation, BlockVector, Inner, Label, Product, consecutive
 from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import FreeOf
+from proofs.engine.facts import Blockwise, FreeOf
 from proofs.engine.theorem import Theorem
 
 NAME = "rope"
@@ -106,37 +109,48 @@ def offset_derivation() -> Derivation:
     )
 
 
-def vector_derivation(d_model: int) -> Derivation:
-    """⟨M_p q, M_m κ⟩ = ⟨q, M_(m−p) κ⟩ for a concrete d_model, via the group laws."""
-    q = sp.ImmutableMatrix(sp.symbols(f"q_1:{d_model + 1}", real=True))
-    kv = sp.ImmutableMatrix(sp.symbols(f"kappa_1:{d_model + 1}", real=True))
-    m_p, m_m = shift_matrix(P, d_model), shift_matrix(M, d_model)
-    return Derivation(
-        f"Whole vectors, d_model = {d_model}, θ_i = ω_i: ⟨M_p q, M_m κ⟩ = ⟨q, M_(m−p) κ⟩",
-        (
-            Step(
-                sp.MatMul(
-                    sp.Transpose(sp.MatMul(m_p, q, evaluate=False)),
-                    sp.MatMul(m_m, kv, evaluate=False),
-                    evaluate=False,
-                ),
-                "statement, left side: (M_p q)ᵀ·(M_m κ)",
-            ),
-            Step(sp.MatMul(q.T, m_p.T, m_m, kv, evaluate=False), "(Ab)ᵀ = bᵀAᵀ"),
-            Step(
-                sp.MatMul(q.T, shift_matrix(-P, d_model), m_m, kv, evaluate=False),
-                "theorem group: M_pᵀ = M_(−p)",
-            ),
-            Step(
-                sp.MatMul(q.T, shift_matrix(M - P, d_model), kv, evaluate=False),
-                "theorem group: M_(−p)·M_m = M_(m−p)",
-            ),
+# Whole query and key vectors q, k in R^d_model (1-based components, as q_1, q_2 above).
+Q_VEC = sp.IndexedBase("q", real=True)
+K_VEC = sp.IndexedBase("kappa", real=True)
+
+
+def _pairs_of(vector: sp.IndexedBase, d_model: int) -> BlockVector:
+    """Components 2i+1, 2i+2 of a symbolic vector, as pair i."""
+    piece = sp.ImmutableMatrix([vector[2 * I + 1], vector[2 * I + 2]])
+    name = vector.label.name
+    label = Label(f"{name}_(" + "{i})", f"{name}_{{(" + "{i})}")
+    return BlockVector(pairs(piece, d_model), consecutive(d_model), d_model, label)
+
+
+def vector_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise:
+    """⟨M_p q, M_m κ⟩ = ⟨q, M_(m−p) κ⟩ for a concrete d_model: pair i is the pair identity at θ = ω_i."""
+    q, kv = _pairs_of(Q_VEC, d_model), _pairs_of(K_VEC, d_model)
+    m = functools.partial(shift_blocks, d_model=d_model)
+    d = sp.Integer(d_model)
+
+    def bindings(i: sp.Expr) -> dict[sp.Symbol, sp.Expr]:
+        return {
+            THETA: omega(i, d),
+            Q1: Q_VEC[2 * i + 1],
+            Q2: Q_VEC[2 * i + 2],
+            KV1: K_VEC[2 * i + 1],
+            KV2: K_VEC[2 * i + 2],
+        }
+
+    return Blockwise(
+        f"Whole vectors, d_model = {d_model}, θ_i = ω_i: ⟨M_p q, M_m κ⟩ = ⟨q, M_(m−p) κ⟩, "
+        "a sum over the pairs of the pair identity",
+        BlockEquation(
+            Inner(Product((m(P), q)), Product((m(M), kv))), Inner(q, Product((m(M - P), kv)))
         ),
+        lemma or pair_derivation(),
+        bindings,
     )
 
 
 def build(d_model: int = 8) -> Theorem:
     """The RoPE theorem; d_model sets the size of the whole-vector statement."""
+    pair = pair_derivation()
     return Theorem(
         name=NAME,
         title="RoPE: rotated query–key scores depend only on the offset m − p",
@@ -146,7 +160,7 @@ def build(d_model: int = 8) -> Theorem:
         ),
         formulas=(sp.Eq(score_form(P, M), relative_form(M - P), evaluate=False),),
         parts=(
-            pair_derivation(),
+            pair,
             translation_derivation(),
             offset_derivation(),
             FreeOf(
@@ -154,7 +168,7 @@ def build(d_model: int = 8) -> Theorem:
                 sp.ImmutableMatrix(relative_form(DELTA).doit()),
                 (P, M),
             ),
-            vector_derivation(d_model),
+            vector_fact(d_model, pair),
         ),
         twin="numeric.checks.rope.rope_table",
         twin_kwargs={"d_model": d_model},

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs.definitions import BASE, D_MODEL, POS, frequencies, pe_pair, pe_vector
+from proofs.definitions import BASE, D_MODEL, POS, frequencies, omega, pe_pair, pe_vector
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import NonZero
 from proofs.engine.theorem import Theorem
@@ -63,11 +63,21 @@ def first_pair_distance_derivation() -> Derivation:
     )
 
 
+def _period_text(period: sp.Expr) -> str:
+    """The period as short Unicode text, e.g. 2000⋅π (sp.pretty would import sympy.physics)."""
+    return sp.sstr(period).replace("*", "⋅").replace("pi", "π")
+
+
 def real_period(d_model: int) -> sp.Expr | None:
     """The least common period 2π·lcm(1/ω_i) when every ω_i is 1/integer, else None."""
-    inverses = [1 / w for w in frequencies(d_model)]
-    if not all(v.is_integer for v in inverses):
-        return None
+    inverses = []
+    # Stop at the first ω_i that is not 1/integer: for most d_model that is ω_1, so a large
+    # d_model costs no more than a small one.
+    for i in range(d_model // 2):
+        inverse = 1 / omega(i, d_model)
+        if not inverse.is_integer:
+            return None
+        inverses.append(inverse)
     return 2 * sp.pi * sp.ilcm(*inverses) if len(inverses) > 1 else 2 * sp.pi * inverses[0]
 
 
@@ -87,7 +97,7 @@ def periodicity_derivation(d_model: int) -> Derivation:
             for f in (sp.sin, sp.cos)
         ]
     )
-    shown = sp.pretty(period, use_unicode=True)
+    shown = _period_text(period)
     return Derivation(
         f"Over real positions, d_model = {d_model}: PE(pos + {shown}) = PE(pos)",
         (
@@ -104,7 +114,7 @@ def build(d_model: int = 8) -> Theorem:
     """The uniqueness theorem; d_model sets the real-position period shown (8 if it has none)."""
     periodic = d_model if real_period(d_model) is not None else PERIODIC_D_MODEL
     period = real_period(periodic)
-    shown = sp.pretty(period, use_unicode=True)
+    shown = _period_text(period)
     return Theorem(
         name=NAME,
         title="Distinct integer positions have distinct encodings",

@@ -7,7 +7,7 @@ import sympy as sp
 from numeric.checks.layouts import layout_table, odd_tables, permutation_matrix
 from numeric.tables import sinusoidal_pe
 from proofs import layouts
-from proofs.definitions import POS, pe_vector
+from proofs.definitions import POS, pe_vector, shift_matrix
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import LinearSystem
 
@@ -20,13 +20,34 @@ def test_permutation_comes_from_the_index_map_and_is_a_bijection(d_model):
     assert all(sum(p.row(r)) == 1 and sum(p.col(r)) == 1 for r in range(d_model))
 
 
-def test_layout_parts_are_proved_at_d_model_4():
+@pytest.mark.parametrize("d_model", [4, 4096])
+def test_layout_parts_are_proved(d_model):
     for part in (
-        layouts.permutation_derivation(4),
-        layouts.layout_derivation(4),
-        layouts.concatenated_shift_derivation(4),
+        layouts.permutation_fact(d_model),
+        layouts.layout_fact(d_model),
+        layouts.block_form_fact(d_model),
+        layouts.concatenated_shift_fact(d_model),
     ):
         assert part.verify().status == "proved", part.title
+
+
+def test_the_structured_layout_is_the_dense_one():
+    p = layouts.permutation(6)
+    assert p.dense() == layouts.permutation_matrix(6)
+    assert layouts.concatenated_blocks(POS, 6).dense() == layouts.concatenated_vector(POS, 6)
+    dense = p.dense() * shift_matrix(layouts.K, 6) * p.dense().T
+    assert layouts.concatenated_shift_blocks(layouts.K, 6).dense() == dense
+
+
+def test_a_wrong_structured_layout_is_refuted():
+    # [cos | sin]: pair i with its sine at d/2 + i and its cosine at i.
+    swapped = layouts.BlockVector(
+        layouts.pe_blocks(POS, 4).pieces, ((2, 0), (3, 1)), 4, layouts.pe_blocks(POS, 4).label
+    )
+    statement = layouts.BlockEquation(
+        layouts.Permuted(layouts.permutation(4), layouts.pe_blocks(POS, 4)), swapped
+    )
+    assert layouts.Blockwise("wrong layout", statement).verify().status == "refuted"
 
 
 def test_a_wrong_layout_is_refuted():

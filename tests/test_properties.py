@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 
 from numeric.tables import accuracy_bound, sinusoidal_pe
 from proofs.definitions import POS, K, pe_vector, rotation_matrix, shift_matrix
+from proofs.engine.blocks import BlockEquation, BlockMatrix, Label, Product, consecutive
 from proofs.engine.derivation import prove_identity
-from proofs.rotation import vector_derivation
+from proofs.engine.facts import Blockwise
+from proofs.rotation import pair_derivation, vector_fact
 
 # Table entries are within EPS of the exact values; U is the float64 unit roundoff.
 EPS = accuracy_bound(np.float64)
@@ -85,7 +87,15 @@ def _broken_shift(d_model: int, block: int) -> sp.ImmutableMatrix:
 
 
 def _check_d_model_independence(d_model: int, block: int) -> None:
-    assert vector_derivation(d_model).verify().status == "proved"
+    fact = vector_fact(d_model)
+    assert fact.verify().status == "proved"
+    # The same statement with M_k given block by block, one block broken: refuted at that block.
+    dense = _broken_shift(d_model, block)
+    blocks = tuple(dense[2 * b : 2 * b + 2, 2 * b : 2 * b + 2] for b in range(d_model // 2))
+    m_k = BlockMatrix(blocks, consecutive(d_model), d_model, Label("B_{i}", "B_{{i}}"))
+    statement = BlockEquation(Product((m_k, fact.statement.lhs.factors[1])), fact.statement.rhs)
+    structured = Blockwise("broken", statement, pair_derivation(), fact.bindings).verify()
+    assert structured.status == "refuted" and f"block {block} " in structured.reason
     broken = prove_identity(
         _broken_shift(d_model, block) * pe_vector(POS, d_model), pe_vector(POS + K, d_model)
     )

@@ -3,7 +3,7 @@
 import pytest
 import sympy as sp
 
-from proofs import prove_identity, rotation
+from proofs import prove_identity, registry, rotation
 from proofs.definitions import (
     D_MODEL,
     POS,
@@ -28,9 +28,18 @@ def test_pair_statement_is_symbolic_in_i_and_d_model():
     assert derivation.verify().status == "proved"
 
 
-@pytest.mark.parametrize("d_model", [2, 6, 16])
+@pytest.mark.parametrize("d_model", [2, 6, 16, 4096])
 def test_whole_vector_for_other_d_model(d_model):
-    assert rotation.vector_derivation(d_model).verify().status == "proved"
+    assert rotation.vector_fact(d_model).verify().status == "proved"
+
+
+@pytest.mark.parametrize("d_model", [2, 6])
+def test_the_structured_statement_is_the_dense_one(d_model):
+    statement = rotation.vector_fact(d_model).statement
+    m_k, pe = statement.lhs.factors
+    assert m_k.dense() == shift_matrix(K, d_model)
+    assert pe.dense() == pe_vector(POS, d_model)
+    assert statement.rhs.dense() == pe_vector(POS + K, d_model)
 
 
 def test_rotation_is_free_of_pos_as_a_checked_fact():
@@ -71,3 +80,15 @@ def test_wrong_block_order_of_m_k_is_refuted():
     m = shift_matrix(K, 4)
     permuted = sp.diag(m[2:, 2:], m[:2, :2])
     assert prove_identity(permuted * pe_vector(POS, 4), pe_vector(POS + K, 4)).status == "refuted"
+
+
+def test_the_d_model_cap_is_at_least_65536():
+    assert registry.MAX_D_MODEL >= 65536
+    assert registry.check_d_model(65536) == 65536
+    with pytest.raises(ValueError, match="at most 65536"):
+        registry.check_d_model(65538)
+
+
+def test_rotation_is_proved_at_the_cap():
+    result = registry.build("rotation", d_model=registry.MAX_D_MODEL).verify()
+    assert result.status == "proved"

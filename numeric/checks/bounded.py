@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from numeric import validate
+from numeric.blocks import block_rows, check_positions, row_blocks
 from numeric.table import Table
 from numeric.tables import (
     accuracy_bound,
@@ -34,14 +35,19 @@ def bounds_and_norms_table(
     dims = tuple(validate.d_model(d, "d_models") for d in d_models)
     if not dims:
         raise ValueError("d_models must name at least one positive even integer, got none")
+    check_positions(max_len)
     bound = accuracy_bound(np.float64)
     eps = float(np.finfo(np.float64).eps)
     rows = []
     passed = True
     for d in dims:
-        pe = sinusoidal_pe(max_len, d)
-        lo, hi = float(pe.min()), float(pe.max())
-        norm_error = float(np.max(np.abs(np.einsum("ij,ij->i", pe, pe) - d / 2)))
+        lo, hi, norm_error = np.inf, -np.inf, 0.0
+        # A block of rows at a time: memory stays bounded whatever max_len.
+        for a, b in row_blocks(0, max_len, block_rows(d)):
+            pe = sinusoidal_pe(b - a, d, start=a)
+            lo, hi = min(lo, float(pe.min())), max(hi, float(pe.max()))
+            norms = np.einsum("ij,ij->i", pe, pe)
+            norm_error = max(norm_error, float(np.max(np.abs(norms - d / 2))))
         # Each squared entry is off by at most 2·bound + bound², and summing d of them adds d·eps.
         norm_tolerance = d * (2 * bound + bound**2 + eps)
         ok = lo >= -1 - bound and hi <= 1 + bound and norm_error <= norm_tolerance
@@ -86,14 +92,18 @@ def bounds_table(
     max_len = validate.max_len(max_len)
     if max_len == 0:
         raise ValueError("max_len must be positive for min and max, got 0")
-    table = sinusoidal_pe(max_len, d_model, base=base, dtype=dtype, layout=layout)
+    check_positions(max_len)
+    blocks = [
+        table_bounds(sinusoidal_pe(b - a, d_model, base=base, dtype=dtype, layout=layout, start=a))
+        for a, b in row_blocks(0, max_len, block_rows(d_model))
+    ]
+    sinusoidal = (min(lo for lo, _ in blocks), max(hi for _, hi in blocks))
     rows = []
-    for name, encoding in (
-        (f"sinusoidal ({max_len}, {d_model})", table),
-        ("ramp pos/max_len", ramp_encoding(max_len)),
-        ("raw index pos", raw_index_encoding(max_len)),
+    for name, (low, high) in (
+        (f"sinusoidal ({max_len}, {d_model})", sinusoidal),
+        ("ramp pos/max_len", table_bounds(ramp_encoding(max_len))),
+        ("raw index pos", table_bounds(raw_index_encoding(max_len))),
     ):
-        low, high = table_bounds(encoding)
         rows.append((name, low, high, low >= -1.0 and high <= 1.0))
     return Table(
         title=f"bounds over all {max_len} positions",

@@ -27,11 +27,12 @@ def dot_products(
     bases = np.array([validate.integer(p, "bases") for p in bases], dtype=np.int64)
     if ks.size == 0 or bases.size == 0:
         raise ValueError("ks and bases must each hold at least one integer")
-    lo = int(min(bases.min(), (bases[:, None] + ks).min()))
-    hi = int(max(bases.max(), (bases[:, None] + ks).max()))
-    pe = sinusoidal_pe(hi - lo + 1, d_model, start=lo)
-    here = pe[bases - lo]
-    there = pe[bases[:, None] + ks - lo]
+    # Only the rows used are computed, each with start=: the same values as in a whole table
+    # spanning them, in memory that does not grow with the distance between them.
+    needed = np.unique(np.concatenate([bases, (bases[:, None] + ks).ravel()]))
+    pe = np.stack([sinusoidal_pe(1, d_model, start=int(p))[0] for p in needed])
+    here = pe[np.searchsorted(needed, bases)]
+    there = pe[np.searchsorted(needed, bases[:, None] + ks)]
     return np.einsum("pd,pkd->pk", here, there)
 
 

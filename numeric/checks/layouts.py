@@ -8,11 +8,12 @@ unpaired last sine has none: its best least-squares linear map misses by about |
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
 from numeric import validate
+from numeric.blocks import block_rows, check_positions, row_blocks
 from numeric.checks.rotation import rotation_tolerance
 from numeric.linear_shift import best_linear_shift
 from numeric.rotations import shift_matrix
@@ -59,11 +60,20 @@ def odd_tables(max_len: int, d_odd: int, *, base: float = 10000.0) -> tuple[np.n
     return padded, unpaired
 
 
+Rows = Callable[[int, int], np.ndarray]
+
+
 def _shift_residual(table: np.ndarray, matrix: np.ndarray, k: int) -> float:
     """max |matrix·row[pos] − row[pos + k]| over every pos with pos + k in the table."""
-    n = table.shape[0]
-    source, target = (table[: n - k], table[k:]) if k >= 0 else (table[-k:], table[: n + k])
-    return float(np.abs(source @ matrix.T - target).max())
+    return _streamed_shift_residual(lambda a, b: table[a:b], table.shape[0], matrix, k)
+
+
+def _streamed_shift_residual(rows: Rows, n: int, matrix: np.ndarray, k: int) -> float:
+    """_shift_residual over the n rows rows(a, b) yields, a block of positions at a time."""
+    worst = 0.0
+    for a, b in row_blocks(max(0, -k), n - max(0, k), block_rows(matrix.shape[0])):
+        worst = max(worst, float(np.abs(rows(a, b) @ matrix.T - rows(a + k, b + k)).max()))
+    return worst
 
 
 def layout_table(
@@ -89,21 +99,28 @@ def layout_table(
     for name, values, limit in (("ks", ks, max_len), ("odd_ks", odd_ks, odd_len)):
         if any(abs(k) >= limit for k in values):
             raise ValueError(f"{name} must satisfy |k| < {limit}, got {values}")
+    check_positions(max_len)
     error = accuracy_bound(np.float64)
     rows = []
 
     p = permutation_matrix(d_model)
     rows.append(("P·Pᵀ = I", "exact", float(np.abs(p @ p.T - np.eye(d_model)).max()), 0.0))
-    interleaved = sinusoidal_pe(max_len, d_model, base=base)
-    concatenated = sinusoidal_pe(max_len, d_model, base=base, layout="concatenated")
-    rows.append(
-        (
-            "concatenated = P·interleaved",
-            "all rows",
-            float(np.abs(interleaved @ p.T - concatenated).max()),
-            2 * error,
+
+    # The even tables are computed a block of rows at a time (start=), never whole.
+    def table(layout: str = "interleaved", schedule: str = "paper") -> Rows:
+        return lambda a, b: sinusoidal_pe(
+            b - a, d_model, base=base, layout=layout, schedule=schedule, start=a
         )
+
+    interleaved, concatenated = table(), table("concatenated")
+    permuted = max(
+        (
+            float(np.abs(interleaved(a, b) @ p.T - concatenated(a, b)).max())
+            for a, b in row_blocks(0, max_len, block_rows(d_model))
+        ),
+        default=0.0,
     )
+    rows.append(("concatenated = P·interleaved", "all rows", permuted, 2 * error))
     omegas = frequencies(d_model, base=base)
     for k in ks:
         conjugated = p @ shift_matrix(k, omegas) @ p.T
@@ -111,19 +128,19 @@ def layout_table(
             (
                 "(P·M_k·Pᵀ)·concat[pos] = concat[pos+k]",
                 f"k = {k}",
-                _shift_residual(concatenated, conjugated, k),
+                _streamed_shift_residual(concatenated, max_len, conjugated, k),
                 rotation_tolerance(k, float(omegas.max()), error),
             )
         )
 
     t2t = tensor2tensor_frequencies(d_model, base=base)
-    t2t_table = sinusoidal_pe(max_len, d_model, base=base, schedule="tensor2tensor")
+    t2t_table = table(schedule="tensor2tensor")
     for k in ks:
         rows.append(
             (
                 "tensor2tensor ω_i: M_k·PE[pos] = PE[pos+k]",
                 f"k = {k}",
-                _shift_residual(t2t_table, shift_matrix(k, t2t), k),
+                _streamed_shift_residual(t2t_table, max_len, shift_matrix(k, t2t), k),
                 rotation_tolerance(k, float(t2t.max()), error),
             )
         )

@@ -12,14 +12,14 @@ s = 1, 2, ... (all j at once) and stops when every gap at offset s already rules
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import DTypeLike
 
 from numeric import validate
-from numeric.blocks import CHUNK_ROWS
+from numeric.blocks import check_positions, row_blocks
 from numeric.table import Table
 from numeric.tables import (
     accuracy_bound,
@@ -75,13 +75,29 @@ def nearest_pair(table: np.ndarray) -> NearestPair:
     return best
 
 
-def nearest_rows_table(*, max_lens: Iterable[int] = (50, 1000, 10000), d_model: int = 8) -> Table:
+# The default table sizes, and the work n²·d_model beyond which a default size is left out: the
+# nearest-pair search prunes with the first pair only, which stops working once rows are more
+# than 2 apart (d_model above about 64), and then compares all n² pairs.
+DEFAULT_SIZES = (50, 1000, 10000)
+DEFAULT_WORK = 8e8
+
+
+def default_sizes(d_model: int) -> tuple[int, ...]:
+    """The DEFAULT_SIZES whose search stays within DEFAULT_WORK at d_model (always the smallest)."""
+    fits = tuple(n for n in DEFAULT_SIZES if n * n * d_model <= DEFAULT_WORK)
+    return fits or DEFAULT_SIZES[:1]
+
+
+def nearest_rows_table(*, max_lens: Iterable[int] | None = None, d_model: int = 8) -> Table:
     """For each table size, the smallest distance between distinct rows and the pair attaining it.
 
     Passes when every smallest distance is larger than the table's rounding could fake
-    (the positions would then really differ in their encodings).
+    (the positions would then really differ in their encodings). max_lens: the table sizes;
+    None for default_sizes(d_model), all of (50, 1000, 10000) up to d_model = 8.
     """
     d_model = validate.d_model(d_model)
+    if max_lens is None:
+        max_lens = default_sizes(d_model)
     sizes = tuple(validate.max_len(n, "max_lens") for n in max_lens)
     if not sizes or min(sizes) < 2:
         raise ValueError(f"max_lens must be table sizes of at least 2 rows, got {sizes}")
@@ -104,18 +120,37 @@ def nearest_rows_table(*, max_lens: Iterable[int] = (50, 1000, 10000), d_model: 
     )
 
 
-def _row_hashes(table: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each row's values; equal rows (by value) get equal hashes."""
-    multipliers = (
-        np.random.default_rng(20170612).integers(1, 2**63, table.shape[1], dtype=np.uint64) | 1
-    )
-    hashes = np.empty(table.shape[0], dtype=np.uint64)
-    for a in range(0, table.shape[0], CHUNK_ROWS):
+# Rows(a, b): rows a .. b−1 of a table, however they are obtained.
+Rows = Callable[[int, int], np.ndarray]
+
+
+def _row_hashes(rows: Rows, n: int) -> np.ndarray:
+    """A 64-bit hash of each of the n rows rows(a, b) yields; equal rows (by value) hash alike."""
+    hashes = np.empty(n, dtype=np.uint64)
+    multipliers = None
+    for a, b in row_blocks(0, n):
+        block = rows(a, b)
+        if multipliers is None:
+            rng = np.random.default_rng(20170612)
+            multipliers = rng.integers(1, 2**63, block.shape[1], dtype=np.uint64) | 1
         # + 0.0 turns -0.0 into 0.0, so rows equal by value hash alike.
-        bits = (table[a : a + CHUNK_ROWS].astype(np.float64) + 0.0).view(np.uint64)
+        bits = (block.astype(np.float64) + 0.0).view(np.uint64)
         bits ^= bits >> np.uint64(29)
-        hashes[a : a + CHUNK_ROWS] = (bits * multipliers).sum(axis=1, dtype=np.uint64)
+        hashes[a:b] = (bits * multipliers).sum(axis=1, dtype=np.uint64)
     return hashes
+
+
+def _distinct_rows(rows: Rows, n: int) -> int:
+    """The number of distinct rows among the n rows rows(a, b) yields, a block at a time."""
+    if n == 0:
+        return 0
+    hashes = _row_hashes(rows, n)
+    values, inverse, counts = np.unique(hashes, return_inverse=True, return_counts=True)
+    distinct = len(values)
+    for group in np.flatnonzero(counts > 1):
+        members = np.stack([rows(j, j + 1)[0] for j in np.flatnonzero(inverse == group)])
+        distinct += len(np.unique(members.astype(np.float64) + 0.0, axis=0)) - 1
+    return distinct
 
 
 def unique_rows(table: np.ndarray) -> int:
@@ -127,15 +162,7 @@ def unique_rows(table: np.ndarray) -> int:
     table = np.asarray(table)
     if table.ndim != 2:
         raise ValueError(f"table must be 2-D (positions, dims), got shape {table.shape}")
-    if table.shape[0] == 0:
-        return 0
-    hashes = _row_hashes(table)
-    values, inverse, counts = np.unique(hashes, return_inverse=True, return_counts=True)
-    distinct = len(values)
-    for group in np.flatnonzero(counts > 1):
-        members = table[inverse == group].astype(np.float64) + 0.0
-        distinct += len(np.unique(members, axis=0)) - 1
-    return distinct
+    return _distinct_rows(lambda a, b: table[a:b], table.shape[0])
 
 
 def unique_rows_table(
@@ -147,8 +174,13 @@ def unique_rows_table(
     layout: str = "interleaved",
 ) -> Table:
     """The number of distinct rows of sinusoidal_pe(max_len, d_model): every position its own encoding."""
-    table = sinusoidal_pe(max_len, d_model, base=base, dtype=dtype, layout=layout)
-    distinct = unique_rows(table)
+    max_len = validate.max_len(max_len)
+    check_positions(max_len)
+
+    def rows(a: int, b: int) -> np.ndarray:
+        return sinusoidal_pe(b - a, d_model, base=base, dtype=dtype, layout=layout, start=a)
+
+    distinct = _distinct_rows(rows, max_len)
     return Table(
         title=f"distinct rows of the ({max_len}, {d_model}) {np.dtype(dtype).name} table",
         columns=("rows", "distinct rows"),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from proofs.engine.blockwise import Blockwise
 from proofs.engine.derivation import Derivation, Verdict, check_link
 from proofs.engine.linear_system import LinearSolution, solve_linear
 
@@ -117,7 +118,7 @@ class LinearSystem:
         return Verdict("proved", f"unique solution {result.solution}")
 
 
-Fact = FreeOf | NonZero | NonNegative | LinearSystem
+Fact = FreeOf | NonZero | NonNegative | LinearSystem | Blockwise
 Part = Derivation | Fact
 
 

@@ -18,6 +18,7 @@ from sympy.printing.precedence import precedence_traditional
 from sympy.simplify.radsimp import fraction
 
 from proofs.definitions import LATEX_NAMES
+from proofs.render.structure import is_structured, structure_latex, structure_latex_lines
 from proofs.render.tex_width import tex_width
 
 Display = tuple[tuple[sp.Basic, sp.Basic], ...]
@@ -277,6 +278,8 @@ def latex_math(
 
     names: extra symbol name -> LaTeX pairs (the lesson's names for vectors and matrices).
     """
+    if is_structured(expr):
+        return structure_latex(expr)
     return NotesLatexPrinter(names, display).doprint(expr)
 
 
@@ -312,6 +315,8 @@ def math_lines(expr: sp.Basic, display: Display = (), budget: float = FULL_BUDGE
     Lines after the first start with \\quad and the operator that continues the expression,
     ready for the aligned rows of a derivation: "&\\quad + ...".
     """
+    if is_structured(expr):
+        return structure_latex_lines(expr)
     printer = NotesLatexPrinter(display=display)
     whole = printer.doprint(expr)
     split = _pieces(printer, expr) if tex_width(whole) > budget else None

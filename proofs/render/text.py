@@ -24,6 +24,7 @@ from proofs.engine.derivation import Derivation, LinkResult, Verdict
 from proofs.engine.facts import LinearSystem, Part
 from proofs.engine.pointwise import HIGH_DPS, LOW_DPS
 from proofs.engine.theorem import TheoremResult
+from proofs.render.structure import is_structured, structure_text
 
 MARK = {"proved": "✓", "refuted": "✗", "undecided": "?"}
 ASCII_MARK = {"proved": "ok", "refuted": "NO", "undecided": "??"}
@@ -436,6 +437,9 @@ def _fit_entries(printer: TerminalPrinter, expr: sp.MatrixBase, width: int) -> p
 
 def math_lines(expr: sp.Basic, width: int, unicode: bool = True) -> tuple[list[str], int]:
     """expr typeset in at most width columns (see _fit), and the index of its baseline."""
+    if is_structured(expr):
+        # A block statement is one line of text, whatever d_model: wrap it at its spaces.
+        return textwrap.wrap(structure_text(expr), max(width, 20), subsequent_indent="    "), 0
     # The printer's big symbols (Σ, brackets) follow a module-wide Unicode switch that only
     # sp.pretty() sets; set it here too, or a Sum printed first fails to find its glyphs.
     was = pretty_use_unicode(unicode)

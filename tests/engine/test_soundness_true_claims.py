@@ -23,7 +23,7 @@ from proofs.definitions import (
     shift_matrix,
 )
 from proofs.engine.derivation import prove_identity
-from proofs.rotation import pair_derivation, vector_derivation
+from proofs.rotation import pair_derivation, vector_fact
 
 X = sp.Symbol("x", real=True)
 Y = sp.Symbol("y", real=True)
@@ -104,7 +104,7 @@ def test_rotation_pair_derivation_is_proved() -> None:
 
 @pytest.mark.parametrize("d_model", [2, 6])
 def test_rotation_vector_derivation_is_proved(d_model: int) -> None:
-    assert vector_derivation(d_model).verify().status == "proved"
+    assert vector_fact(d_model).verify().status == "proved"
 
 
 def test_true_claim_sympy_cannot_reduce_is_undecided_not_refuted() -> None:
