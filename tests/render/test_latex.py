@@ -11,7 +11,6 @@ import sympy as sp
 from numeric.table import Table
 from proofs import rotation
 from proofs.definitions import D_MODEL, OMEGA_I, POS, K, shift_matrix
-from proofs.engine.derivation import Derivation
 from proofs.engine.facts import Blockwise
 from proofs.render import (
     latex_chains,
@@ -154,18 +153,15 @@ def test_polynomials_read_constant_last_as_the_module_writes_them():
     assert latex_math.latex_math(1 + sp.sin(POS)).startswith("1 + ")
 
 
-def test_theorem_fragment_has_every_piece_and_balanced_environments():
+def test_a_block_structured_fact_prints_by_its_blocks():
     result = rotation_result()
-    table = Table("twin", ("k", "residual"), ((5, 1e-16),), passed=True)
-    body = latex_document.theorem_tex(result, table, figure="rotation.png")
-    # A chain, and a block-structured statement (its right side on a second row), is an align*.
-    assert body.count(r"\begin{align*}") == sum(
-        isinstance(p, Derivation | Blockwise) for p in result.theorem.parts
-    )
-    assert r"\section{" in body and r"\toprule" in body and r"\includegraphics" in body
-    assert balanced(body) and r"\label" in body
-    wrapped = latex_document.standalone_fragment(body)
-    assert r"\documentclass" in wrapped and wrapped.count(r"\PEnotesMain") == 1
+    blockwise = [p for p in result.theorem.parts if isinstance(p, Blockwise)]
+    assert blockwise
+    for part in blockwise:
+        (caption, rows), *_ = latex_chains.shown_fact(part)
+        tex = "\n".join(rows)
+        assert caption.startswith("Block by block") and r"\operatorname{diag}" in tex
+        assert r"\dots" in tex and balanced(tex) and "Matrix" not in tex
 
 
 def test_a_negated_sine_reads_sin_of_pos_minus_k():
