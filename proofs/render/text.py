@@ -127,6 +127,9 @@ _ASCII = {
     "✓": "ok",
     "✗": "NO",
     "ℂ": "C",
+    "κ": "kappa",
+    "“": '"',
+    "”": '"',
 }
 
 
@@ -439,7 +442,8 @@ def math_lines(expr: sp.Basic, width: int, unicode: bool = True) -> tuple[list[s
     """expr typeset in at most width columns (see _fit), and the index of its baseline."""
     if is_structured(expr):
         # A block statement is one line of text, whatever d_model: wrap it at its spaces.
-        return textwrap.wrap(structure_text(expr), max(width, 20), subsequent_indent="    "), 0
+        line = structure_text(expr) if unicode else ascii_text(structure_text(expr))
+        return textwrap.wrap(line, max(width, 20), subsequent_indent="    "), 0
     # The printer's big symbols (Σ, brackets) follow a module-wide Unicode switch that only
     # sp.pretty() sets; set it here too, or a Sum printed first fails to find its glyphs.
     was = pretty_use_unicode(unicode)

@@ -164,10 +164,12 @@ def test_every_link_is_a_lemma_or_listed_with_a_reason(development) -> None:
 
 
 def test_the_pair_links_are_generated_and_concrete_matrices_are_listed(development) -> None:
-    rotation = development.modules[0]
+    rotation = next(m for m in development.modules if m.theorem.name == "rotation")
     marks = {(link.part, link.link): link for link in rotation.links}
     assert all(marks[1, j].lemma for j in (1, 2, 3))
-    assert "concrete 4×4 matrix" in marks[3, 1].reason
+    unique = next(m for m in development.modules if m.theorem.name == "unique")
+    concrete = [link for link in unique.links if "concrete" in (link.reason or "")]
+    assert concrete and all(not link.lemma for link in concrete)
 
 
 def test_no_generated_file_assumes_or_skips_anything(development) -> None:
