@@ -1,0 +1,1 @@
+"""Evaluation engines behind the link checks."""
