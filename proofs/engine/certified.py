@@ -2,8 +2,8 @@
 
 Every value computed here is a ball that provably contains the exact value of the expression at
 an exact point. Branches follow SymPy's (= mpmath's) principal conventions; a ball that straddles
-a branch cut or a discontinuity raises Indeterminate instead of picking a side, and a function
-without a certified translation raises Untranslatable. Nothing here ever guesses a value.
+a branch cut or a discontinuity raises IndeterminateError instead of picking a side, and a function
+without a certified translation raises UntranslatableError. Nothing here ever guesses a value.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class CertifiedError(Exception):
     """Why a certified value could not be produced."""
 
 
-class Untranslatable(CertifiedError):
+class UntranslatableError(CertifiedError):
     """The expression contains something with no certified ball translation (name says what)."""
 
     def __init__(self, name: str, detail: str = "") -> None:
@@ -47,15 +47,15 @@ class Untranslatable(CertifiedError):
         )
 
 
-class Indeterminate(CertifiedError):
+class IndeterminateError(CertifiedError):
     """The balls are too wide to decide a branch, a comparison or a pole; more bits may help."""
 
 
-class Undefined(CertifiedError):
+class UndefinedError(CertifiedError):
     """The expression has no value at the exact point (a pole, 0**-1, log(0), atan2(0, 0), ...)."""
 
 
-class OutOfTime(CertifiedError):
+class OutOfTimeError(CertifiedError):
     """The deadline passed during an evaluation."""
 
 
@@ -91,7 +91,7 @@ def _float(value: sp.Float) -> arb:
     if not man:
         if value._mpf_ == (0, 0, 0, 0):
             return arb(0)
-        raise Undefined(f"the Float {value} is not a finite number")
+        raise UndefinedError(f"the Float {value} is not a finite number")
     # arb((m, e)) is m * 2**e exactly, whatever the working precision.
     return arb((-int(man) if sign else int(man), int(exp)))
 
@@ -108,9 +108,7 @@ def _point_value(symbol: sp.Symbol, value: object) -> tuple[arb, arb | None]:
     re, im = value.as_real_imag()
     parts = []
     for part in (re, im):
-        if part.is_Rational:
-            parts.append(part)
-        elif part.is_Float:
+        if part.is_Rational or part.is_Float:
             parts.append(part)
         else:
             raise ValueError(
@@ -189,7 +187,7 @@ def _principal(
     real_fn: Callable[[arb], arb] | None = None,
     real_ok: Callable[[arb], bool] = lambda x: True,
 ) -> Ball:
-    """f(z) on SymPy's principal branch; Indeterminate if the ball of z straddles a cut.
+    """f(z) on SymPy's principal branch; IndeterminateError if the ball of z straddles a cut.
 
     real_fn(x) is used for a real ball x with real_ok(x): there f is real and real_fn exact.
     """
@@ -205,9 +203,9 @@ def _principal(
         if _is_exact_zero(across):
             if _inside(along, lo, hi):
                 continue  # on the cut itself: the convention's value, which arb computes
-            raise Indeterminate(f"the argument of {name} straddles a branch point: {z}")
+            raise IndeterminateError(f"the argument of {name} straddles a branch point: {z}")
         if across.contains(0):
-            raise Indeterminate(f"the argument of {name} straddles its branch cut: {z}")
+            raise IndeterminateError(f"the argument of {name} straddles its branch cut: {z}")
     return complex_fn(w)
 
 
@@ -265,9 +263,9 @@ def _reciprocal_then(
         if z.contains(0):
             if _is_exact_zero_ball(z):
                 if at_zero is None:
-                    raise Undefined(f"{name}(0) is infinite")
+                    raise UndefinedError(f"{name}(0) is infinite")
                 return at_zero()
-            raise Indeterminate(f"the argument of {name} is a ball containing 0: {z}")
+            raise IndeterminateError(f"the argument of {name} is a ball containing 0: {z}")
         return f(1 / z)
 
     return g
@@ -290,7 +288,7 @@ def _real_only(name: str, f: Callable[[arb], arb], ok: Callable[[arb], bool], do
     def g(z: Ball) -> arb:
         x = _real(z)
         if x is None or not ok(x):
-            raise Indeterminate(f"{name} is evaluated only at real arguments in {domain}: {z}")
+            raise IndeterminateError(f"{name} is evaluated only at real arguments in {domain}: {z}")
         return f(x)
 
     return g
@@ -338,14 +336,14 @@ def _real_path(name: str, phi: Ball, *params: Ball) -> tuple[arb, ...]:
     """Real phi and parameters p with p*sin(t)**2 < 1 on [0, phi]: the integral is real there."""
     xs = [_real(v) for v in (phi, *params)]
     if any(x is None for x in xs):
-        raise Indeterminate(f"{name} is evaluated only at real arguments")
+        raise IndeterminateError(f"{name} is evaluated only at real arguments")
     phi_x, *ps = xs
     half_pi = arb.pi() / 2
     short = abs(phi_x) < half_pi
     s2 = phi_x.sin() ** 2
     for p in ps:
         if not (p < 1 or (short and p * s2 < 1)):
-            raise Indeterminate(f"{name} is evaluated only where its integrand stays real")
+            raise IndeterminateError(f"{name} is evaluated only where its integrand stays real")
     return tuple(xs)  # type: ignore[return-value]
 
 
@@ -358,7 +356,7 @@ def _elliptic_pi(*args: Ball) -> arb:
     if len(args) == 2:
         n, m = (_real(v) for v in args)
         if n is None or m is None or not (n < 1 and m < 1):
-            raise Indeterminate("elliptic_pi(n, m) is evaluated only for real n < 1, m < 1")
+            raise IndeterminateError("elliptic_pi(n, m) is evaluated only for real n < 1, m < 1")
         return acb.elliptic_pi(acb(n), acb(m)).real
     n, phi, m = args
     phi_x, n_x, m_x = _real_path("elliptic_pi", phi, n, m)
@@ -371,7 +369,7 @@ def _zeta(s: Ball, a: Ball | None = None) -> Ball:
         return x.zeta() if x is not None else _as_acb(s).zeta()
     ax, sx = _real(a), _real(s)
     if ax is None or not ax > 0:
-        raise Indeterminate("Hurwitz zeta(s, a) is evaluated only for real a > 0")
+        raise IndeterminateError("Hurwitz zeta(s, a) is evaluated only for real a > 0")
     return sx.zeta(ax) if sx is not None else _as_acb(s).zeta(acb(ax))
 
 
@@ -381,8 +379,8 @@ def _zeta(s: Ball, a: Ball | None = None) -> Ball:
 def _pow_int(base: Ball, n: int) -> Ball:
     if n < 0 and base.contains(0):
         if _is_exact_zero_ball(base):
-            raise Undefined("0 raised to a negative power")
-        raise Indeterminate(f"a ball containing 0 raised to the power {n}: {base}")
+            raise UndefinedError("0 raised to a negative power")
+        raise IndeterminateError(f"a ball containing 0 raised to the power {n}: {base}")
     # fmpz, never a Python int: flint turns a large int exponent into an inexact arb.
     return base ** fmpz(n)
 
@@ -403,7 +401,7 @@ def _pow(base: Ball, e: Ball) -> Ball:
         return _as_acb(magnitude) * (_as_acb(e)).exp_pi_i()
     w = _as_acb(base)
     if w.imag.contains(0) and not w.real > 0:
-        raise Indeterminate(f"the base of a power straddles its branch cut: {base}")
+        raise IndeterminateError(f"the base of a power straddles its branch cut: {base}")
     return w ** _as_acb(e)
 
 
@@ -412,8 +410,8 @@ def _pow_near_zero(base: Ball, e: Ball) -> Ball:
     re_e = e if type(e) is arb else e.real
     if not re_e > 0:
         if _is_exact_zero_ball(base):
-            raise Undefined("0 raised to a power whose real part is not positive")
-        raise Indeterminate(f"a ball containing 0 raised to the power {e}")
+            raise UndefinedError("0 raised to a power whose real part is not positive")
+        raise IndeterminateError(f"a ball containing 0 raised to the power {e}")
     if _is_exact_zero_ball(base):
         return arb(0)
     # |z**e| = |z|**Re(e) * exp(-Im(e)*arg z) <= |z|**Re(e) * exp(pi*|Im(e)|)
@@ -436,16 +434,16 @@ def _sign(z: Ball) -> Ball:
             return arb(-1)
         if _is_exact_zero(x):
             return arb(0)
-        raise Indeterminate(f"sign of a ball containing 0: {z}")
+        raise IndeterminateError(f"sign of a ball containing 0: {z}")
     if z.contains(0):
-        raise Indeterminate(f"sign of a ball containing 0: {z}")
+        raise IndeterminateError(f"sign of a ball containing 0: {z}")
     return z / abs(z)
 
 
 def _arg(z: Ball) -> Ball:
     x = _real(z)
     if x is not None and _is_exact_zero(x):
-        raise Undefined("arg(0) is undefined")
+        raise UndefinedError("arg(0) is undefined")
     w = _as_acb(z)
     return _atan2(w.imag, w.real)
 
@@ -453,15 +451,15 @@ def _arg(z: Ball) -> Ball:
 def _atan2(y: Ball, x: Ball) -> arb:
     ry, rx = _real(y), _real(x)
     if ry is None or rx is None:
-        raise Indeterminate("atan2 is evaluated only at real arguments")
+        raise IndeterminateError("atan2 is evaluated only at real arguments")
     if rx > 0 or ry > 0 or ry < 0:
         return arb.atan2(ry, rx)  # continuous away from the cut y = 0, x <= 0
     if _is_exact_zero(ry):
         if rx < 0:
             return arb.pi()
         if _is_exact_zero(rx):
-            raise Undefined("atan2(0, 0) is undefined")
-    raise Indeterminate(f"atan2({y}, {x}) straddles its branch cut")
+            raise UndefinedError("atan2(0, 0) is undefined")
+    raise IndeterminateError(f"atan2({y}, {x}) straddles its branch cut")
 
 
 def _integer_part(name: str, f: Callable[[arb], arb]) -> Callable[[Ball], Ball]:
@@ -470,7 +468,7 @@ def _integer_part(name: str, f: Callable[[arb], arb]) -> Callable[[Ball], Ball]:
         for x in (z,) if type(z) is arb else (z.real, z.imag):
             n = f(x).unique_fmpz()
             if n is None:
-                raise Indeterminate(f"{name} of a ball that straddles an integer: {z}")
+                raise IndeterminateError(f"{name} of a ball that straddles an integer: {z}")
             parts.append(arb(n))
         return parts[0] if len(parts) == 1 else acb(parts[0], parts[1])
 
@@ -481,7 +479,7 @@ def _extremum(name: str, pick: Callable[[arb, arb], arb]) -> Callable[..., arb]:
     def g(*zs: Ball) -> arb:
         xs = [_real(z) for z in zs]
         if any(x is None for x in xs):
-            raise Indeterminate(f"{name} of a value not known to be real")
+            raise IndeterminateError(f"{name} of a value not known to be real")
         out = xs[0]
         for x in xs[1:]:
             out = pick(out, x)
@@ -493,9 +491,9 @@ def _extremum(name: str, pick: Callable[[arb, arb], arb]) -> Callable[..., arb]:
 def _binomial(n: Ball, k: Ball) -> arb:
     a, b = _exact_int(n), _exact_int(k)
     if a is None or b is None:
-        raise Indeterminate("binomial is evaluated only at exact integers")
+        raise IndeterminateError("binomial is evaluated only at exact integers")
     if max(abs(a), abs(b)) > _MAX_BINOMIAL:
-        raise Indeterminate(f"binomial({a}, {b}) is too large to evaluate exactly")
+        raise IndeterminateError(f"binomial({a}, {b}) is too large to evaluate exactly")
     return _rational(sp.binomial(sp.Integer(a), sp.Integer(b)))  # SymPy's own convention
 
 
@@ -504,7 +502,7 @@ def _kronecker(i: Ball, j: Ball) -> arb:
         return arb(0)
     if i.is_exact() and j.is_exact():
         return arb(1)
-    raise Indeterminate(f"KroneckerDelta of overlapping balls {i}, {j}")
+    raise IndeterminateError(f"KroneckerDelta of overlapping balls {i}, {j}")
 
 
 def _add(*xs: Ball) -> Ball:
@@ -606,7 +604,7 @@ def supported_functions() -> list[str]:
 def _ordered(name: str, a: Ball, b: Ball) -> tuple[arb, arb]:
     x, y = _real(a), _real(b)
     if x is None or y is None:
-        raise Indeterminate(f"{name} compares values not known to be real")
+        raise IndeterminateError(f"{name} compares values not known to be real")
     return x, y
 
 
@@ -615,7 +613,7 @@ def _decided(yes: bool, no: bool, what: str) -> bool:
         return True
     if no:
         return False
-    raise Indeterminate(f"the balls cannot decide {what}")
+    raise IndeterminateError(f"the balls cannot decide {what}")
 
 
 def _lt(a: Ball, b: Ball) -> bool:
@@ -696,7 +694,7 @@ class _Program:
     def _translate(self, node: sp.Basic) -> tuple[Callable[..., object], str, tuple[int, ...]]:
         """The operation computing node from its children's values, plus extra argument slots."""
         if isinstance(node, sp.Symbol):
-            raise Untranslatable(f"the symbol {node}", "it has no value at the point")
+            raise UntranslatableError(f"the symbol {node}", "it has no value at the point")
         if node.is_Rational:
             return (lambda v=node: _rational(v)), "Rational", ()
         if node.is_Float:
@@ -720,7 +718,7 @@ class _Program:
             return self._compile_loop(node)
         if kind is sp.Piecewise:
             return self._compile_piecewise(node)
-        raise Untranslatable(kind.__name__)
+        raise UntranslatableError(kind.__name__)
 
     def _outer(self, expr: sp.Basic, bound: sp.Symbol | None) -> tuple[sp.Symbol, ...]:
         # Symbols of a lazily evaluated part that come from this program's inputs.
@@ -737,10 +735,10 @@ class _Program:
     def _compile_loop_one(self, product: bool, body: sp.Expr, limit: tuple):
         name = "Product" if product else "Sum"
         if len(limit) != 3:
-            raise Untranslatable(name, "without limits")
+            raise UntranslatableError(name, "without limits")
         index, a, b = limit
         if any(v.has(sp.oo, -sp.oo, sp.zoo) for v in (a, b)):
-            raise Untranslatable(name, "with an infinite limit")
+            raise UntranslatableError(name, "with an infinite limit")
         outer = self._outer(body, index)
         program = _Program([body], (*outer, index))
         extra = (self._compile(a), self._compile(b), *(self._slots[s] for s in outer))
@@ -789,11 +787,11 @@ def _apply(node: _Node, args: list, deadline: float | None) -> object:
     try:
         value = node.fn(*args, deadline) if node.label in _LAZY else node.fn(*args)
     except (ZeroDivisionError, ValueError, OverflowError) as exc:
-        raise Indeterminate(f"{node.label}: {exc}") from None
+        raise IndeterminateError(f"{node.label}: {exc}") from None
     if type(value) is bool or value.is_finite():
         return value
     # A pole at the point, or too few bits: only more precision can tell, so retry.
-    raise Indeterminate(f"{node.label} is not finite on the balls at {flint.ctx.prec} bits")
+    raise IndeterminateError(f"{node.label} is not finite on the balls at {flint.ctx.prec} bits")
 
 
 _LAZY = ("Sum", "Product", "Piecewise")
@@ -822,7 +820,7 @@ def _compile_pow(node: sp.Pow) -> Callable[..., Ball]:
 def _limit(value: Ball, name: str) -> int:
     n = _exact_int(value)
     if n is None:
-        raise Undefined(f"a limit of the {name} is not an integer: {value}")
+        raise UndefinedError(f"a limit of the {name} is not an integer: {value}")
     return n
 
 
@@ -836,11 +834,11 @@ def _loop(program: _Program, product: bool, name: str):
         if invert:  # SymPy's (Karr's) convention for reversed limits
             lo, hi = hi + 1, lo - 1
         if hi - lo + 1 > MAX_TERMS:
-            raise Untranslatable(name, f"with {hi - lo + 1} terms, more than {MAX_TERMS}")
+            raise UntranslatableError(name, f"with {hi - lo + 1} terms, more than {MAX_TERMS}")
         total: Ball = arb(1 if product else 0)
         for i in range(lo, hi + 1):
             if deadline is not None and (i - lo) % 1024 == 0 and time.monotonic() > deadline:
-                raise OutOfTime(f"the deadline passed during a {name}")
+                raise OutOfTimeError(f"the deadline passed during a {name}")
             (term,) = program.run([*outer, arb(fmpz(i))], deadline)
             total = total * term if product else total + term
         if invert:
@@ -856,7 +854,7 @@ def _piecewise(pieces: list[tuple[_Program | None, _Program]]):
         for cond, expr in pieces:
             if cond is None or cond.run(values, deadline)[0]:
                 return expr.run(values, deadline)[0]
-        raise Undefined("no condition of the Piecewise holds")
+        raise UndefinedError("no condition of the Piecewise holds")
 
     return run
 
@@ -874,8 +872,37 @@ def _entries(expr: sp.Basic) -> tuple[list[sp.Basic], tuple[int, int] | None]:
     return [sp.Integer(expr) if isinstance(expr, int) else expr], None
 
 
+def _walk(exprs: list[sp.Basic]) -> Iterator[sp.Basic]:
+    """Every node once, children before parents, without recursion.
+
+    SymPy's hash is recursive but cached: hashing each node after its children keeps it shallow,
+    so expressions nested hundreds deep can be used as dictionary keys.
+    """
+    seen: set[int] = set()
+    stack: list[tuple[sp.Basic, bool]] = [(e, False) for e in reversed(exprs)]
+    while stack:
+        node, ready = stack.pop()
+        if id(node) in seen:
+            continue
+        if ready:
+            seen.add(id(node))
+            hash(node)
+            yield node
+            continue
+        stack.append((node, True))
+        stack.extend((a, False) for a in node.args if id(a) not in seen)
+
+
 def _symbols(exprs: list[sp.Basic]) -> tuple[sp.Symbol, ...]:
-    found = set().union(*(e.free_symbols for e in exprs))
+    """The free symbols of exprs, in a fixed order (two may share a name)."""
+    found: set[sp.Symbol] = set()
+    binds = False
+    for node in _walk(exprs):
+        if isinstance(node, sp.Symbol):
+            found.add(node)
+        binds = binds or bool(getattr(node, "bound_symbols", ()))
+    if binds:  # a Sum's index is bound, not free: SymPy's free_symbols knows which are which
+        found = set().union(*(e.free_symbols for e in exprs))
     return tuple(sorted(found, key=lambda s: (s.name, str(sorted(s.assumptions0.items())))))
 
 
@@ -930,7 +957,7 @@ def to_arb(
     """expr at the exact point (symbol -> Integer, Rational, Float or a + I*b) as a ball.
 
     prec: working precision in bits. A matrix gives an arb_mat (all entries real) or acb_mat.
-    Raises Untranslatable, Indeterminate (more bits may help), Undefined or OutOfTime.
+    Raises UntranslatableError, IndeterminateError (more bits may help), UndefinedError or OutOfTimeError.
     """
     if isinstance(prec, bool) or not isinstance(prec, int) or prec < 2:
         raise ValueError(f"prec must be an int >= 2 (bits), got {prec!r}")
@@ -940,7 +967,7 @@ def to_arb(
         parts = _inputs(symbols, point)
         values = _evaluate(_compiled(tuple(entries), symbols), parts, prec, None)
     except RecursionError:
-        raise Untranslatable("an expression nested too deeply for SymPy") from None
+        raise UntranslatableError("an expression nested too deeply for SymPy") from None
     if shape is None:
         return values[0]
     rows = [values[r * shape[1] : (r + 1) * shape[1]] for r in range(shape[0])]
@@ -1019,7 +1046,7 @@ def certify_difference(
         symbols = _symbols(left + right)
         parts = _inputs(symbols, point)
         program = _compiled(tuple(left + right), symbols)
-    except Untranslatable as exc:
+    except UntranslatableError as exc:
         return Decision("unknown", str(exc))
     except RecursionError:
         return Decision("unknown", "the expression is nested too deeply to translate")
@@ -1030,11 +1057,11 @@ def certify_difference(
             return Decision("unknown", f"the time budget ran out before {bits} bits", bits // 2)
         try:
             values = _evaluate(program, parts, bits, deadline)
-        except Indeterminate as exc:
+        except IndeterminateError as exc:
             reason = f"at {bits} bits: {exc}"
             bits *= 2
             continue
-        except (Untranslatable, Undefined, OutOfTime) as exc:
+        except (UntranslatableError, UndefinedError, OutOfTimeError) as exc:
             return Decision("unknown", str(exc), bits)
         except RecursionError:
             return Decision("unknown", "the expression is nested too deeply to evaluate", bits)
@@ -1119,7 +1146,7 @@ def is_zero_certified(expr: sp.Expr, *, budget_bits: int = 2048) -> bool | None:
         try:
             program = _compiled((expr,), ())
             (value,) = _evaluate(program, [], bits, None)
-        except Indeterminate:
+        except IndeterminateError:
             bits *= 2
             continue
         except (CertifiedError, RecursionError):
