@@ -779,6 +779,10 @@ class _Program:
         return [vals[k] for k in self.outputs]
 
 
+def _exact_ball(a: object) -> bool:
+    return type(a) in (arb, acb) and a.is_exact()
+
+
 def _input_marker() -> None:
     raise AssertionError("input slots are filled by run()")
 
@@ -790,6 +794,9 @@ def _apply(node: _Node, args: list, deadline: float | None) -> object:
         raise IndeterminateError(f"{node.label}: {exc}") from None
     if type(value) is bool or value.is_finite():
         return value
+    if node.label not in _LAZY and args and all(_exact_ball(a) for a in args):
+        # Exact arguments leave nothing for more precision to resolve: a pole (log(0), 1/0).
+        raise UndefinedError(f"{node.label} has no finite value at exact arguments")
     # A pole at the point, or too few bits: only more precision can tell, so retry.
     raise IndeterminateError(f"{node.label} is not finite on the balls at {flint.ctx.prec} bits")
 
@@ -989,7 +996,9 @@ class Decision:
     status 'unknown': neither within the precision and time budget; reason says why.
     lhs, rhs: midpoints (decimal); difference: the ball of lhs - rhs; relative: an upper bound
     of |lhs - rhs| / max(|lhs|, |rhs|, 1) (for reports); bits: the last precision used;
-    entry: the (row, column) of the deciding matrix entry.
+    entry: the (row, column) of the deciding matrix entry. cause (for 'unknown'): "undefined"
+    when a side has no value at the point, "untranslatable" when a function has no ball
+    translation, "" otherwise.
     """
 
     status: Status
@@ -1000,6 +1009,7 @@ class Decision:
     difference: str = ""
     relative: float = math.nan
     entry: tuple[int, int] | None = None
+    cause: str = ""
 
 
 def _text(z: Ball, digits: int = 20) -> str:
@@ -1047,9 +1057,11 @@ def certify_difference(
         parts = _inputs(symbols, point)
         program = _compiled(tuple(left + right), symbols)
     except UntranslatableError as exc:
-        return Decision("unknown", str(exc))
+        return Decision("unknown", str(exc), cause="untranslatable")
     except RecursionError:
-        return Decision("unknown", "the expression is nested too deeply to translate")
+        return Decision(
+            "unknown", "the expression is nested too deeply to translate", cause="untranslatable"
+        )
     bits = start_bits
     reason = ""
     while bits <= budget_bits:
@@ -1061,7 +1073,11 @@ def certify_difference(
             reason = f"at {bits} bits: {exc}"
             bits *= 2
             continue
-        except (UntranslatableError, UndefinedError, OutOfTimeError) as exc:
+        except UndefinedError as exc:
+            return Decision("unknown", str(exc), bits, cause="undefined")
+        except UntranslatableError as exc:
+            return Decision("unknown", str(exc), bits, cause="untranslatable")
+        except OutOfTimeError as exc:
             return Decision("unknown", str(exc), bits)
         except RecursionError:
             return Decision("unknown", "the expression is nested too deeply to evaluate", bits)

@@ -1,8 +1,12 @@
 """The symbolic half of a link check: reduce lhs - rhs to exactly 0, entry by entry.
 
 The reductions are tried cheapest first, and the first that reaches 0 names the rule.
-Reaching 0 is the only way to pass. A difference that reduces to a nonzero *number* is a
-certificate that the link is false at every point; anything else is inconclusive.
+Reaching 0 is the only way to pass. The exact reductions (expand, angle addition, cancel, ...)
+rewrite by exact algebra; trigsimp and simplify may also evaluate numbers in floating point
+(simplify(acosh(1 + 10**-20)) is 0), so a zero they reach is only a candidate, which the link
+check must confirm by certified evaluation (``needs_confirmation``). A difference that an exact
+reduction turns into a constant is decided by the certified zero test: a ball that excludes 0 is
+a certificate that the link is false at every point; anything else is inconclusive.
 """
 
 from __future__ import annotations
@@ -12,6 +16,12 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from proofs.engine.budget import stage
+from proofs.engine.zero_test import algebraic_zero, constant_is_zero
+
+# expand_trig(sin(n*x)) builds a polynomial of degree n in sin(x) and cos(x); integer multiples
+# above this are left whole (sin(10**100*x) would never finish).
+_MAX_MULTIPLE = 12
 # simplify() can take minutes on large expressions; beyond this many operations it is skipped
 # and the entry is reported inconclusive rather than hanging the run.
 _SIMPLIFY_MAX_OPS = 400
@@ -21,9 +31,25 @@ def _expand(d: sp.Expr) -> sp.Expr:
     return sp.expand(d)
 
 
+_TRIG = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sinh, sp.cosh, sp.tanh, sp.coth)
+
+
 def _angle_addition(d: sp.Expr) -> sp.Expr:
     # expand first so sin((pos + k)*w) becomes sin(pos*w + k*w), which expand_trig can split.
-    return sp.expand(sp.expand_trig(sp.expand(d)))
+    d = sp.expand(d)
+    big = {
+        n
+        for f in d.atoms(*_TRIG)
+        for n in f.args[0].atoms(sp.Integer)
+        if abs(int(n)) > _MAX_MULTIPLE
+    }
+    if not big:
+        return sp.expand(sp.expand_trig(d))
+    # A large integer stands in as a symbol while the angles are split, so expand_trig splits
+    # sums but does not expand sin(n*x) as a polynomial in sin(x) and cos(x).
+    stand_in = {n: sp.Dummy(integer=True) for n in big}
+    split = sp.expand(sp.expand_trig(d.xreplace(stand_in)))
+    return sp.expand(split.xreplace({v: n for n, v in stand_in.items()}))
 
 
 def _cancel(d: sp.Expr) -> sp.Expr:
@@ -31,17 +57,23 @@ def _cancel(d: sp.Expr) -> sp.Expr:
 
 
 def _cos_squared(d: sp.Expr) -> sp.Expr:
-    # cos(x)**2 = 1 - sin(x)**2 holds for every complex x, so after angle addition a
-    # Pythagorean identity becomes a polynomial identity in the sines: much cheaper than trigsimp.
+    # cos(x)**2 = 1 - sin(x)**2 and cosh(x)**2 = 1 + sinh(x)**2 hold for every complex x, so
+    # after angle addition a Pythagorean identity becomes a polynomial identity in the sines:
+    # much cheaper than trigsimp.
     def rewrite(power: sp.Pow) -> sp.Expr:
         half, odd = divmod(int(power.exp), 2)
         x = power.base.args[0]
-        return (1 - sp.sin(x) ** 2) ** half * sp.cos(x) ** odd
+        if isinstance(power.base, sp.cos):
+            return (1 - sp.sin(x) ** 2) ** half * sp.cos(x) ** odd
+        return (1 + sp.sinh(x) ** 2) ** half * sp.cosh(x) ** odd
 
     expanded = _angle_addition(d)
     return sp.expand(
         expanded.replace(
-            lambda e: e.is_Pow and isinstance(e.base, sp.cos) and e.exp.is_Integer and e.exp >= 2,
+            lambda e: e.is_Pow
+            and isinstance(e.base, sp.cos | sp.cosh)
+            and e.exp.is_Integer
+            and e.exp >= 2,
             rewrite,
         )
     )
@@ -89,16 +121,21 @@ def _simplify(d: sp.Expr) -> sp.Expr:
     return sp.simplify(d)
 
 
-REDUCTIONS: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
+EXACT_REDUCTIONS: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
     ("identical", lambda d: d),
     ("expand", _expand),
     ("angle addition", _angle_addition),
     ("rational cancel", _cancel),
     ("Pythagorean identity", _cos_squared),
     ("sum termwise", _sum_termwise),
+)
+# These may evaluate numbers in floating point on the way: a zero they reach needs confirmation.
+UNCERTIFIED_REDUCTIONS: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
     ("trigsimp", _pythagorean),
     ("simplify", _simplify),
 )
+REDUCTIONS = EXACT_REDUCTIONS + UNCERTIFIED_REDUCTIONS
+UNCERTIFIED_RULES = frozenset(name for name, _ in UNCERTIFIED_REDUCTIONS)
 
 
 @dataclass(frozen=True)
@@ -114,6 +151,11 @@ class SymbolicResult:
     rule: str
     residue: sp.Expr | None = None
 
+    @property
+    def needs_confirmation(self) -> bool:
+        """True when a zero was reached by a reduction that may have evaluated numbers."""
+        return bool(self.passed) and any(r in UNCERTIFIED_RULES for r in self.rule.split(", "))
+
     def summary(self) -> str:
         """A short human-readable line."""
         if self.passed:
@@ -123,21 +165,37 @@ class SymbolicResult:
         return f"symbolic ? lhs - rhs did not reduce to 0 (left: {sp.sstr(self.residue)[:80]})"
 
 
-def reduce_to_zero(difference: sp.Expr, *, thorough: bool = True) -> tuple[str | None, sp.Expr]:
-    """Try each reduction on difference; return (rule, 0) on success or (None, last form).
+def reduce_to_zero(
+    difference: sp.Expr, *, thorough: bool = True
+) -> tuple[str | None, sp.Expr, bool | None]:
+    """Try each reduction on difference: (rule, 0, True) on success, else (None, last, False)
+    when an exact reduction left a certified nonzero constant, else (None, last, None).
 
     thorough=False skips simplify(), the one reduction that can take minutes.
     """
     last = difference
-    for name, reduce in REDUCTIONS if thorough else REDUCTIONS[:-1]:
-        last = reduce(difference)
-        if last == 0:
-            return name, last
-    return None, last
-
-
-def _is_nonzero_number(expr: sp.Expr) -> bool:
-    return bool(expr.is_number) and expr.is_zero is False
+    with stage("symbolic reduction"):
+        for name, reduce in EXACT_REDUCTIONS:
+            with stage(f"symbolic reduction ({name})"):
+                last = reduce(difference)
+            if last == 0:
+                return name, last, True
+            if not last.free_symbols and last.is_number:
+                with stage("certified zero test of a constant"):
+                    zero = constant_is_zero(last)
+                    how = algebraic_zero(last) if zero else None
+                if zero is False:
+                    return None, last, False
+                if zero:
+                    return how or name, sp.Integer(0), True
+                break
+        uncertified = UNCERTIFIED_REDUCTIONS if thorough else UNCERTIFIED_REDUCTIONS[:-1]
+        for name, reduce in uncertified:
+            with stage(f"symbolic reduction ({name})"):
+                candidate = reduce(difference)
+            if candidate == 0:
+                return name, candidate, True
+    return None, last, None
 
 
 def check_symbolic(lhs: sp.Basic, rhs: sp.Basic, *, thorough: bool = True) -> SymbolicResult:
@@ -150,9 +208,8 @@ def check_symbolic(lhs: sp.Basic, rhs: sp.Basic, *, thorough: bool = True) -> Sy
     entries = list(difference) if isinstance(difference, sp.MatrixBase) else [difference]
     rules: list[str] = []
     for entry in entries:
-        rule, reduced = reduce_to_zero(sp.sympify(entry), thorough=thorough)
+        rule, reduced, verdict = reduce_to_zero(sp.sympify(entry), thorough=thorough)
         if rule is None:
-            verdict = False if _is_nonzero_number(reduced) else None
             return SymbolicResult(verdict, "", reduced)
         if rule not in rules:
             rules.append(rule)

@@ -16,7 +16,7 @@ import sympy as sp
 from numeric.table import Table
 from proofs.definitions import OMEGA_I, POS, I, omega
 from proofs.engine.derivation import Derivation
-from proofs.engine.pointwise import HIGH_DPS, LOW_DPS
+from proofs.engine.pointwise import MAX_BITS, START_BITS
 from proofs.engine.theorem import TheoremResult
 from proofs.render import latex_document, markdown
 
@@ -75,8 +75,8 @@ def introduction(checked: Sequence[Checked]) -> list[list[str | sp.Basic]]:
             f"({links} links in all) was checked twice, independently: symbolically, by reducing "
             "the difference of its two sides to exactly 0 (the rule that did it is named under "
             f"each chain), and numerically, by evaluating both sides at {points} seeded random "
-            f"points that respect the symbols' hypotheses, at {LOW_DPS} and at {HIGH_DPS} "
-            "significant digits. A link counts only if both checks pass. "
+            f"points that respect the symbols' hypotheses, in certified ball arithmetic (from "
+            f"{START_BITS} up to {MAX_BITS} bits). A link counts only if both checks pass. "
             f"The {facts} statements that are not equalities (an expression is free of pos, is "
             "nonzero, a linear system has no solution) were checked by SymPy from the symbols' "
             "assumptions, with every equation of a system kept."

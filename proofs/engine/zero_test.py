@@ -1,0 +1,137 @@
+"""The one zero test of the engine: is this expression 0, certified, or can that not be told?
+
+SymPy's ``is_zero`` evaluates numbers in floating point: ``acosh(1 + 10**-20).is_zero`` is True.
+Here a number is judged only by exact rational arithmetic, ball arithmetic (proofs.engine.certified)
+or exact algebra (a minimal polynomial, an exact tangent); an expression with symbols is judged
+by exact cancellation, and by SymPy's assumptions only after every constant in it that SymPy
+would have to evaluate is replaced by a symbol carrying what a ball certifies about it.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from flint import arb
+from sympy.polys.polyerrors import BasePolynomialError
+
+from proofs.engine.certified import CertifiedError, is_zero_certified, to_arb
+from proofs.engine.floats import exact_floats
+
+# Precision of the ball that confirms an exact-algebra zero of a constant: it must lie within
+# 2**-_CONFIRM_BITS of 0, so a wrong algebraic answer would also need a constant that small.
+_CONFIRM_BITS = 1024
+# Constants bigger than this (in operations) are not given to minimal_polynomial, which can
+# take minutes on them.
+_ALGEBRA_MAX_OPS = 60
+_BALL_BITS = (128, 512, 2048)
+
+
+def is_zero(expr: sp.Expr) -> bool | None:
+    """True if expr is 0 (for every value of its symbols), False if it is nonzero for every
+    admissible value, None if that cannot be certified."""
+    expr = exact_floats(sp.sympify(expr))
+    if not expr.free_symbols:
+        return constant_is_zero(expr)
+    cheap = sp.cancel(sp.expand(expr))
+    if cheap == 0:
+        return True
+    if not cheap.free_symbols:
+        return constant_is_zero(cheap)
+    return False if shielded(cheap).is_zero is False else None
+
+
+def constant_is_zero(c: sp.Expr) -> bool | None:
+    """The certified zero test for a constant: exact arithmetic, balls, then exact algebra."""
+    try:
+        decided = is_zero_certified(c)
+    except (TypeError, ValueError):
+        return None
+    if decided is not None:
+        return decided
+    return True if algebraic_zero(c) else None
+
+
+def algebraic_zero(c: sp.Expr) -> str | None:
+    """How the constant c is shown to be exactly 0 by exact algebra, or None.
+
+    Two methods: c is an algebraic number whose minimal polynomial is x (SymPy picks that
+    factor numerically, so a ball must also put c within 2**-1024 of 0); or tan(c) expands
+    exactly to 0 by the tangent addition formula, so c is a multiple of pi, and a ball puts
+    |c| < 3 < pi.
+    """
+    if sp.count_ops(c) > _ALGEBRA_MAX_OPS or not _near_zero(c, 2.0**-_CONFIRM_BITS):
+        return None
+    if c.has(sp.atan, sp.acot, sp.tan, sp.cot):
+        try:
+            t = sp.cancel(sp.expand_trig(sp.tan(c)))
+        except (ValueError, TypeError, NotImplementedError, RecursionError):
+            t = None
+        if t == 0 and _near_zero(c, 3.0, absolute=True):
+            return "exact tangent: tan(lhs - rhs) = 0 and |lhs - rhs| < π"
+        return None
+    x = sp.Dummy("x")
+    try:
+        poly = sp.minimal_polynomial(c, x)
+    except (NotImplementedError, ValueError, TypeError, BasePolynomialError, RecursionError):
+        return None
+    if poly == x:
+        return "minimal polynomial: lhs - rhs is algebraic with minimal polynomial x"
+    return None
+
+
+def _near_zero(c: sp.Expr, bound: float, *, absolute: bool = False) -> bool:
+    """A ball of c lies within bound of 0 (absolute), or within 2**-_CONFIRM_BITS (default)."""
+    bits = _CONFIRM_BITS + 64 if not absolute else 128
+    try:
+        ball = to_arb(c, {}, bits)
+    except (CertifiedError, ValueError, TypeError, RecursionError):
+        return False
+    return bool(abs(ball) < arb(bound))
+
+
+def shielded(expr: sp.Expr) -> sp.Expr:
+    """expr with each constant SymPy would evaluate numerically replaced by a Dummy.
+
+    Kept as they are: rationals, I, pi, E and their products and rational powers, whose
+    assumptions SymPy derives exactly. Every other constant (sums of numbers, functions of
+    numbers) becomes a Dummy that is nonzero, positive or negative only where a ball says so.
+    """
+    if not expr.free_symbols:
+        return expr if _trusted(expr) else _stand_in(expr)
+    if not expr.args:
+        return expr
+    return expr.func(*(shielded(a) for a in expr.args))
+
+
+def _trusted(c: sp.Basic) -> bool:
+    if c.is_Rational or c in (sp.I, sp.pi, sp.E):
+        return True
+    if c.is_Pow:
+        return _trusted(c.base) and c.exp.is_Rational
+    if c.is_Mul:
+        return all(_trusted(a) for a in c.args)
+    return False
+
+
+def _stand_in(c: sp.Expr) -> sp.Expr:
+    facts: dict[str, bool] = {}
+    for bits in _BALL_BITS:
+        try:
+            ball = to_arb(c, {}, bits)
+        except CertifiedError:
+            continue
+        except (ValueError, TypeError, RecursionError):
+            break
+        if isinstance(ball, arb):
+            if ball > 0:
+                facts = {"positive": True}
+                break
+            if ball < 0:
+                facts = {"negative": True}
+                break
+            if not ball.contains(0):
+                facts = {"nonzero": True}
+                break
+        elif not ball.contains(0):
+            facts = {"nonzero": True}
+            break
+    return sp.Dummy("c", **facts)
