@@ -41,6 +41,7 @@ from proofs.engine.exp_poly import (
 )
 from proofs.engine.facts import FreeOf
 from proofs.engine.linear_system import solve_linear
+from proofs.engine.zero_test import is_zero
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def _real_form(expr: sp.Expr) -> sp.Expr:
 def _defined(expr: sp.Expr) -> bool:
     """Its denominator is provably nonzero: the entry is defined for every parameter value."""
     denominator = sp.denom(sp.together(expr))
-    return (denominator.is_number and denominator != 0) or sp.simplify(denominator).is_zero is False
+    return is_zero(denominator) is False
 
 
 def _vector(entries: Sequence[sp.Expr]) -> sp.ImmutableMatrix:
@@ -360,11 +361,13 @@ def _certificate(
         return f"no certificate either: {left_null.reason}"
     for t in left_null.free:
         weights = [
-            sp.simplify(left_null.solution[y].subs({f: int(f == t) for f in left_null.free}))
+            sp.cancel(left_null.solution[y].subs({f: int(f == t) for f in left_null.free}))
             for y in ys
         ]
-        value = _tidy(_real_form(sum(w * r for w, r in zip(weights, rhs, strict=True))))
-        proof = _nonzero_in(value, k)
+        # Proved nonzero in exact form; simplify() only tidies what is shown.
+        exact = sp.expand(sum(w * r for w, r in zip(weights, rhs, strict=True)))
+        proof = _nonzero_in(exact, k)
+        value = _tidy(_real_form(exact))
         if proof is None:
             continue
         used = tuple(
@@ -376,7 +379,7 @@ def _certificate(
 
 def _nonzero_in(value: sp.Expr, k: sp.Symbol) -> str | None:
     """How value is known not to vanish (for every, or for generic, admissible k), or None."""
-    if value.is_zero is False:
+    if is_zero(value) is False:
         return "it is nonzero for every admissible value of its symbols"
     if k.is_integer or not value.has(k):
         return None  # exponential polynomials may vanish at every integer (sin(π·k))
@@ -388,17 +391,17 @@ def _nonzero_in(value: sp.Expr, k: sp.Symbol) -> str | None:
     if exps.unsure:
         return None
     for (n, lam), c in canonical([poly], exps)[0].items():
-        if sp.simplify(c).is_zero is False:
+        if is_zero(c) is False:
             term = sp.sstr(k**n * sp.exp(lam * k))
             return (
-                f"as a function of k it has the nonzero coefficient {sp.sstr(sp.simplify(c))} "
+                f"as a function of k it has the nonzero coefficient {sp.sstr(c)} "
                 f"of {term} over independent functions k^n·e^(λk), so it is not identically 0"
             )
     return None
 
 
 def _where(value: sp.Expr, k: sp.Symbol) -> str:
-    if value.is_zero is False:
+    if is_zero(value) is False:
         return f"every admissible k ({_domain_words(k)})"
     return f"every admissible k with {sp.sstr(value)} ≠ 0 (k = 0 always admits the identity map)"
 

@@ -165,6 +165,16 @@ class SymbolicResult:
         return f"symbolic ? lhs - rhs did not reduce to 0 (left: {sp.sstr(self.residue)[:80]})"
 
 
+def reduce_exactly(difference: sp.Expr) -> sp.Expr:
+    """The first exact reduction of difference that reaches 0, or else the shortest result."""
+    results = []
+    for _, reduce in EXACT_REDUCTIONS:
+        results.append(reduce(difference))
+        if results[-1] == 0:
+            break
+    return min(results, key=sp.count_ops)
+
+
 def reduce_to_zero(
     difference: sp.Expr, *, thorough: bool = True
 ) -> tuple[str | None, sp.Expr, bool | None]:
