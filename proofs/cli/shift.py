@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import Any
 
 import sympy as sp
 
 from proofs.definitions import POS, K
+from proofs.engine.budget import DEFAULT_TIMEOUT
 from proofs.engine.parse import DEFAULT_SYMBOLS, parse_expression
 from proofs.engine.shift_decision import ShiftMap, find_shift_map
 from proofs.render.text import MARK, pretty_lines, render_part
@@ -35,6 +37,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--affine", action="store_true", help="ask for M(k)·f(pos) + b(k) = f(pos + k)"
     )
     parser.add_argument("--json", action="store_true", help="print the answer as a JSON object")
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"give up (undecided, exit 3) after this many seconds (default {DEFAULT_TIMEOUT:g})",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
 
 
 def _block(label: str, expr: sp.Basic) -> list[str]:
@@ -116,6 +135,6 @@ def as_json(found: ShiftMap) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     components = [parse_expression(text) for text in args.components]
-    found = find_shift_map(components, POS, K, affine=args.affine)
+    found = find_shift_map(components, POS, K, affine=args.affine, timeout=args.timeout)
     print(json.dumps(as_json(found), indent=2) if args.json else render(found))
     return UNDECIDED if found.exists is None else 0

@@ -128,9 +128,7 @@ def _child(work: Callable[[], object], pipe) -> None:
         pipe.send(("error", exc))
 
 
-def _in_child(
-    work: Callable[[], T], timeout: float | None, on_timeout: Callable[[str], T]
-) -> T:
+def _in_child(work: Callable[[], T], timeout: float | None, on_timeout: Callable[[str], T]) -> T:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     child = context.Process(target=_child, args=(work, send), daemon=True)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget, stage
 from proofs.engine.derivation import Derivation, Step, Verdict
 from proofs.engine.exp_poly import (
     Exponents,
@@ -40,6 +41,7 @@ from proofs.engine.exp_poly import (
     shift_poly,
 )
 from proofs.engine.facts import FreeOf
+from proofs.engine.floats import exact_floats, float_note
 from proofs.engine.linear_system import solve_linear
 from proofs.engine.zero_test import is_zero
 
@@ -212,23 +214,44 @@ def _check_arguments(components: object, pos: object, k: object) -> tuple[sp.Exp
 
 
 def find_shift_map(
-    components: Sequence[sp.Expr], pos: sp.Symbol, k: sp.Symbol, *, affine: bool = False
+    components: Sequence[sp.Expr],
+    pos: sp.Symbol,
+    k: sp.Symbol,
+    *,
+    affine: bool = False,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> ShiftMap:
     """Decide whether a matrix M(k), free of pos, has M(k)·f(pos) = f(pos + k) for all pos.
 
     components: the entries of f, SymPy expressions in pos (other symbols are constants).
-    affine: ask for M(k)·f(pos) + b(k) = f(pos + k) instead. Returns a ShiftMap whose exists
-    is True (with a verified matrix), False (with a certificate) or None (undecided, with the
-    reason); it never guesses.
+    affine: ask for M(k)·f(pos) + b(k) = f(pos + k) instead. timeout: seconds (None: no
+    limit); past it the answer is undecided, "timed out in <stage>". Returns a ShiftMap whose
+    exists is True (with a verified matrix), False (with a certificate) or None (undecided,
+    with the reason); it never guesses.
     """
-    comps = _check_arguments(components, pos, k)
-    kind = "affine" if affine else "linear"
+    given = _check_arguments(components, pos, k)
+    comps = tuple(exact_floats(c) for c in given)
+    note = float_note(*given)
 
     def answer(exists: bool | None, reason: str, **kw: object) -> ShiftMap:
-        return ShiftMap(exists, reason, comps, pos, k, affine, **kw)
+        return ShiftMap(exists, reason + note, comps, pos, k, affine, **kw)
+
+    def timed_out(where: str) -> ShiftMap:
+        return answer(None, f"timed out in {where} (budget {timeout} s)")
 
     try:
-        raw = [exp_poly(sp.expand(c), pos) for c in comps]
+        return run_with_budget(lambda: _decide(comps, pos, k, affine, answer), timeout, timed_out)
+    except RecursionError:
+        raise ValueError("a component is nested too deeply to decide") from None
+
+
+def _decide(comps, pos, k, affine, answer) -> ShiftMap:
+    """find_shift_map's work, within the budget set by its caller."""
+    kind = "affine" if affine else "linear"
+
+    try:
+        with stage("rewriting over pos^n·e^(λ·pos)"):
+            raw = [exp_poly(sp.expand(c), pos) for c in comps]
     except UnsupportedTermError as bad:
         return answer(
             None,
@@ -259,7 +282,8 @@ def find_shift_map(
             equations.append(sp.expand(eq))
             labels.append((i, basis[keys.index(key)]))
 
-    solution = solve_linear(equations, unknowns)
+    with stage("the coefficient linear system"):
+        solution = solve_linear(equations, unknowns)
     if solution.status == "solved":
         values = {u: v.subs({f: 0 for f in solution.free}) for u, v in solution.solution.items()}
         return _confirm(answer, values, m, b, comps, pos, k, affine, basis, solution.free)
@@ -319,7 +343,8 @@ def _confirm(answer, values, m, b, comps, pos, k, affine, basis, free) -> ShiftM
     derivation = _derivation(
         matrix, offset, f, _vector([c.subs(pos, pos + k) for c in comps]), affine
     )
-    verdict = derivation.verify()
+    with stage("verifying the candidate map"):
+        verdict = derivation.verify(timeout=None)
     free_of = FreeOf("free of pos", sp.ImmutableMatrix(entries), (pos,)).verify()
     free_names = tuple(str(u).lstrip("_") for u in free)
     if verdict.proved and free_of.proved:

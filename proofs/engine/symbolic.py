@@ -70,10 +70,12 @@ def _cos_squared(d: sp.Expr) -> sp.Expr:
     expanded = _angle_addition(d)
     return sp.expand(
         expanded.replace(
-            lambda e: e.is_Pow
-            and isinstance(e.base, sp.cos | sp.cosh)
-            and e.exp.is_Integer
-            and e.exp >= 2,
+            lambda e: (
+                e.is_Pow
+                and isinstance(e.base, sp.cos | sp.cosh)
+                and e.exp.is_Integer
+                and e.exp >= 2
+            ),
             rewrite,
         )
     )
