@@ -235,8 +235,13 @@ def prove_identity(
     numeric check samples only points that satisfy them. seed: the random stream. timeout:
     seconds (None: no limit); past it the verdict is undecided, "timed out in <stage>".
     """
-    a, b = as_sympy(lhs, "lhs"), as_sympy(rhs, "rhs")
-    if _shape(a) != _shape(b):
-        raise ValueError(f"lhs and rhs must have the same shape, got {_shape(a)} and {_shape(b)}")
-    claim = Derivation("claim", (Step(a, "claim"), Step(b, "claim")))
-    return claim.verify(seed=seed, timeout=timeout)
+    try:
+        a, b = as_sympy(lhs, "lhs"), as_sympy(rhs, "rhs")
+        if _shape(a) != _shape(b):
+            raise ValueError(
+                f"lhs and rhs must have the same shape, got {_shape(a)} and {_shape(b)}"
+            )
+        claim = Derivation("claim", (Step(a, "claim"), Step(b, "claim")))
+        return claim.verify(seed=seed, timeout=timeout)
+    except RecursionError:
+        raise ValueError("the claim is nested too deeply to check") from None
