@@ -36,7 +36,7 @@ def is_zero(expr: sp.Expr) -> bool | None:
         return True
     if not cheap.free_symbols:
         return constant_is_zero(cheap)
-    if shielded(cheap).is_zero is False:
+    if _nonzero(cheap):
         return False
     # Imported here: the symbolic check uses this test for the constants it reaches.
     from proofs.engine.symbolic import reduce_exactly
@@ -44,7 +44,13 @@ def is_zero(expr: sp.Expr) -> bool | None:
     reduced = reduce_exactly(cheap)
     if reduced == 0:
         return True
-    return False if shielded(reduced).is_zero is False else None
+    return False if _nonzero(reduced) else None
+
+
+def _nonzero(expr: sp.Expr) -> bool:
+    """SymPy's assumptions show expr != 0, with its constants certified; common factors (a
+    constant times σ in every term) are pulled out first so a constant sum is judged whole."""
+    return any(shielded(form).is_zero is False for form in (expr, sp.factor_terms(expr)))
 
 
 def constant_is_zero(c: sp.Expr) -> bool | None:
