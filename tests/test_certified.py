@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import flint
 import mpmath
 import pytest
@@ -12,6 +14,7 @@ from proofs.engine.certified import (
     UntranslatableError,
     certify_difference,
     is_zero_certified,
+    supported_functions,
     to_arb,
 )
 
@@ -313,3 +316,76 @@ def test_flint_precision_is_restored():
     certify_difference(sp.sin(x + sp.Integer(2) ** 700), 0, {x: 1})
     certify_difference(sp.log(x), 0, {x: 0})
     assert flint.ctx.prec == before
+
+
+def test_every_function_of_the_brief_is_translated():
+    wanted = [
+        "Add",
+        "Mul",
+        "Pow",
+        "exp",
+        "log",
+        "sin",
+        "cos",
+        "tan",
+        "cot",
+        "sec",
+        "csc",
+        "asin",
+        "acos",
+        "atan",
+        "acot",
+        "sinh",
+        "cosh",
+        "tanh",
+        "coth",
+        "asinh",
+        "acosh",
+        "atanh",
+        "acoth",
+        "asech",
+        "acsch",
+        "Abs",
+        "sign",
+        "re",
+        "im",
+        "conjugate",
+        "floor",
+        "ceiling",
+        "Min",
+        "Max",
+        "Pi",
+        "Exp1",
+        "ImaginaryUnit",
+        "EulerGamma",
+        "Catalan",
+        "GoldenRatio",
+        "Rational",
+        "Float",
+        "gamma",
+        "loggamma",
+        "zeta",
+        "erf",
+        "erfc",
+        "erfinv",
+        "li",
+        "Ei",
+        "elliptic_k",
+        "elliptic_e",
+        "elliptic_f",
+        "elliptic_pi",
+        "sinc",
+        "atan2",
+        "factorial",
+        "binomial",
+        "Piecewise",
+        "Sum",
+        "Product",
+    ]
+    assert set(wanted) <= set(supported_functions())
+
+
+def test_a_passed_deadline_gives_unknown():
+    d = certify_difference(sp.sin(x), sp.sin(x), {x: 1}, deadline=time.monotonic() - 1)
+    assert d.status == "unknown"
+    assert "time" in d.reason
