@@ -8,8 +8,11 @@ import flint
 import mpmath
 import pytest
 import sympy as sp
+from sympy.printing.codeprinter import PrintMethodNotImplementedError
+from sympy.printing.pycode import MpmathPrinter
 
 from proofs.engine.certified import (
+    CertifiedError,
     IndeterminateError,
     UntranslatableError,
     certify_difference,
@@ -389,3 +392,143 @@ def test_a_passed_deadline_gives_unknown():
     d = certify_difference(sp.sin(x), sp.sin(x), {x: 1}, deadline=time.monotonic() - 1)
     assert d.status == "unknown"
     assert "time" in d.reason
+
+
+_UNARY = [
+    sp.sin,
+    sp.cos,
+    sp.tan,
+    sp.cot,
+    sp.exp,
+    sp.log,
+    sp.sqrt,
+    sp.asin,
+    sp.acos,
+    sp.atan,
+    sp.acot,
+    sp.asinh,
+    sp.acosh,
+    sp.atanh,
+    sp.acoth,
+    sp.asech,
+    sp.acsch,
+    sp.asec,
+    sp.acsc,
+    sp.sinh,
+    sp.cosh,
+    sp.tanh,
+    sp.coth,
+    sp.loggamma,
+    sp.gamma,
+    sp.erf,
+    sp.li,
+    sp.Ei,
+    sp.sinc,
+    sp.elliptic_k,
+    sp.elliptic_e,
+    sp.zeta,
+    sp.Abs,
+    sp.sign,
+    sp.arg,
+    sp.re,
+    sp.im,
+    sp.conjugate,
+    lambda a: a ** sp.Rational(1, 3),
+    lambda a: a ** sp.Rational(-2, 5),
+    lambda a: a ** (sp.Rational(1, 2) + sp.I),
+]
+_BINARY = [sp.Add, sp.Mul, lambda a, b: a - b, lambda a, b: a / b, sp.Pow]
+
+
+def _random_expr(rng, depth: int) -> sp.Expr:
+    if depth == 0:
+        return rng.choice([x, n, sp.Rational(rng.randint(-30, 30), rng.randint(1, 9)), sp.I, sp.pi])
+    if rng.random() < 0.6:
+        return rng.choice(_UNARY)(_random_expr(rng, depth - 1))
+    return rng.choice(_BINARY)(_random_expr(rng, depth - 1), _random_expr(rng, depth - 1))
+
+
+def _random_value(rng) -> sp.Expr:
+    """Ordinary points, integers (branch points) and points within 1e-5..1e-30 of a cut."""
+    value = sp.Rational(rng.randint(-3000, 3000), 1000)
+    if rng.random() < 0.4:
+        value += sp.I * sp.Rational(rng.randint(-3000, 3000), 1000)
+    if rng.random() < 0.2:
+        value = sp.Integer(rng.randint(-3, 3))
+    if rng.random() < 0.3:
+        tiny = sp.Rational(rng.choice([1, -1]), 10 ** rng.randint(5, 30))
+        value = rng.randint(-3, 3) + tiny * rng.choice([1, sp.I])
+    return value
+
+
+def _mpc(ball) -> mpmath.mpc:
+    re, im = (ball, flint.arb(0)) if isinstance(ball, flint.arb) else (ball.real, ball.imag)
+    return mpmath.mpc(
+        mpmath.mpf(re.mid().str(90, radius=False)), mpmath.mpf(im.mid().str(90, radius=False))
+    )
+
+
+@pytest.mark.slow
+def test_random_expressions_contain_mpmaths_value():
+    """Random compositions at random points, many near cuts: the ball holds mpmath's value.
+
+    mpmath's value counts only where 100 and 200 digits agree (mpmath's own rounding).
+    """
+    import random
+
+    rng = random.Random(2026)
+    compared = 0
+    for _ in range(1500):
+        expr = _random_expr(rng, rng.randint(1, 3))
+        point = {x: _random_value(rng), n: _random_value(rng)}
+        try:
+            ball = to_arb(expr, point, 300)
+        except CertifiedError:
+            continue
+        try:
+            f = sp.lambdify(
+                (x, n),
+                expr,
+                modules="mpmath",
+                printer=_ExactIPrinter({"fully_qualified_modules": False, "inline": True}),
+            )
+        except PrintMethodNotImplementedError:
+            continue  # no mpmath translation (li, for one): nothing to compare with
+        refs = []
+        for dps in (100, 200):
+            with mpmath.workdps(dps):
+                try:
+                    refs.append(mpmath.mpc(f(*(_mp_exact(point[s]) for s in (x, n)))))
+                except (ValueError, ZeroDivisionError, TypeError, OverflowError):
+                    break
+        with mpmath.workdps(100):
+            if len(refs) < 2 or abs(refs[0] - refs[1]) > mpmath.mpf(10) ** -80 * max(
+                1, abs(refs[1])
+            ):
+                continue
+            want, got = refs[1], _mpc(ball)
+            radius = mpmath.mpf(_radius(ball).str(5, radius=False))
+            compared += 1
+            assert abs(got - want) <= radius + mpmath.mpf(10) ** -80 * max(1, abs(want)), (
+                expr,
+                point,
+            )
+    assert compared > 1000
+
+
+class _ExactIPrinter(MpmathPrinter):
+    """lambdify prints I as the Python float 1j: I**I would then be a double-precision value."""
+
+    def _print_ImaginaryUnit(self, expr: sp.Expr) -> str:
+        return "mpc(0, 1)"
+
+
+def _mp_exact(value: sp.Expr) -> mpmath.mpc:
+    re, im = value.as_real_imag()
+    return mpmath.mpc(mpmath.mpf(re.p) / re.q, mpmath.mpf(im.p) / im.q)
+
+
+def _radius(ball) -> flint.arb:
+    if isinstance(ball, flint.arb):
+        return ball.rad()
+    return ball.real.rad() + ball.imag.rad()

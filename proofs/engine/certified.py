@@ -922,14 +922,19 @@ _CACHE: dict[tuple, _Program] = {}
 _CACHE_SIZE = 256
 
 
-def _compiled(exprs: tuple[sp.Basic, ...], symbols: tuple[sp.Symbol, ...]) -> _Program:
-    key = (exprs, symbols)
+def _compiled(exprs: tuple[sp.Basic, ...]) -> _Program:
+    """The program computing exprs; its inputs are their free symbols."""
     with _LOCK:
-        program = _CACHE.get(key)
+        try:
+            program = _CACHE.get(exprs)
+        except RecursionError:  # a first hash of a deep tree: hash it bottom-up, then look again
+            for _ in _walk(list(exprs)):
+                pass
+            program = _CACHE.get(exprs)
         if program is None:
             if len(_CACHE) >= _CACHE_SIZE:
                 _CACHE.pop(next(iter(_CACHE)))
-            program = _CACHE[key] = _Program(list(exprs), symbols)
+            program = _CACHE[exprs] = _Program(list(exprs), _symbols(list(exprs)))
         return program
 
 
@@ -973,9 +978,8 @@ def to_arb(
         raise ValueError(f"prec must be an int >= 2 (bits), got {prec!r}")
     entries, shape = _entries(expr)
     try:
-        symbols = _symbols(entries)
-        parts = _inputs(symbols, point)
-        values = _evaluate(_compiled(tuple(entries), symbols), parts, prec, None)
+        program = _compiled(tuple(entries))
+        values = _evaluate(program, _inputs(program.inputs, point), prec, None)
     except RecursionError:
         raise UntranslatableError("an expression nested too deeply for SymPy") from None
     if shape is None:
@@ -1054,9 +1058,8 @@ def certify_difference(
         )
     cols = shape[1] if shape else 0
     try:
-        symbols = _symbols(left + right)
-        parts = _inputs(symbols, point)
-        program = _compiled(tuple(left + right), symbols)
+        program = _compiled(tuple(left + right))
+        parts = _inputs(program.inputs, point)
     except UntranslatableError as exc:
         return Decision("unknown", str(exc))
     except RecursionError:
@@ -1157,7 +1160,7 @@ def is_zero_certified(expr: sp.Expr, *, budget_bits: int = 2048) -> bool | None:
     bits = 128
     while bits <= budget_bits:
         try:
-            program = _compiled((expr,), ())
+            program = _compiled((expr,))
             (value,) = _evaluate(program, [], bits, None)
         except IndeterminateError:
             bits *= 2
