@@ -189,6 +189,17 @@ def test_matrices_are_compared_entrywise():
 CONVENTIONS = [
     sp.asin(2),
     sp.asin(-2),
+    # unevaluated, so SymPy's odd-function rewrites do not move the point off the negative cut
+    sp.asin(-2, evaluate=False),
+    sp.atanh(-2, evaluate=False),
+    sp.atan(-2 * sp.I, evaluate=False),
+    sp.asinh(-2 * sp.I, evaluate=False),
+    sp.acot(-sp.I / 2, evaluate=False),
+    sp.acoth(sp.Rational(-1, 2), evaluate=False),
+    sp.acsch(-sp.I / 2, evaluate=False),
+    sp.asin(sp.Rational(-3, 2) - sp.I / 10**30, evaluate=False),
+    sp.acosh(sp.Rational(-3, 2) + sp.I / 10**30, evaluate=False),
+    sp.log(-2 - sp.I / 10**30, evaluate=False),
     sp.acos(2),
     sp.acos(-2),
     sp.atanh(2),

@@ -2,8 +2,13 @@
 
 Every value computed here is a ball that provably contains the exact value of the expression at
 an exact point. Branches follow SymPy's (= mpmath's) principal conventions; a ball that straddles
-a branch cut or a discontinuity raises IndeterminateError instead of picking a side, and a function
-without a certified translation raises UntranslatableError. Nothing here ever guesses a value.
+a branch cut or a discontinuity raises IndeterminateError instead of picking a side, and a
+function without a certified translation raises UntranslatableError. Nothing here guesses.
+
+to_arb(expr, point, prec): the ball (or ball matrix) of expr at the point.
+certify_difference(lhs, rhs, point): 'differs' (certified), 'agrees' (certified to a tolerance,
+which is evidence of equality, not proof) or 'unknown', doubling the precision as needed.
+is_zero_certified(constant): True only by exact rational arithmetic, False by a ball, else None.
 """
 
 from __future__ import annotations
@@ -1040,6 +1045,9 @@ def certify_difference(
     deadline: float | None = None,
 ) -> Decision:
     """Decide lhs - rhs at the exact point by ball arithmetic, doubling the precision as needed.
+
+    'differs' is a certificate that lhs != rhs at the point; 'agrees' only bounds |lhs - rhs|
+    (see Decision), so it is evidence of equality, never a proof of it.
 
     lhs, rhs: SymPy scalars or same-shape matrices (compared entrywise). start_bits/budget_bits:
     the first and the largest precision in bits. tolerance: the relative size below which a
