@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import time
+
 import flint
 import mpmath
 import pytest
 import sympy as sp
+from sympy.printing.codeprinter import PrintMethodNotImplementedError
+from sympy.printing.pycode import MpmathPrinter
 
 from proofs.engine.certified import (
+    CertifiedError,
     IndeterminateError,
     UntranslatableError,
     certify_difference,
     is_zero_certified,
+    supported_functions,
     to_arb,
 )
 
@@ -183,6 +189,17 @@ def test_matrices_are_compared_entrywise():
 CONVENTIONS = [
     sp.asin(2),
     sp.asin(-2),
+    # unevaluated, so SymPy's odd-function rewrites do not move the point off the negative cut
+    sp.asin(-2, evaluate=False),
+    sp.atanh(-2, evaluate=False),
+    sp.atan(-2 * sp.I, evaluate=False),
+    sp.asinh(-2 * sp.I, evaluate=False),
+    sp.acot(-sp.I / 2, evaluate=False),
+    sp.acoth(sp.Rational(-1, 2), evaluate=False),
+    sp.acsch(-sp.I / 2, evaluate=False),
+    sp.asin(sp.Rational(-3, 2) - sp.I / 10**30, evaluate=False),
+    sp.acosh(sp.Rational(-3, 2) + sp.I / 10**30, evaluate=False),
+    sp.log(-2 - sp.I / 10**30, evaluate=False),
     sp.acos(2),
     sp.acos(-2),
     sp.atanh(2),
@@ -313,3 +330,216 @@ def test_flint_precision_is_restored():
     certify_difference(sp.sin(x + sp.Integer(2) ** 700), 0, {x: 1})
     certify_difference(sp.log(x), 0, {x: 0})
     assert flint.ctx.prec == before
+
+
+def test_every_function_of_the_brief_is_translated():
+    wanted = [
+        "Add",
+        "Mul",
+        "Pow",
+        "exp",
+        "log",
+        "sin",
+        "cos",
+        "tan",
+        "cot",
+        "sec",
+        "csc",
+        "asin",
+        "acos",
+        "atan",
+        "acot",
+        "sinh",
+        "cosh",
+        "tanh",
+        "coth",
+        "asinh",
+        "acosh",
+        "atanh",
+        "acoth",
+        "asech",
+        "acsch",
+        "Abs",
+        "sign",
+        "re",
+        "im",
+        "conjugate",
+        "floor",
+        "ceiling",
+        "Min",
+        "Max",
+        "Pi",
+        "Exp1",
+        "ImaginaryUnit",
+        "EulerGamma",
+        "Catalan",
+        "GoldenRatio",
+        "Rational",
+        "Float",
+        "gamma",
+        "loggamma",
+        "zeta",
+        "erf",
+        "erfc",
+        "erfinv",
+        "li",
+        "Ei",
+        "elliptic_k",
+        "elliptic_e",
+        "elliptic_f",
+        "elliptic_pi",
+        "sinc",
+        "atan2",
+        "factorial",
+        "binomial",
+        "Piecewise",
+        "Sum",
+        "Product",
+    ]
+    assert set(wanted) <= set(supported_functions())
+
+
+def test_a_passed_deadline_gives_unknown():
+    d = certify_difference(sp.sin(x), sp.sin(x), {x: 1}, deadline=time.monotonic() - 1)
+    assert d.status == "unknown"
+    assert "time" in d.reason
+
+
+_UNARY = [
+    sp.sin,
+    sp.cos,
+    sp.tan,
+    sp.cot,
+    sp.exp,
+    sp.log,
+    sp.sqrt,
+    sp.asin,
+    sp.acos,
+    sp.atan,
+    sp.acot,
+    sp.asinh,
+    sp.acosh,
+    sp.atanh,
+    sp.acoth,
+    sp.asech,
+    sp.acsch,
+    sp.asec,
+    sp.acsc,
+    sp.sinh,
+    sp.cosh,
+    sp.tanh,
+    sp.coth,
+    sp.loggamma,
+    sp.gamma,
+    sp.erf,
+    sp.li,
+    sp.Ei,
+    sp.sinc,
+    sp.elliptic_k,
+    sp.elliptic_e,
+    sp.zeta,
+    sp.Abs,
+    sp.sign,
+    sp.arg,
+    sp.re,
+    sp.im,
+    sp.conjugate,
+    lambda a: a ** sp.Rational(1, 3),
+    lambda a: a ** sp.Rational(-2, 5),
+    lambda a: a ** (sp.Rational(1, 2) + sp.I),
+]
+_BINARY = [sp.Add, sp.Mul, lambda a, b: a - b, lambda a, b: a / b, sp.Pow]
+
+
+def _random_expr(rng, depth: int) -> sp.Expr:
+    if depth == 0:
+        return rng.choice([x, n, sp.Rational(rng.randint(-30, 30), rng.randint(1, 9)), sp.I, sp.pi])
+    if rng.random() < 0.6:
+        return rng.choice(_UNARY)(_random_expr(rng, depth - 1))
+    return rng.choice(_BINARY)(_random_expr(rng, depth - 1), _random_expr(rng, depth - 1))
+
+
+def _random_value(rng) -> sp.Expr:
+    """Ordinary points, integers (branch points) and points within 1e-5..1e-30 of a cut."""
+    value = sp.Rational(rng.randint(-3000, 3000), 1000)
+    if rng.random() < 0.4:
+        value += sp.I * sp.Rational(rng.randint(-3000, 3000), 1000)
+    if rng.random() < 0.2:
+        value = sp.Integer(rng.randint(-3, 3))
+    if rng.random() < 0.3:
+        tiny = sp.Rational(rng.choice([1, -1]), 10 ** rng.randint(5, 30))
+        value = rng.randint(-3, 3) + tiny * rng.choice([1, sp.I])
+    return value
+
+
+def _mpc(ball) -> mpmath.mpc:
+    re, im = (ball, flint.arb(0)) if isinstance(ball, flint.arb) else (ball.real, ball.imag)
+    return mpmath.mpc(
+        mpmath.mpf(re.mid().str(90, radius=False)), mpmath.mpf(im.mid().str(90, radius=False))
+    )
+
+
+@pytest.mark.slow
+def test_random_expressions_contain_mpmaths_value():
+    """Random compositions at random points, many near cuts: the ball holds mpmath's value.
+
+    mpmath's value counts only where 100 and 200 digits agree (mpmath's own rounding).
+    """
+    import random
+
+    rng = random.Random(2026)
+    compared = 0
+    for _ in range(1500):
+        expr = _random_expr(rng, rng.randint(1, 3))
+        point = {x: _random_value(rng), n: _random_value(rng)}
+        try:
+            ball = to_arb(expr, point, 300)
+        except CertifiedError:
+            continue
+        try:
+            f = sp.lambdify(
+                (x, n),
+                expr,
+                modules="mpmath",
+                printer=_ExactIPrinter({"fully_qualified_modules": False, "inline": True}),
+            )
+        except PrintMethodNotImplementedError:
+            continue  # no mpmath translation (li, for one): nothing to compare with
+        refs = []
+        for dps in (100, 200):
+            with mpmath.workdps(dps):
+                try:
+                    refs.append(mpmath.mpc(f(*(_mp_exact(point[s]) for s in (x, n)))))
+                except (ValueError, ZeroDivisionError, TypeError, OverflowError):
+                    break
+        with mpmath.workdps(100):
+            if len(refs) < 2 or abs(refs[0] - refs[1]) > mpmath.mpf(10) ** -80 * max(
+                1, abs(refs[1])
+            ):
+                continue
+            want, got = refs[1], _mpc(ball)
+            radius = mpmath.mpf(_radius(ball).str(5, radius=False))
+            compared += 1
+            assert abs(got - want) <= radius + mpmath.mpf(10) ** -80 * max(1, abs(want)), (
+                expr,
+                point,
+            )
+    assert compared > 1000
+
+
+class _ExactIPrinter(MpmathPrinter):
+    """lambdify prints I as the Python float 1j: I**I would then be a double-precision value."""
+
+    def _print_ImaginaryUnit(self, expr: sp.Expr) -> str:
+        return "mpc(0, 1)"
+
+
+def _mp_exact(value: sp.Expr) -> mpmath.mpc:
+    re, im = value.as_real_imag()
+    return mpmath.mpc(mpmath.mpf(re.p) / re.q, mpmath.mpf(im.p) / im.q)
+
+
+def _radius(ball) -> flint.arb:
+    if isinstance(ball, flint.arb):
+        return ball.rad()
+    return ball.real.rad() + ball.imag.rad()

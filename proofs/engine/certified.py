@@ -2,8 +2,13 @@
 
 Every value computed here is a ball that provably contains the exact value of the expression at
 an exact point. Branches follow SymPy's (= mpmath's) principal conventions; a ball that straddles
-a branch cut or a discontinuity raises IndeterminateError instead of picking a side, and a function
-without a certified translation raises UntranslatableError. Nothing here ever guesses a value.
+a branch cut or a discontinuity raises IndeterminateError instead of picking a side, and a
+function without a certified translation raises UntranslatableError. Nothing here guesses.
+
+to_arb(expr, point, prec): the ball (or ball matrix) of expr at the point.
+certify_difference(lhs, rhs, point): 'differs' (certified), 'agrees' (certified to a tolerance,
+which is evidence of equality, not proof) or 'unknown', doubling the precision as needed.
+is_zero_certified(constant): True only by exact rational arithmetic, False by a ball, else None.
 """
 
 from __future__ import annotations
@@ -96,8 +101,8 @@ def _float(value: sp.Float) -> arb:
     return arb((-int(man) if sign else int(man), int(exp)))
 
 
-def _point_value(symbol: sp.Symbol, value: object) -> tuple[arb, arb | None]:
-    """An exact point value as (real part, imaginary part or None)."""
+def _point_value(symbol: sp.Symbol, value: object) -> tuple[sp.Expr, sp.Expr]:
+    """An exact point value as (real part, imaginary part), each a Rational or a Float."""
     if isinstance(value, bool) or not isinstance(value, int | sp.Expr):
         raise TypeError(
             f"the value of {symbol} must be an int or an exact SymPy number, got {type(value).__name__}"
@@ -115,7 +120,7 @@ def _point_value(symbol: sp.Symbol, value: object) -> tuple[arb, arb | None]:
                 f"the value of {symbol} must be exact (Integer, Rational or Float, or a + I*b "
                 f"of those), got {value}"
             )
-    return tuple(parts)  # type: ignore[return-value]
+    return parts[0], parts[1]
 
 
 def _ball_of(part: sp.Expr) -> arb:
@@ -132,6 +137,13 @@ def _is_exact_zero(x: arb) -> bool:
 def _is_exact_zero_ball(z: Ball) -> bool:
     """z is exactly 0: a real or complex ball of radius 0 at 0."""
     return z.is_exact() and z.is_zero()
+
+
+def _show(z: Ball) -> str:
+    """A ball in a few digits, for messages (at 8192 bits the full form runs to pages)."""
+    if type(z) is arb:
+        return z.str(10)
+    return f"{z.real.str(10)} + {z.imag.str(10)}*I"
 
 
 def _real(z: Ball) -> arb | None:
@@ -203,9 +215,9 @@ def _principal(
         if _is_exact_zero(across):
             if _inside(along, lo, hi):
                 continue  # on the cut itself: the convention's value, which arb computes
-            raise IndeterminateError(f"the argument of {name} straddles a branch point: {z}")
+            raise IndeterminateError(f"the argument of {name} straddles a branch point: {_show(z)}")
         if across.contains(0):
-            raise IndeterminateError(f"the argument of {name} straddles its branch cut: {z}")
+            raise IndeterminateError(f"the argument of {name} straddles its branch cut: {_show(z)}")
     return complex_fn(w)
 
 
@@ -265,7 +277,7 @@ def _reciprocal_then(
                 if at_zero is None:
                     raise UndefinedError(f"{name}(0) is infinite")
                 return at_zero()
-            raise IndeterminateError(f"the argument of {name} is a ball containing 0: {z}")
+            raise IndeterminateError(f"the argument of {name} is a ball containing 0: {_show(z)}")
         return f(1 / z)
 
     return g
@@ -288,7 +300,9 @@ def _real_only(name: str, f: Callable[[arb], arb], ok: Callable[[arb], bool], do
     def g(z: Ball) -> arb:
         x = _real(z)
         if x is None or not ok(x):
-            raise IndeterminateError(f"{name} is evaluated only at real arguments in {domain}: {z}")
+            raise IndeterminateError(
+                f"{name} is evaluated only at real arguments in {domain}: {_show(z)}"
+            )
         return f(x)
 
     return g
@@ -380,7 +394,7 @@ def _pow_int(base: Ball, n: int) -> Ball:
     if n < 0 and base.contains(0):
         if _is_exact_zero_ball(base):
             raise UndefinedError("0 raised to a negative power")
-        raise IndeterminateError(f"a ball containing 0 raised to the power {n}: {base}")
+        raise IndeterminateError(f"a ball containing 0 raised to the power {n}: {_show(base)}")
     # fmpz, never a Python int: flint turns a large int exponent into an inexact arb.
     return base ** fmpz(n)
 
@@ -401,7 +415,7 @@ def _pow(base: Ball, e: Ball) -> Ball:
         return _as_acb(magnitude) * (_as_acb(e)).exp_pi_i()
     w = _as_acb(base)
     if w.imag.contains(0) and not w.real > 0:
-        raise IndeterminateError(f"the base of a power straddles its branch cut: {base}")
+        raise IndeterminateError(f"the base of a power straddles its branch cut: {_show(base)}")
     return w ** _as_acb(e)
 
 
@@ -411,7 +425,7 @@ def _pow_near_zero(base: Ball, e: Ball) -> Ball:
     if not re_e > 0:
         if _is_exact_zero_ball(base):
             raise UndefinedError("0 raised to a power whose real part is not positive")
-        raise IndeterminateError(f"a ball containing 0 raised to the power {e}")
+        raise IndeterminateError(f"a ball containing 0 raised to the power {_show(e)}")
     if _is_exact_zero_ball(base):
         return arb(0)
     # |z**e| = |z|**Re(e) * exp(-Im(e)*arg z) <= |z|**Re(e) * exp(pi*|Im(e)|)
@@ -434,9 +448,9 @@ def _sign(z: Ball) -> Ball:
             return arb(-1)
         if _is_exact_zero(x):
             return arb(0)
-        raise IndeterminateError(f"sign of a ball containing 0: {z}")
+        raise IndeterminateError(f"sign of a ball containing 0: {_show(z)}")
     if z.contains(0):
-        raise IndeterminateError(f"sign of a ball containing 0: {z}")
+        raise IndeterminateError(f"sign of a ball containing 0: {_show(z)}")
     return z / abs(z)
 
 
@@ -459,7 +473,7 @@ def _atan2(y: Ball, x: Ball) -> arb:
             return arb.pi()
         if _is_exact_zero(rx):
             raise UndefinedError("atan2(0, 0) is undefined")
-    raise IndeterminateError(f"atan2({y}, {x}) straddles its branch cut")
+    raise IndeterminateError(f"atan2({_show(y)}, {_show(x)}) straddles its branch cut")
 
 
 def _integer_part(name: str, f: Callable[[arb], arb]) -> Callable[[Ball], Ball]:
@@ -468,7 +482,7 @@ def _integer_part(name: str, f: Callable[[arb], arb]) -> Callable[[Ball], Ball]:
         for x in (z,) if type(z) is arb else (z.real, z.imag):
             n = f(x).unique_fmpz()
             if n is None:
-                raise IndeterminateError(f"{name} of a ball that straddles an integer: {z}")
+                raise IndeterminateError(f"{name} of a ball that straddles an integer: {_show(z)}")
             parts.append(arb(n))
         return parts[0] if len(parts) == 1 else acb(parts[0], parts[1])
 
@@ -498,11 +512,12 @@ def _binomial(n: Ball, k: Ball) -> arb:
 
 
 def _kronecker(i: Ball, j: Ball) -> arb:
-    if not i.overlaps(j):
+    d = i - j
+    if not d.contains(0):
         return arb(0)
-    if i.is_exact() and j.is_exact():
+    if _is_exact_zero_ball(d):
         return arb(1)
-    raise IndeterminateError(f"KroneckerDelta of overlapping balls {i}, {j}")
+    raise IndeterminateError(f"KroneckerDelta of overlapping balls {_show(i)}, {_show(j)}")
 
 
 def _add(*xs: Ball) -> Ball:
@@ -608,27 +623,27 @@ def _ordered(name: str, a: Ball, b: Ball) -> tuple[arb, arb]:
     return x, y
 
 
-def _decided(yes: bool, no: bool, what: str) -> bool:
+def _decided(yes: bool, no: bool, a: Ball, op: str, b: Ball) -> bool:
     if yes:
         return True
     if no:
         return False
-    raise IndeterminateError(f"the balls cannot decide {what}")
+    raise IndeterminateError(f"the balls cannot decide {_show(a)} {op} {_show(b)}")
 
 
 def _lt(a: Ball, b: Ball) -> bool:
     x, y = _ordered("<", a, b)
-    return _decided(x < y, x >= y, f"{a} < {b}")
+    return _decided(x < y, x >= y, a, "<", b)
 
 
 def _le(a: Ball, b: Ball) -> bool:
     x, y = _ordered("<=", a, b)
-    return _decided(x <= y, x > y, f"{a} <= {b}")
+    return _decided(x <= y, x > y, a, "<=", b)
 
 
 def _eq(a: Ball, b: Ball) -> bool:
     d = a - b
-    return _decided(d.is_exact() and d.is_zero(), not d.contains(0), f"{a} = {b}")
+    return _decided(d.is_exact() and d.is_zero(), not d.contains(0), a, "=", b)
 
 
 _RELATIONS: dict[type, Callable[..., bool]] = {
@@ -827,7 +842,7 @@ def _compile_pow(node: sp.Pow) -> Callable[..., Ball]:
 def _limit(value: Ball, name: str) -> int:
     n = _exact_int(value)
     if n is None:
-        raise UndefinedError(f"a limit of the {name} is not an integer: {value}")
+        raise UndefinedError(f"a limit of the {name} is not an integer: {_show(value)}")
     return n
 
 
@@ -919,14 +934,19 @@ _CACHE: dict[tuple, _Program] = {}
 _CACHE_SIZE = 256
 
 
-def _compiled(exprs: tuple[sp.Basic, ...], symbols: tuple[sp.Symbol, ...]) -> _Program:
-    key = (exprs, symbols)
+def _compiled(exprs: tuple[sp.Basic, ...]) -> _Program:
+    """The program computing exprs; its inputs are their free symbols."""
     with _LOCK:
-        program = _CACHE.get(key)
+        try:
+            program = _CACHE.get(exprs)
+        except RecursionError:  # a first hash of a deep tree: hash it bottom-up, then look again
+            for _ in _walk(list(exprs)):
+                pass
+            program = _CACHE.get(exprs)
         if program is None:
             if len(_CACHE) >= _CACHE_SIZE:
                 _CACHE.pop(next(iter(_CACHE)))
-            program = _CACHE[key] = _Program(list(exprs), symbols)
+            program = _CACHE[exprs] = _Program(list(exprs), _symbols(list(exprs)))
         return program
 
 
@@ -970,9 +990,8 @@ def to_arb(
         raise ValueError(f"prec must be an int >= 2 (bits), got {prec!r}")
     entries, shape = _entries(expr)
     try:
-        symbols = _symbols(entries)
-        parts = _inputs(symbols, point)
-        values = _evaluate(_compiled(tuple(entries), symbols), parts, prec, None)
+        program = _compiled(tuple(entries))
+        values = _evaluate(program, _inputs(program.inputs, point), prec, None)
     except RecursionError:
         raise UntranslatableError("an expression nested too deeply for SymPy") from None
     if shape is None:
@@ -1018,10 +1037,6 @@ def _text(z: Ball, digits: int = 20) -> str:
     return f"{_text(z.real, digits)} + {_text(z.imag, digits)}*I"
 
 
-def _ball_text(z: Ball) -> str:
-    return z.str(10) if type(z) is arb else f"{z.real.str(10)} + {z.imag.str(10)}*I"
-
-
 def _to_float(x: arb) -> float:
     try:
         return float(x.mid())
@@ -1041,6 +1056,9 @@ def certify_difference(
 ) -> Decision:
     """Decide lhs - rhs at the exact point by ball arithmetic, doubling the precision as needed.
 
+    'differs' is a certificate that lhs != rhs at the point; 'agrees' only bounds |lhs - rhs|
+    (see Decision), so it is evidence of equality, never a proof of it.
+
     lhs, rhs: SymPy scalars or same-shape matrices (compared entrywise). start_bits/budget_bits:
     the first and the largest precision in bits. tolerance: the relative size below which a
     difference counts as agreement. deadline: a time.monotonic() instant to stop at, or None.
@@ -1051,11 +1069,15 @@ def certify_difference(
         raise ValueError(f"lhs and rhs must have the same shape, got {shape} and {other}")
     if not 0 < tolerance < 1:
         raise ValueError(f"tolerance must be in (0, 1), got {tolerance}")
+    if not 2 <= start_bits <= budget_bits:
+        raise ValueError(
+            f"need 2 <= start_bits <= budget_bits, got start_bits={start_bits}, "
+            f"budget_bits={budget_bits}"
+        )
     cols = shape[1] if shape else 0
     try:
-        symbols = _symbols(left + right)
-        parts = _inputs(symbols, point)
-        program = _compiled(tuple(left + right), symbols)
+        program = _compiled(tuple(left + right))
+        parts = _inputs(program.inputs, point)
     except UntranslatableError as exc:
         return Decision("unknown", str(exc), cause="untranslatable")
     except RecursionError:
@@ -1108,11 +1130,11 @@ def _decide(
         if not d.contains(0):
             return Decision(
                 "differs",
-                f"lhs - rhs = {_ball_text(d)} excludes 0 at {bits} bits",
+                f"lhs - rhs = {_show(d)} excludes 0 at {bits} bits",
                 bits,
                 _text(a),
                 _text(b),
-                _ball_text(d),
+                _show(d),
                 relative,
                 entry,
             ), ""
@@ -1120,9 +1142,7 @@ def _decide(
             worst = max(worst, relative)
         elif not undecided:
             where = f" (entry {entry[0]},{entry[1]})" if entry else ""
-            undecided = (
-                f"lhs - rhs = {_ball_text(d)}{where} contains 0 but is wider than the tolerance"
-            )
+            undecided = f"lhs - rhs = {_show(d)}{where} contains 0 but is wider than the tolerance"
     if undecided:
         return None, undecided
     where = f"all {n} entries" if n > 1 else "lhs - rhs"
@@ -1132,7 +1152,7 @@ def _decide(
         bits,
         _text(values[0]),
         _text(values[n]),
-        _ball_text(values[0] - values[n]),
+        _show(values[0] - values[n]),
         worst,
     ), ""
 
@@ -1148,8 +1168,12 @@ def is_zero_certified(expr: sp.Expr, *, budget_bits: int = 2048) -> bool | None:
     if isinstance(expr, bool) or not isinstance(expr, sp.Expr | int):
         raise TypeError(f"expected a SymPy expression, got {type(expr).__name__}")
     expr = sp.Integer(expr) if isinstance(expr, int) else expr
-    if expr.free_symbols:
-        names = ", ".join(sorted(s.name for s in expr.free_symbols))
+    try:
+        symbols = _symbols([expr])
+    except RecursionError:
+        return None
+    if symbols:
+        names = ", ".join(s.name for s in symbols)
         raise ValueError(f"is_zero_certified takes a constant; this one has symbols {names}")
     try:
         exact = _exact_rational(expr)
@@ -1160,7 +1184,7 @@ def is_zero_certified(expr: sp.Expr, *, budget_bits: int = 2048) -> bool | None:
     bits = 128
     while bits <= budget_bits:
         try:
-            program = _compiled((expr,), ())
+            program = _compiled((expr,))
             (value,) = _evaluate(program, [], bits, None)
         except IndeterminateError:
             bits *= 2
