@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from proofs.engine.show import show
+
 
 def exact_floats(expr: sp.Basic) -> sp.Basic:
     """expr with every finite Float replaced by the exact rational it stands for."""
@@ -23,6 +25,6 @@ def float_note(*exprs: sp.Basic) -> str:
     floats = sorted(set().union(*(e.atoms(sp.Float) for e in exprs)), key=sp.default_sort_key)
     if not floats:
         return ""
-    shown = ", ".join(f"{sp.sstr(f)} = {sp.sstr(sp.Rational(f))}" for f in floats[:3])
+    shown = ", ".join(f"{show(f)} = {show(sp.Rational(f))}" for f in floats[:3])
     more = ", ..." if len(floats) > 3 else ""
     return f" (Floats taken at their exact binary value: {shown}{more})"

@@ -43,6 +43,7 @@ from proofs.engine.exp_poly import (
 from proofs.engine.facts import FreeOf
 from proofs.engine.floats import exact_floats, float_note
 from proofs.engine.linear_system import solve_linear
+from proofs.engine.show import show
 from proofs.engine.zero_test import is_zero
 
 
@@ -68,9 +69,9 @@ class Certificate:
         ]
         for weight, row, basis, eq in self.equations:
             out.append(
-                f"  × {sp.sstr(weight)}:  row {row + 1}, coefficient of {sp.sstr(basis)}:  {sp.sstr(eq)} = 0"
+                f"  × {show(weight)}:  row {row + 1}, coefficient of {show(basis)}:  {show(eq)} = 0"
             )
-        out.append(f"their combination leaves 0 = {sp.sstr(self.value)}")
+        out.append(f"their combination leaves 0 = {show(self.value)}")
         out.append(f"which is false: {self.proof}")
         out.append(f"holds for: {self.holds_for}")
         return out
@@ -293,7 +294,7 @@ def _decide(comps, pos, k, affine, answer) -> ShiftMap:
         if found.exists:
             return found
     if exps.unsure:
-        pairs = "; ".join(f"{sp.sstr(a)} and {sp.sstr(c)}" for a, c in exps.unsure)
+        pairs = "; ".join(f"{show(a)} and {show(c)}" for a, c in exps.unsure)
         return answer(
             None,
             f"no {kind} map found, but the exponents {pairs} may coincide for some "
@@ -305,7 +306,7 @@ def _decide(comps, pos, k, affine, answer) -> ShiftMap:
         return answer(None, f"{solution.reason}; {cert}", basis=basis)
     return answer(
         False,
-        f"no {kind} map: the coefficient equations force 0 = {sp.sstr(cert.value)}",
+        f"no {kind} map: the coefficient equations force 0 = {show(cert.value)}",
         certificate=cert,
         basis=basis,
     )
@@ -335,7 +336,7 @@ def _confirm(answer, values, m, b, comps, pos, k, affine, basis, free) -> ShiftM
     if undefined:
         return answer(
             None,
-            f"a map exists only where {sp.sstr(sp.denom(sp.together(undefined[0])))} ≠ 0, "
+            f"a map exists only where {show(sp.denom(sp.together(undefined[0])))} ≠ 0, "
             "and that cannot be decided",
             basis=basis,
         )
@@ -417,9 +418,9 @@ def _nonzero_in(value: sp.Expr, k: sp.Symbol) -> str | None:
         return None
     for (n, lam), c in canonical([poly], exps)[0].items():
         if is_zero(c) is False:
-            term = sp.sstr(k**n * sp.exp(lam * k))
+            term = show(k**n * sp.exp(lam * k))
             return (
-                f"as a function of k it has the nonzero coefficient {sp.sstr(c)} "
+                f"as a function of k it has the nonzero coefficient {show(c)} "
                 f"of {term} over independent functions k^n·e^(λk), so it is not identically 0"
             )
     return None
@@ -428,7 +429,7 @@ def _nonzero_in(value: sp.Expr, k: sp.Symbol) -> str | None:
 def _where(value: sp.Expr, k: sp.Symbol) -> str:
     if is_zero(value) is False:
         return f"every admissible k ({_domain_words(k)})"
-    return f"every admissible k with {sp.sstr(value)} ≠ 0 (k = 0 always admits the identity map)"
+    return f"every admissible k with {show(value)} ≠ 0 (k = 0 always admits the identity map)"
 
 
 def _domain_words(k: sp.Symbol) -> str:

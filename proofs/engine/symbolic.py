@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from proofs.engine.budget import stage
+from proofs.engine.show import show
 from proofs.engine.zero_test import algebraic_zero, constant_is_zero
 
 # expand_trig(sin(n*x)) builds a polynomial of degree n in sin(x) and cos(x); integer multiples
@@ -163,8 +164,8 @@ class SymbolicResult:
         if self.passed:
             return f"symbolic ✓ {self.rule}"
         if self.passed is False:
-            return f"symbolic ✗ lhs - rhs = {self.residue}, a nonzero constant"
-        return f"symbolic ? lhs - rhs did not reduce to 0 (left: {sp.sstr(self.residue)[:80]})"
+            return f"symbolic ✗ lhs - rhs = {show(self.residue)}, a nonzero constant"
+        return f"symbolic ? lhs - rhs did not reduce to 0 (left: {show(self.residue)[:80]})"
 
 
 def reduce_exactly(difference: sp.Expr) -> sp.Expr:
