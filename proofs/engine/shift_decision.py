@@ -128,7 +128,9 @@ def _tidy(expr: sp.Expr) -> sp.Expr:
 
 
 def _real_form(expr: sp.Expr) -> sp.Expr:
-    trig = sp.expand(_euler(expr))
+    # Merge exponentials first (e^{k(1+2i)}·e^{-ik} = e^{k(1+i)}), so that the imaginary parts
+    # of e^{k}·(cos k + i sin k) cancel term by term instead of only after a trig identity.
+    trig = sp.expand(_euler(sp.powsimp(sp.expand(expr), combine="exp")))
     return _tidy(trig if not trig.has(sp.I) else expr)
 
 

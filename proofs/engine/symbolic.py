@@ -18,7 +18,7 @@ import sympy as sp
 
 from proofs.engine.budget import stage
 from proofs.engine.show import show
-from proofs.engine.zero_test import algebraic_zero, constant_is_zero
+from proofs.engine.zero_test import decide_constant
 
 # expand_trig(sin(n*x)) builds a polynomial of degree n in sin(x) and cos(x); integer multiples
 # above this are left whole (sin(10**100*x) would never finish).
@@ -118,6 +118,17 @@ def _sum_termwise(d: sp.Expr) -> sp.Expr:
     return sp.expand(sp.Add(*out))
 
 
+_INVERSE_HYPERBOLIC = (sp.asinh, sp.acosh, sp.atanh, sp.acoth, sp.asech, sp.acsch)
+
+
+def _log_form(d: sp.Expr) -> sp.Expr:
+    # SymPy defines the inverse hyperbolic functions on their principal branches by these
+    # logarithms (acosh(z) = log(z + sqrt(z - 1)*sqrt(z + 1))): rewriting is exact.
+    if not d.has(*_INVERSE_HYPERBOLIC):
+        return d
+    return sp.expand(d.rewrite(sp.log))
+
+
 def _simplify(d: sp.Expr) -> sp.Expr:
     if sp.count_ops(d) > _SIMPLIFY_MAX_OPS:
         return d
@@ -130,6 +141,7 @@ EXACT_REDUCTIONS: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
     ("angle addition", _angle_addition),
     ("rational cancel", _cancel),
     ("Pythagorean identity", _cos_squared),
+    ("logarithmic form", _log_form),
     ("sum termwise", _sum_termwise),
 )
 # These may evaluate numbers in floating point on the way: a zero they reach needs confirmation.
@@ -187,21 +199,21 @@ def reduce_to_zero(
     thorough=False skips simplify(), the one reduction that can take minutes.
     """
     last = difference
+    tried: set[sp.Expr] = set()
     with stage("symbolic reduction"):
         for name, reduce in EXACT_REDUCTIONS:
             with stage(f"symbolic reduction ({name})"):
                 last = reduce(difference)
             if last == 0:
                 return name, last, True
-            if not last.free_symbols and last.is_number:
+            if not last.free_symbols and last.is_number and last not in tried:
+                tried.add(last)
                 with stage("certified zero test of a constant"):
-                    zero = constant_is_zero(last)
-                    how = algebraic_zero(last) if zero else None
+                    zero, how = decide_constant(last)
                 if zero is False:
                     return None, last, False
                 if zero:
-                    return how or name, sp.Integer(0), True
-                break
+                    return f"{name}, then {how}", sp.Integer(0), True
         uncertified = UNCERTIFIED_REDUCTIONS if thorough else UNCERTIFIED_REDUCTIONS[:-1]
         for name, reduce in uncertified:
             with stage(f"symbolic reduction ({name})"):

@@ -55,13 +55,20 @@ def _nonzero(expr: sp.Expr) -> bool:
 
 def constant_is_zero(c: sp.Expr) -> bool | None:
     """The certified zero test for a constant: exact arithmetic, balls, then exact algebra."""
+    return decide_constant(c)[0]
+
+
+def decide_constant(c: sp.Expr) -> tuple[bool | None, str]:
+    """(constant_is_zero(c), how it was decided) for a constant c."""
     try:
         decided = is_zero_certified(c)
     except (TypeError, ValueError):
-        return None
+        return None, ""
     if decided is not None:
-        return decided
-    return True if algebraic_zero(c) else None
+        how = "exact rational arithmetic" if decided else "a ball of lhs - rhs excludes 0"
+        return decided, how
+    how = algebraic_zero(c)
+    return (True, how) if how else (None, "")
 
 
 def algebraic_zero(c: sp.Expr) -> str | None:
@@ -75,11 +82,7 @@ def algebraic_zero(c: sp.Expr) -> str | None:
     if sp.count_ops(c) > _ALGEBRA_MAX_OPS or not _near_zero(c, 2.0**-_CONFIRM_BITS):
         return None
     if c.has(sp.atan, sp.acot, sp.tan, sp.cot):
-        try:
-            t = sp.cancel(sp.expand_trig(sp.tan(c)))
-        except (ValueError, TypeError, NotImplementedError, RecursionError):
-            t = None
-        if t == 0 and _near_zero(c, 3.0, absolute=True):
+        if _tangent_is_zero(c) and _near_zero(c, 3.0, absolute=True):
             return "exact tangent: tan(lhs - rhs) = 0 and |lhs - rhs| < π"
         return None
     x = sp.Dummy("x")
@@ -90,6 +93,43 @@ def algebraic_zero(c: sp.Expr) -> str | None:
     if poly == x:
         return "minimal polynomial: lhs - rhs is algebraic with minimal polynomial x"
     return None
+
+
+# tan(n·atan(r)) is built by n additions; larger multiples are left undecided.
+_MAX_ATAN_MULTIPLE = 64
+
+
+def _tangent_is_zero(c: sp.Expr) -> bool:
+    """tan(c) = 0 exactly, for c a sum of n·atan(r) (n integer, r rational) and rational
+    multiples of pi whose tangent SymPy gives exactly, else False.
+
+    tan(c) is carried as a pair (s, t) with tan = s/t, combined by the addition formula
+    (s1·t2 + s2·t1, t1·t2 − s1·s2) in exact rationals; t = 0 is a pole, not a zero.
+    """
+    s, t = sp.Integer(0), sp.Integer(1)
+    for term in sp.Add.make_args(sp.expand(c)):
+        n, rest = term.as_coeff_Mul()
+        if isinstance(rest, sp.atan) and rest.args[0].is_Rational and n.is_Integer:
+            if abs(n) > _MAX_ATAN_MULTIPLE:
+                return False
+            step = (sp.sign(n) * rest.args[0], sp.Integer(1))
+            for _ in range(abs(int(n))):
+                s, t = s * step[1] + step[0] * t, t * step[1] - s * step[0]
+            continue
+        if rest == sp.pi and n.is_Rational:
+            value = sp.tan(n * sp.pi)
+            if value.is_Rational:
+                step = (value, sp.Integer(1))
+            elif value is sp.zoo:
+                step = (sp.Integer(1), sp.Integer(0))
+            else:
+                return False
+            s, t = s * step[1] + step[0] * t, t * step[1] - s * step[0]
+            continue
+        if term.is_Rational and term == 0:
+            continue
+        return False
+    return s == 0 and t != 0
 
 
 def _near_zero(c: sp.Expr, bound: float, *, absolute: bool = False) -> bool:

@@ -57,10 +57,11 @@ def test_tiny_constant_factor_in_a_claim_with_symbols_is_refuted(lhs, rhs) -> No
     assert prove_identity(lhs, rhs, timeout=30).status == "refuted"
 
 
-def test_acosh_near_one_is_refuted_and_its_log_form_is_not_refuted() -> None:
+def test_acosh_near_one_is_refuted_and_its_log_form_is_proved() -> None:
     q = 1 + E20
     assert prove_identity(sp.acosh(q), 0).status == "refuted"
-    assert prove_identity(sp.acosh(q), sp.log(q + sp.sqrt(q**2 - 1))).status != "refuted"
+    assert prove_identity(sp.acosh(q), sp.log(q + sp.sqrt(q**2 - 1))).status == "proved"
+    assert prove_identity(sp.acosh(q), sp.log(q + sp.sqrt(q**2 + 1))).status == "refuted"
 
 
 def test_zero_test_is_not_fooled_by_sympys_evaluation() -> None:
@@ -205,10 +206,13 @@ def test_double_sum_runs_its_loops_in_the_right_order() -> None:
     ("lhs", "rhs"),
     [
         (sp.atan(sp.Rational(1, 2)) + sp.atan(sp.Rational(1, 3)), sp.pi / 4),
+        (4 * sp.atan(sp.Rational(1, 5)) - sp.atan(sp.Rational(1, 239)), sp.pi / 4),
+        (sp.atan(2) + sp.atan(3), 3 * sp.pi / 4),
         (sp.cos(sp.pi / 7) + sp.cos(3 * sp.pi / 7) + sp.cos(5 * sp.pi / 7), sp.Rational(1, 2)),
         (sp.sqrt(3 + 2 * sp.sqrt(2)), 1 + sp.sqrt(2)),
+        (sp.acosh(1 + E20), sp.log(1 + E20 + sp.sqrt((1 + E20) ** 2 - 1))),
     ],
-    ids=["atan-pair", "cos-sevenths", "nested-sqrt"],
+    ids=["atan-pair", "machin", "atan-2-3", "cos-sevenths", "nested-sqrt", "acosh-log-form"],
 )
 def test_simple_true_constant_claims_are_proved(lhs, rhs) -> None:
     assert prove_identity(lhs, rhs).status == "proved"
@@ -218,18 +222,20 @@ def test_simple_true_constant_claims_are_proved(lhs, rhs) -> None:
     ("lhs", "rhs"),
     [
         (sp.atan(sp.Rational(1, 2)) + sp.atan(sp.Rational(1, 3)), sp.pi / 4 + sp.pi),
+        (4 * sp.atan(sp.Rational(1, 5)) - sp.atan(sp.Rational(1, 240)), sp.pi / 4),
         (
             sp.cos(sp.pi / 7) + sp.cos(3 * sp.pi / 7) + sp.cos(5 * sp.pi / 7),
             sp.Rational(1, 2) + E25,
         ),
     ],
-    ids=["atan-off-by-pi", "cos-sevenths-off-by-tiny"],
+    ids=["atan-off-by-pi", "machin-off", "cos-sevenths-off-by-tiny"],
 )
 def test_near_miss_constant_claims_are_refuted(lhs, rhs) -> None:
     assert prove_identity(lhs, rhs).status == "refuted"
 
 
-def test_exp_times_rotation_is_not_wrongly_denied_a_shift_map() -> None:
-    # The map e^k·R(k) exists; the candidate does not verify yet (issue 10 part 4, still open).
+def test_exp_times_rotation_has_the_shift_map_e_to_the_k_times_a_rotation() -> None:
     found = find_shift_map([sp.exp(POS) * sp.sin(POS), sp.exp(POS) * sp.cos(POS)], POS, K)
-    assert found.exists is not False, found.reason
+    assert found.exists is True, found.reason
+    rotation = sp.Matrix([[sp.cos(K), sp.sin(K)], [-sp.sin(K), sp.cos(K)]])
+    assert sp.simplify(found.matrix - sp.exp(K) * rotation) == sp.zeros(2, 2)
