@@ -82,7 +82,8 @@ def solve_linear(equations: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) ->
     for rr in range(r, rows):
         z = _zero(m[rr, n])
         if z is not True:
-            rhs = sp.cancel(m[rr, n])  # only for the message: rows that vanish are the norm
+            # Only for the message (rows that vanish are the norm); never a decision.
+            rhs = sp.simplify(m[rr, n])
         if z is False:
             combo = sum(m[rr, n + 1 + j] * equations[j] for j in range(rows))
             return LinearSolution(
