@@ -8,6 +8,7 @@ import pytest
 import sympy as sp
 
 from proofs.engine.derivation import prove_identity
+from proofs.engine.facts import NonNegative, NonZero
 from proofs.engine.linear_system import solve_linear
 from proofs.engine.shift_decision import find_shift_map
 from proofs.engine.zero_test import is_zero
@@ -239,3 +240,12 @@ def test_exp_times_rotation_has_the_shift_map_e_to_the_k_times_a_rotation() -> N
     assert found.exists is True, found.reason
     rotation = sp.Matrix([[sp.cos(K), sp.sin(K)], [-sp.sin(K), sp.cos(K)]])
     assert sp.simplify(found.matrix - sp.exp(K) * rotation) == sp.zeros(2, 2)
+
+
+def test_facts_do_not_trust_sympys_evaluation_of_constants() -> None:
+    tiny = sp.acosh(1 + E20)
+    assert (x**2 - tiny).is_nonnegative is True  # SymPy's own answer: wrong at x = 0
+    assert NonNegative("t", x**2 - tiny, x**2 - tiny).verify().status != "proved"
+    assert NonNegative("t", x**2 + tiny, x**2 + tiny).verify().status == "proved"
+    assert NonZero("t", tiny).verify().status == "proved"
+    assert NonZero("t", sp.log(1 + E25) - E25 + E25**2 / 2).verify().status == "proved"
