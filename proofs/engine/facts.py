@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import sympy as sp
 
 from proofs.engine.derivation import Derivation, Verdict, check_link
-from proofs.engine.linear_system import LinearSolution, solve_linear
 from proofs.engine.floats import exact_floats
+from proofs.engine.linear_system import LinearSolution, solve_linear
 from proofs.engine.zero_test import is_zero, shielded
 
 
