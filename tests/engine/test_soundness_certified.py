@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -249,3 +250,22 @@ def test_facts_do_not_trust_sympys_evaluation_of_constants() -> None:
     assert NonNegative("t", x**2 + tiny, x**2 + tiny).verify().status == "proved"
     assert NonZero("t", tiny).verify().status == "proved"
     assert NonZero("t", sp.log(1 + E25) - E25 + E25**2 / 2).verify().status == "proved"
+
+
+def test_budget_holds_in_a_worker_thread_too() -> None:
+    # SIGALRM only reaches the main thread: elsewhere the work runs in a killable forked child.
+    out: dict[str, object] = {}
+
+    def work() -> None:
+        start = time.monotonic()
+        hard = sp.tan(x) ** 11 * sp.sin(12 * x) ** 9
+        out["verdict"] = prove_identity(hard, sp.sin(x), timeout=0.3)
+        out["seconds"] = time.monotonic() - start
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(20)
+    assert out["seconds"] < 5
+    assert out["verdict"].status in ("refuted", "undecided")
+    if out["verdict"].status == "undecided":
+        assert "timed out" in out["verdict"].reason
