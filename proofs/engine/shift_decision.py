@@ -44,7 +44,7 @@ from proofs.engine.facts import FreeOf
 from proofs.engine.floats import exact_floats, float_note
 from proofs.engine.linear_system import solve_linear
 from proofs.engine.show import show
-from proofs.engine.zero_test import is_zero
+from proofs.engine.zero_test import is_zero, shield
 
 
 @dataclass(frozen=True)
@@ -122,8 +122,13 @@ def _euler(expr: sp.Expr) -> sp.Expr:
 
 
 def _tidy(expr: sp.Expr) -> sp.Expr:
-    """simplify(expr) only when it is shorter: simplify also rewrites 10000**(2i/d) as 10**(8i/d)."""
-    simpler = sp.simplify(expr)
+    """simplify(expr) only when it is shorter: simplify also rewrites 10000**(2i/d) as 10**(8i/d).
+
+    Constants SymPy would evaluate in floating point stand in as symbols meanwhile, so
+    simplify cannot turn acosh(1 + 10**-20) into 0.
+    """
+    shielded, back = shield(expr)
+    simpler = sp.simplify(shielded).xreplace(back)
     return simpler if sp.count_ops(simpler) < sp.count_ops(expr) else expr
 
 

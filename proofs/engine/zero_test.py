@@ -149,11 +149,25 @@ def shielded(expr: sp.Expr) -> sp.Expr:
     assumptions SymPy derives exactly. Every other constant (sums of numbers, functions of
     numbers) becomes a Dummy that is nonzero, positive or negative only where a ball says so.
     """
-    if not expr.free_symbols:
-        return expr if _trusted(expr) else _stand_in(expr)
-    if not expr.args:
-        return expr
-    return expr.func(*(shielded(a) for a in expr.args))
+    return shield(expr)[0]
+
+
+def shield(expr: sp.Expr) -> tuple[sp.Expr, dict[sp.Dummy, sp.Expr]]:
+    """(shielded(expr), the map from each stand-in Dummy back to its constant)."""
+    back: dict[sp.Dummy, sp.Expr] = {}
+
+    def walk(e: sp.Expr) -> sp.Expr:
+        if not e.free_symbols:
+            if _trusted(e):
+                return e
+            stand_in = _stand_in(e)
+            back[stand_in] = e
+            return stand_in
+        if not e.args:
+            return e
+        return e.func(*(walk(a) for a in e.args))
+
+    return walk(expr), back
 
 
 def _trusted(c: sp.Basic) -> bool:
