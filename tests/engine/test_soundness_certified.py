@@ -270,3 +270,68 @@ def test_budget_holds_in_a_worker_thread_too() -> None:
     assert out["verdict"].status in ("refuted", "undecided")
     if out["verdict"].status == "undecided":
         assert "timed out" in out["verdict"].reason
+
+
+E700 = sp.Rational(1, 10**700)
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs"),
+    [
+        (
+            sp.cos(sp.pi / 7) + sp.cos(3 * sp.pi / 7) + sp.cos(5 * sp.pi / 7),
+            sp.Rational(1, 2) + E700,
+        ),
+        (sp.sqrt(3 + 2 * sp.sqrt(2)), 1 + sp.sqrt(2) - E700),
+        (sp.atan(sp.Rational(1, 2)) + sp.atan(sp.Rational(1, 3)), sp.pi / 4 + E700),
+        (sp.atan(1 + E700), sp.pi / 4),
+        (sp.atan(1 + E700) + sp.atan(sp.Rational(1, 3)), sp.atan(1) + sp.atan(sp.Rational(1, 3))),
+    ],
+    ids=["cos-sevenths", "nested-sqrt", "atan-pair-plus-tiny", "atan-near-1", "atan-sum-near"],
+)
+def test_constant_off_by_less_than_balls_resolve_is_never_proved(lhs, rhs) -> None:
+    # lhs - rhs is about 1e-700: below what the 2048-bit ball of the zero test resolves, so only
+    # the exact algebra (minimal polynomial, exact tangent) stands between it and "proved".
+    verdict = prove_identity(lhs, rhs, timeout=30)
+    assert verdict.status != "proved", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("c", "expected"),
+    [
+        (sp.atan(sp.Rational(1, 2)) + sp.atan(sp.Rational(1, 3)) - sp.pi / 4, True),
+        (2 * sp.atan(sp.Rational(1, 3)) + sp.atan(sp.Rational(1, 7)) - sp.pi / 4, True),
+        (sp.atan(2) + sp.atan(3) - 3 * sp.pi / 4, True),
+        (-sp.atan(sp.Rational(1, 2)) - sp.atan(sp.Rational(1, 3)) + sp.pi / 4, True),
+        (sp.atan(sp.Rational(1, 2)) + sp.atan(sp.Rational(1, 3)) + sp.pi / 4, False),
+        (sp.atan(sp.Rational(1, 2)) + sp.atan(sp.Rational(1, 3)) - 5 * sp.pi / 4, False),
+        (sp.atan(sp.Rational(1, 2)) - sp.atan(sp.Rational(1, 3)), False),
+        (sp.atan(1 + E700) - sp.pi / 4, None),
+        (sp.atan(sp.Rational(1, 2)) + sp.atan(sp.Rational(1, 3)) - sp.pi / 4 + E700, None),
+        (
+            sp.cos(sp.pi / 7) + sp.cos(3 * sp.pi / 7) + sp.cos(5 * sp.pi / 7) - sp.Rational(1, 2),
+            True,
+        ),
+        (sp.sqrt(2) * sp.sqrt(3) - sp.sqrt(6), True),
+        (sp.sqrt(2) - sp.Rational(14142135623730950488, 10**19), False),
+        (sp.Float(0.5) - sp.Rational(1, 2), True),
+        (sp.pi - 3, False),
+    ],
+)
+def test_the_certified_zero_test_on_constants(c, expected) -> None:
+    from proofs.engine.zero_test import constant_is_zero
+
+    assert constant_is_zero(c) is expected
+
+
+def test_stand_ins_carry_the_certified_sign() -> None:
+    from proofs.engine.zero_test import shielded
+
+    tiny = sp.acosh(1 + E20)
+    assert shielded(tiny).is_positive is True
+    assert shielded(-tiny).is_negative is True
+    assert shielded(sp.sqrt(2) * sp.pi) == sp.sqrt(2) * sp.pi  # exact constants are kept
+    assert shielded(sp.I * tiny).is_zero is False
+    assert shielded(sp.pi - 3).is_positive is True
+    assert shielded(x + tiny).has(x) and not shielded(x + tiny).has(sp.acosh)
+    assert is_zero(x**2 + tiny) is False  # x real: x**2 >= 0, plus a certified positive
