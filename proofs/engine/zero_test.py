@@ -104,7 +104,8 @@ def _tangent_is_zero(c: sp.Expr) -> bool:
     multiples of pi whose tangent SymPy gives exactly, else False.
 
     tan(c) is carried as a pair (s, t) with tan = s/t, combined by the addition formula
-    (s1·t2 + s2·t1, t1·t2 − s1·s2) in exact rationals; t = 0 is a pole, not a zero.
+    (s1·t2 + s2·t1, t1·t2 − s1·s2) in exact rationals: the imaginary and real parts of the
+    product of the t_j + i·s_j, whose argument is c modulo pi.
     """
     s, t = sp.Integer(0), sp.Integer(1)
     for term in sp.Add.make_args(sp.expand(c)):
@@ -126,10 +127,9 @@ def _tangent_is_zero(c: sp.Expr) -> bool:
                 return False
             s, t = s * step[1] + step[0] * t, t * step[1] - s * step[0]
             continue
-        if term.is_Rational and term == 0:
-            continue
         return False
-    return s == 0 and t != 0
+    # (t, s) is a product of nonzero complex numbers t_j + i·s_j, so s = t = 0 cannot happen.
+    return s == 0
 
 
 def _near_zero(c: sp.Expr, bound: float, *, absolute: bool = False) -> bool:
@@ -195,9 +195,6 @@ def _stand_in(c: sp.Expr) -> sp.Expr:
                 break
             if ball < 0:
                 facts = {"negative": True}
-                break
-            if not ball.contains(0):
-                facts = {"nonzero": True}
                 break
         elif not ball.contains(0):
             facts = {"nonzero": True}

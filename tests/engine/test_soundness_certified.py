@@ -335,3 +335,30 @@ def test_stand_ins_carry_the_certified_sign() -> None:
     assert shielded(sp.pi - 3).is_positive is True
     assert shielded(x + tiny).has(x) and not shielded(x + tiny).has(sp.acosh)
     assert is_zero(x**2 + tiny) is False  # x real: x**2 >= 0, plus a certified positive
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs", "proved"),
+    [
+        (sp.atan(2) + sp.atan(sp.Rational(1, 2)), sp.pi / 2, True),  # tan(pi/2) is a pole
+        (sp.atan(2 + E700) + sp.atan(sp.Rational(1, 2)), sp.pi / 2, False),
+        (65 * sp.atan(1 + E700), 65 * sp.pi / 4, False),  # beyond the multiples expanded
+        (sp.atan(1 + E700) + 2 * sp.log(1 + E700), sp.pi / 4, False),
+        (sp.atan(1 + E700) + sp.log(1 + E700) / 2, sp.pi / 4, False),
+    ],
+    ids=["pole-true", "pole-near", "large-multiple", "integer-times-log", "half-a-log"],
+)
+def test_exact_tangent_edge_cases(lhs, rhs, proved: bool) -> None:
+    verdict = prove_identity(lhs, rhs, timeout=30)
+    assert (verdict.status == "proved") is proved, verdict.reason
+
+
+def test_a_zero_in_disguise_is_never_taken_as_nonzero() -> None:
+    hidden_zero = sp.sin(sp.pi / 7) ** 2 + sp.cos(sp.pi / 7) ** 2 - 1
+    k = sp.Symbol("k", nonzero=True)
+    assert is_zero(k * hidden_zero) is not False
+    assert is_zero(k * sp.I * hidden_zero) is not False
+    assert is_zero(k + hidden_zero) is not True
+    tiny = sp.acosh(1 + E20)
+    assert NonNegative("t", x**2 - tiny**2, x**2 - tiny**2).verify().status != "proved"
+    assert NonNegative("t", x**2 + tiny**2, x**2 + tiny**2).verify().status == "proved"
