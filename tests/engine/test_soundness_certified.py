@@ -214,8 +214,17 @@ def test_double_sum_runs_its_loops_in_the_right_order() -> None:
         (sp.cos(sp.pi / 7) + sp.cos(3 * sp.pi / 7) + sp.cos(5 * sp.pi / 7), sp.Rational(1, 2)),
         (sp.sqrt(3 + 2 * sp.sqrt(2)), 1 + sp.sqrt(2)),
         (sp.acosh(1 + E20), sp.log(1 + E20 + sp.sqrt((1 + E20) ** 2 - 1))),
+        (sp.log(8), 3 * sp.log(2)),
     ],
-    ids=["atan-pair", "machin", "atan-2-3", "cos-sevenths", "nested-sqrt", "acosh-log-form"],
+    ids=[
+        "atan-pair",
+        "machin",
+        "atan-2-3",
+        "cos-sevenths",
+        "nested-sqrt",
+        "acosh-log-form",
+        "log-8",
+    ],
 )
 def test_simple_true_constant_claims_are_proved(lhs, rhs) -> None:
     assert prove_identity(lhs, rhs).status == "proved"
