@@ -371,3 +371,23 @@ def test_a_zero_in_disguise_is_never_taken_as_nonzero() -> None:
     tiny = sp.acosh(1 + E20)
     assert NonNegative("t", x**2 - tiny**2, x**2 - tiny**2).verify().status != "proved"
     assert NonNegative("t", x**2 + tiny**2, x**2 + tiny**2).verify().status == "proved"
+
+
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        ((x**2 - 1) / ((x - 1) * (x + 1)), False),  # cancels to 1
+        ((x + 1) ** 2 - x**2 - 2 * x - 1, True),  # expands to 0
+        ((x + 1) ** 2 - x**2 - 2 * x, False),  # expands to the constant 1
+        (sp.sin(x) ** 2 + sp.cos(x) ** 2, False),  # 1 after cos² = 1 − sin²
+        (sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1, True),
+        (x**2 + 1, False),
+        (x, None),
+    ],
+)
+def test_the_certified_zero_test_on_expressions_with_symbols(expr, expected) -> None:
+    assert is_zero(expr) is expected
+    if expected is True:
+        assert NonZero("t", expr).verify().status == "refuted"
+    if expected is None:
+        assert NonZero("t", expr).verify().status == "undecided"
