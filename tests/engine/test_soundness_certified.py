@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
+import mpmath
 import pytest
 import sympy as sp
 
@@ -391,3 +392,34 @@ def test_the_certified_zero_test_on_expressions_with_symbols(expr, expected) -> 
         assert NonZero("t", expr).verify().status == "refuted"
     if expected is None:
         assert NonZero("t", expr).verify().status == "undecided"
+
+
+def _tan_pi_over_7_to(digits: int) -> sp.Rational:
+    """A rational within 10**-digits of tan(pi/7), from mpmath at more digits than that."""
+    with mpmath.workdps(digits + 50):
+        return sp.Rational(int(mpmath.floor(mpmath.tan(mpmath.pi / 7) * 10**digits)), 10**digits)
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs"),
+    [
+        # tan(pi/7) is neither rational nor a pole: the exact tangent cannot use it.
+        (sp.atan(_tan_pi_over_7_to(720)), sp.pi / 7),
+        # Two halves of logs of numbers near 1: not atan terms, however they are read.
+        (
+            sp.atan(sp.Rational(1, 2))
+            + sp.atan(sp.Rational(1, 3))
+            + sp.log(1 + E700) / 2
+            + sp.log(1 + E700 / 3) / 2,
+            sp.pi / 4,
+        ),
+    ],
+    ids=["atan-of-near-tan-pi-7", "atans-plus-half-logs"],
+)
+def test_exact_tangent_refuses_terms_it_cannot_compute_exactly(lhs, rhs) -> None:
+    assert prove_identity(lhs, rhs, timeout=30).status != "proved"
+
+
+def test_a_complex_zero_in_disguise_is_never_taken_as_nonzero() -> None:
+    hidden_zero = sp.expand((sp.sin(sp.pi / 7) ** 2 + sp.cos(sp.pi / 7) ** 2 - 1) * (1 + sp.I))
+    assert is_zero(sp.Symbol("k", nonzero=True) * hidden_zero) is not False
