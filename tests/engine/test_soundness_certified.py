@@ -421,5 +421,7 @@ def test_exact_tangent_refuses_terms_it_cannot_compute_exactly(lhs, rhs) -> None
 
 
 def test_a_complex_zero_in_disguise_is_never_taken_as_nonzero() -> None:
-    hidden_zero = sp.expand((sp.sin(sp.pi / 7) ** 2 + sp.cos(sp.pi / 7) ** 2 - 1) * (1 + sp.I))
-    assert is_zero(sp.Symbol("k", nonzero=True) * hidden_zero) is not False
+    # Two different hidden zeros, so no common factor can be pulled out of the complex sum.
+    real = sp.sin(sp.pi / 7) ** 2 + sp.cos(sp.pi / 7) ** 2 - 1
+    imaginary = sp.sin(sp.pi / 5) ** 2 + sp.cos(sp.pi / 5) ** 2 - 1
+    assert is_zero(sp.Symbol("k", nonzero=True) * (real + sp.I * imaginary)) is not False
