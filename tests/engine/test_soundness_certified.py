@@ -425,3 +425,6 @@ def test_a_complex_zero_in_disguise_is_never_taken_as_nonzero() -> None:
     real = sp.sin(sp.pi / 7) ** 2 + sp.cos(sp.pi / 7) ** 2 - 1
     imaginary = sp.sin(sp.pi / 5) ** 2 + sp.cos(sp.pi / 5) ** 2 - 1
     assert is_zero(sp.Symbol("k", nonzero=True) * (real + sp.I * imaginary)) is not False
+    from proofs.engine.zero_test import shielded
+
+    assert shielded(real + sp.I * imaginary).is_zero is not False
