@@ -178,6 +178,8 @@ def cli_rows() -> list[Row]:
         "pe-proofs shift 'lambda: 1'",
         "pe-proofs shift \"open('/etc/passwd')\"",
         "pe-proofs shift 'sin(pos)[0]'",
+        "pe-proofs shift 'sin(pos)' --timeout 0",
+        "pe-proofs shift 'sin(pos)' --timeout never",
         "pe-proofs shift 'pos**(10**10)'",
         "pe-proofs shift '9**9**9**9'",
         "pe-proofs shift 'exp(10**30)'",

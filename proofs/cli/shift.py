@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 from typing import Any
 
@@ -18,6 +19,7 @@ import sympy as sp
 
 from proofs.cli.terminal import add_style_arguments, style_from
 from proofs.definitions import POS, K
+from proofs.engine.budget import DEFAULT_TIMEOUT
 from proofs.engine.parse import DEFAULT_SYMBOLS, parse_expression
 from proofs.engine.shift_decision import ShiftMap, find_shift_map
 from proofs.render.text import Style, block, render_part
@@ -40,11 +42,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--affine", action="store_true", help="ask for M(k)·f(pos) + b(k) = f(pos + k)"
     )
     parser.add_argument("--json", action="store_true", help="print the answer as a JSON object")
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"give up (undecided, exit 3) after this many seconds (default {DEFAULT_TIMEOUT:g})",
+    )
     add_style_arguments(parser)
     # argparse reads "-sin(pos)" as an unknown option. Marking every single-dash word as
     # "number-like" makes it a component instead; the options themselves (-v, -h) still match
     # exactly. Set last: options added after it would count as number-like themselves.
     parser._negative_number_matcher = re.compile(r"^-[^-]")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
 
 
 # ---- the module's notation ----------------------------------------------------------------
@@ -222,7 +241,7 @@ def as_json(found: ShiftMap, style: Style | None = None) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     components = [parse_expression(text) for text in args.components]
-    found = find_shift_map(components, POS, K, affine=args.affine)
+    found = find_shift_map(components, POS, K, affine=args.affine, timeout=args.timeout)
     style = style_from(args)
     print(json.dumps(as_json(found, style), indent=2) if args.json else render(found, style))
     return UNDECIDED if found.exists is None else 0

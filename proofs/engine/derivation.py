@@ -2,7 +2,9 @@
 
 A Derivation is a calc-style chain  lhs = e1 = e2 = ... = rhs.  Every link e_j = e_{j+1} is
 checked on its own, twice: symbolically (the difference reduces to exactly 0) and numerically
-(both sides agree at seeded high-precision points). A link holds only if both checks pass.
+(both sides agree at seeded points, certified by ball arithmetic). A link holds only if both
+checks pass. Floats are taken at their exact binary value (proofs.engine.floats), and every
+check runs within a time budget (proofs.engine.budget): past it, the verdict is undecided.
 """
 
 from __future__ import annotations
@@ -12,8 +14,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixElement
 
-from proofs.engine.pointwise import LOW_DPS, Counterexample, NumericResult, check_numeric
+from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget, stage
+from proofs.engine.floats import exact_floats, float_note
+from proofs.engine.pointwise import Counterexample, NumericResult, check_numeric
+from proofs.engine.show import show
 from proofs.engine.symbolic import SymbolicResult, check_symbolic
 
 Status = Literal["proved", "refuted", "undecided"]
@@ -111,37 +117,47 @@ class Verdict:
         return f"{self.status}: {self.reason}"
 
 
+def _entries_as_symbols(a: sp.Basic, b: sp.Basic) -> tuple[sp.Basic, sp.Basic]:
+    """a and b with each entry A[i, j] of a MatrixSymbol taken as a complex scalar symbol."""
+    elements = a.atoms(MatrixElement) | b.atoms(MatrixElement)
+    if not elements:
+        return a, b
+    names = {e: sp.Symbol(f"{e.parent.name}[{e.i},{e.j}]") for e in elements}
+    return a.xreplace(names), b.xreplace(names)
+
+
+# The deeper look (and the confirmation of a zero reached by trigsimp or simplify) asks each of
+# these points for agreement within 2**-1000 relative, far below the 24-point check's 2**-160.
+_DEEP_POINTS = 8
+_DEEP_TOLERANCE = 2.0**-1000
+
+
 def check_link(a: sp.Basic, b: sp.Basic, *, seed: int = 0) -> LinkResult:
-    """Check a = b twice: by symbolic reduction and at seeded numeric points."""
-    a, b = explicit(a), explicit(b)
+    """Check a = b twice: by symbolic reduction and at seeded points in ball arithmetic."""
+    a, b = _entries_as_symbols(exact_floats(explicit(a)), exact_floats(explicit(b)))
     numeric = check_numeric(a, b, seed=seed)
     # A certified counterexample already refutes the link; the algebra is then only asked for
     # its cheap reductions, since simplify() on a false claim can run for minutes.
     symbolic = check_symbolic(a, b, thorough=numeric.passed is not False)
-    if symbolic.passed is not True and numeric.passed:
-        # The algebra did not prove the link: look harder for a tiny discrepancy before saying
-        # "undecided", and find a point to show for a certified one however small it is.
-        low = _deep_dps(symbolic)
-        deeper = check_numeric(a, b, seed=seed + 1, points=8, low_dps=low, high_dps=2 * low)
-        if deeper.passed is False:
+    if numeric.passed and symbolic.passed is None and symbolic.residue is not None:
+        # The sides agree within the tolerance everywhere sampled, but lhs - rhs equals the
+        # exactly reduced residue: where a ball of the residue excludes 0, the claim is false
+        # (10**5000*x/3 + x/3 = 10**5000*x/3 agrees to 5000 digits, and is false).
+        with stage("numeric check of the exact residue"):
+            residue = check_numeric(symbolic.residue, sp.Integer(0), seed=seed, points=4)
+        if residue.passed is False:
+            return LinkResult(symbolic, residue)
+    if numeric.passed and (symbolic.passed is not True or symbolic.needs_confirmation):
+        # The algebra did not prove the link, or reached 0 by a rewrite that may have evaluated
+        # numbers: look much closer for a tiny discrepancy. A zero from trigsimp or simplify
+        # stands only if every deeper point agrees within 2**-1000.
+        with stage("numeric check (deeper look)"):
+            deeper = check_numeric(
+                a, b, seed=seed + 1, points=_DEEP_POINTS, tolerance=_DEEP_TOLERANCE
+            )
+        if deeper.passed is False or (symbolic.needs_confirmation and not deeper.passed):
             numeric = deeper
     return LinkResult(symbolic, numeric)
-
-
-# The deeper look works at >= _DEEP_DPS digits; a certificate of size 10**-n asks for
-# LOW_DPS + n, capped so a freak certificate cannot stall the run.
-_DEEP_DPS = 150
-_DEEP_MAX_DPS = 3000
-
-
-def _deep_dps(symbolic: SymbolicResult) -> int:
-    """Working digits for the deeper look: enough to see a certified constant difference."""
-    if symbolic.passed is False:
-        size = sp.Abs(symbolic.residue).evalf(15)
-        if size.is_Float and size > 0:
-            digits = LOW_DPS - int(sp.floor(sp.log(size, 10)))
-            return min(max(_DEEP_DPS, digits), _DEEP_MAX_DPS)
-    return _DEEP_DPS
 
 
 @dataclass(frozen=True)
@@ -176,8 +192,28 @@ class Derivation:
         """Every free symbol of the chain; their assumptions are the claim's hypotheses."""
         return set().union(*(s.expr.free_symbols for s in self.steps))
 
-    def verify(self, *, seed: int = 0) -> Verdict:
-        """Check every link; if one fails, check the claim itself to tell refuted from undecided."""
+    def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
+        """Check every link; if one fails, check the claim itself to tell refuted from undecided.
+
+        timeout: seconds for the whole check (None: no limit); past it the verdict is
+        undecided, "timed out in <stage>".
+        """
+
+        def timed_out(where: str) -> Verdict:
+            return Verdict("undecided", f"timed out in {where} (budget {timeout} s)")
+
+        try:
+            verdict = run_with_budget(lambda: self._verify(seed), timeout, timed_out)
+        except RecursionError:
+            raise ValueError(
+                f"derivation {self.title!r}: an expression is nested too deeply to check"
+            ) from None
+        note = float_note(*(s.expr for s in self.steps))
+        if note:
+            return Verdict(verdict.status, verdict.reason + note, *_rest(verdict))
+        return verdict
+
+    def _verify(self, seed: int) -> Verdict:
         links = tuple(
             check_link(a.expr, b.expr, seed=seed + j)
             for j, (a, b) in enumerate(zip(self.steps, self.steps[1:], strict=False))
@@ -196,7 +232,7 @@ class Derivation:
         if whole.status == "refuted":
             cx = whole.numeric.counterexample
             reason = (
-                f"lhs - rhs reduces to the nonzero constant {whole.symbolic.residue}"
+                f"lhs - rhs reduces to the nonzero constant {show(whole.symbolic.residue)}"
                 if whole.symbolic.passed is False
                 else "the two sides differ at a point"
             )
@@ -207,14 +243,26 @@ class Derivation:
         )
 
 
-def prove_identity(lhs: object, rhs: object, *, seed: int = 0) -> Verdict:
+def _rest(verdict: Verdict) -> tuple:
+    return verdict.counterexample, verdict.links
+
+
+def prove_identity(
+    lhs: object, rhs: object, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT
+) -> Verdict:
     """Check the one-link claim lhs = rhs (scalars or same-shape matrices).
 
     Symbols carry their hypotheses as SymPy assumptions (real, integer, positive, ...); the
-    numeric check samples only points that satisfy them. seed: the random stream.
+    numeric check samples only points that satisfy them. seed: the random stream. timeout:
+    seconds (None: no limit); past it the verdict is undecided, "timed out in <stage>".
     """
-    a, b = as_sympy(lhs, "lhs"), as_sympy(rhs, "rhs")
-    if _shape(a) != _shape(b):
-        raise ValueError(f"lhs and rhs must have the same shape, got {_shape(a)} and {_shape(b)}")
-    claim = Derivation("claim", (Step(a, "claim"), Step(b, "claim")))
-    return claim.verify(seed=seed)
+    try:
+        a, b = as_sympy(lhs, "lhs"), as_sympy(rhs, "rhs")
+        if _shape(a) != _shape(b):
+            raise ValueError(
+                f"lhs and rhs must have the same shape, got {_shape(a)} and {_shape(b)}"
+            )
+        claim = Derivation("claim", (Step(a, "claim"), Step(b, "claim")))
+        return claim.verify(seed=seed, timeout=timeout)
+    except RecursionError:
+        raise ValueError("the claim is nested too deeply to check") from None

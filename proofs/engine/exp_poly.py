@@ -12,6 +12,8 @@ from math import comb
 
 import sympy as sp
 
+from proofs.engine.zero_test import is_zero
+
 # (n, λ) -> coefficient of pos^n·e^{λ·pos}
 ExpPoly = dict[tuple[int, sp.Expr], sp.Expr]
 
@@ -92,7 +94,7 @@ def exp_poly(expr: sp.Expr, x: sp.Symbol) -> ExpPoly:
                 out = _mul(out, factor)
             return out
         # a**(c·x + d) = e^{(c·x + d)·log a}, SymPy's own definition of the power.
-        if base.has(x) or base.is_zero is not False:
+        if base.has(x) or is_zero(base) is not False:
             raise UnsupportedTermError(expr)
         return _exponentials(e * sp.log(base), x, expr, ((1, sp.Integer(1)),))
     arg = expr.args[0] if len(expr.args) == 1 else None
@@ -110,11 +112,8 @@ def exp_poly(expr: sp.Expr, x: sp.Symbol) -> ExpPoly:
 
 
 def _same(a: sp.Expr, b: sp.Expr) -> bool | None:
-    """a = b provably (True), a != b provably (False), or unknown (None)."""
-    d = sp.simplify(a - b)
-    if d == 0 or d.is_zero:
-        return True
-    return False if d.is_zero is False else None
+    """a = b provably (True), a != b provably (False), or unknown (None): the certified test."""
+    return is_zero(a - b)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,9 @@ import sympy as sp
 
 from proofs.engine.blockwise import Blockwise
 from proofs.engine.derivation import Derivation, Verdict, check_link
+from proofs.engine.floats import exact_floats
 from proofs.engine.linear_system import LinearSolution, solve_linear
+from proofs.engine.zero_test import is_zero, shielded
 
 
 @dataclass(frozen=True)
@@ -34,13 +36,14 @@ class FreeOf:
 
 @dataclass(frozen=True)
 class NonZero:
-    """Fact: expr != 0, decided by SymPy's assumptions on the symbols it contains."""
+    """Fact: expr != 0, decided by the certified zero test (proofs.engine.zero_test): balls for
+    numbers, SymPy's assumptions on the symbols with every constant certified first."""
 
     title: str
     expr: sp.Expr
 
     def verify(self, *, seed: int = 0) -> Verdict:
-        z = sp.simplify(self.expr).is_zero
+        z = is_zero(self.expr)
         if z is False:
             hyps = ", ".join(_hypotheses(self.expr)) or "its value"
             return Verdict("proved", f"nonzero by the hypotheses {hyps}")
@@ -64,7 +67,8 @@ class NonNegative:
 
     def verify(self, *, seed: int = 0) -> Verdict:
         link = check_link(self.expr, self.witness, seed=seed)
-        sign = self.witness.is_nonnegative
+        # Constants SymPy would judge by evalf are replaced by what a ball certifies about them.
+        sign = shielded(exact_floats(self.witness)).is_nonnegative
         if link.status == "refuted":
             cx = link.numeric.counterexample
             return Verdict("refuted", "the expression differs from its witness", cx, (link,))
@@ -112,9 +116,11 @@ class LinearSystem:
             return Verdict(
                 "refuted", f"the solution is not unique: {', '.join(map(str, result.free))} free"
             )
-        wrong = [u for u, v in self.expect.items() if sp.simplify(result.solution[u] - v) != 0]
-        if wrong:
+        zero = [is_zero(result.solution[u] - v) for u, v in self.expect.items()]
+        if False in zero:
             return Verdict("refuted", f"the unique solution is {result.solution}")
+        if None in zero:
+            return Verdict("undecided", f"cannot tell whether {result.solution} is as expected")
         return Verdict("proved", f"unique solution {result.solution}")
 
 

@@ -14,21 +14,7 @@ from typing import Literal
 import sympy as sp
 from sympy.solvers.solveset import NonlinearError
 
-
-def _zero(expr: sp.Expr) -> bool | None:
-    """True/False when SymPy can prove expr = 0 / expr != 0 under the symbols' assumptions."""
-    # Most entries are plain numbers or rational functions: settle those before simplify().
-    if expr.is_zero is not None:
-        return bool(expr.is_zero)
-    cheap = sp.cancel(sp.expand(expr))
-    if cheap == 0:
-        return True
-    if cheap.is_zero is False:
-        return False
-    reduced = sp.simplify(expr)
-    if reduced == 0:
-        return True
-    return False if reduced.is_zero is False else None
+from proofs.engine.zero_test import is_zero as _zero
 
 
 @dataclass(frozen=True)
@@ -96,7 +82,8 @@ def solve_linear(equations: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) ->
     for rr in range(r, rows):
         z = _zero(m[rr, n])
         if z is not True:
-            rhs = sp.simplify(m[rr, n])  # only for the message: rows that vanish are the norm
+            # Only for the message (rows that vanish are the norm); never a decision.
+            rhs = sp.simplify(m[rr, n])
         if z is False:
             combo = sum(m[rr, n + 1 + j] * equations[j] for j in range(rows))
             return LinearSolution(

@@ -1,36 +1,33 @@
-"""The numeric half of a link check: both sides at many seeded points, in high precision.
+"""The numeric half of a link check: both sides at many seeded points, in certified ball arithmetic.
 
-Each point is evaluated twice, at LOW_DPS and HIGH_DPS significant digits. A true identity's
-difference is rounding noise, which shrinks by about 10**-(HIGH_DPS-LOW_DPS) between the two;
-a false one's difference is a real number and stays put. Only a difference that is stable
-across both precisions counts as a counterexample, so cancellation near zero (sin(n*pi) for
-integer n, say) never refutes a true claim, and a claim off by 10**-45 is still caught.
+At each exact point (symbol -> Rational, or Rational + I*Rational) both sides are evaluated as
+balls that provably contain their exact values (proofs.engine.certified), with the precision
+raised until the ball of lhs - rhs either excludes 0, which certifies that the sides differ
+there (a counterexample), or lies within TOLERANCE of 0, relative to max(|lhs|, |rhs|, 1):
+agreement at that point. A point where neither happens within the precision or time budget
+makes the check undecided, never passed; a point where a side has no value is skipped.
 """
 
 from __future__ import annotations
 
-import functools
+import re
 from dataclasses import dataclass, field
 
 import mpmath
 import sympy as sp
-from sympy.core.evalf import PrecisionExhausted
-from sympy.printing.codeprinter import PrintMethodNotImplementedError
-from sympy.printing.pycode import MpmathPrinter
 
+from proofs.engine import budget
+from proofs.engine.certified import TOLERANCE, certify_difference
 from proofs.engine.sampling import sample_points, symbol_order
 
-LOW_DPS = 60
-HIGH_DPS = 120
 MIN_POINTS = 24
 MAX_ATTEMPTS = 200
-# Spec tolerance of the design: agreement to 1e-40 relative. Reported beside every check.
-RELATIVE_TOLERANCE = mpmath.mpf("1e-40")
-# A difference below 10**-(high_dps - _NOISE_DIGITS) relative to max(|lhs|, |rhs|, 1) is taken
-# as rounding noise without a second evaluation (at 120 digits: 1e-100, far finer than 1e-40).
-_NOISE_DIGITS = 20
-# Two evaluations of a real difference agree to this relative amount; noise does not.
-_STABLE = mpmath.mpf("1e-6")
+# The first precision tried, in bits (about 77 digits), and the largest (about 2466 digits).
+START_BITS = 256
+MAX_BITS = 8192
+# Agreement at a point means |lhs - rhs| <= TOLERANCE * max(|lhs|, |rhs|, 1), certified;
+# 2**-160 is about 7e-49, below the design's 1e-40.
+RELATIVE_TOLERANCE = TOLERANCE
 
 
 @dataclass(frozen=True)
@@ -54,9 +51,10 @@ class Counterexample:
 class NumericResult:
     """Outcome of the numeric check of one link.
 
-    passed: True if every evaluated point agreed, False if a counterexample was found,
-    None if too few points could be evaluated. points: how many were compared.
-    max_relative: the largest relative difference seen at HIGH_DPS (a float, for reports).
+    passed: True if every evaluated point was certified to agree, False if a point was
+    certified to differ (counterexample), None if too few points could be decided.
+    points: how many were compared. max_relative: the largest certified bound on the
+    relative difference (a float, for reports). tolerance: the agreement tolerance used.
     """
 
     passed: bool | None
@@ -64,110 +62,41 @@ class NumericResult:
     max_relative: float
     counterexample: Counterexample | None = None
     detail: str = field(default="")
-    noisy: int = 0
+    tolerance: float = RELATIVE_TOLERANCE
 
     def summary(self) -> str:
         """A short human-readable line."""
         if self.passed is None:
             return f"numeric ? ({self.detail})"
         if not self.passed:
-            return "numeric ✗ counterexample found"
-        noise = (
-            f"; {self.noisy} with rounding noise above 1e-40 (no difference: it changed "
-            "with precision, or evalf could not tell it from 0)"
-            if self.noisy
-            else ""
+            return "numeric ✗ counterexample found (certified by ball arithmetic)"
+        return (
+            f"numeric ✓ {self.points} points certified by ball arithmetic, "
+            f"max rel. diff ≤ {self.max_relative:.1e}"
         )
-        return f"numeric ✓ {self.points} points, max rel. diff {self.max_relative:.1e}{noise}"
 
 
-def _to_mp(value: sp.Expr) -> mpmath.mpf | mpmath.mpc:
-    # Sampled values are exact: a Rational, or Rational + I*Rational.
-    re, im = (sp.Rational(part) for part in value.as_real_imag())
-    r = mpmath.mpf(re.p) / re.q
-    if im == 0:
-        return r
-    return mpmath.mpc(r, mpmath.mpf(im.p) / im.q)
+def _midpoint(ball: str) -> str:
+    """A ball's text "[m +/- r]" (or "[a +/- r] + [b +/- s]*I") with each ball shown as m."""
+    mid = re.sub(r"\[([^\s\]]+) \+/- [^\]]+\]", r"\1", ball)
+    return re.sub(r"\[\+/-[^\]]+\]", "0", mid)
 
 
-def _entries(expr: sp.Basic) -> list[tuple[tuple[int, int] | None, sp.Expr]]:
-    if isinstance(expr, sp.MatrixBase):
-        return [((r, c), expr[r, c]) for r in range(expr.rows) for c in range(expr.cols)]
-    return [(None, expr)]
+def _decimal(ball: str, digits: int = 20) -> str:
+    """A ball's midpoint as a short decimal (a complex one as mpmath prints it)."""
+    mid = _midpoint(ball)
+    re_part, plus, im_part = mid.partition(" + ")
+    with mpmath.workdps(digits + 10):
+        if plus and im_part.endswith("*I"):
+            value = mpmath.mpc(mpmath.mpf(re_part), mpmath.mpf(im_part[:-2]))
+        else:
+            value = mpmath.mpf(mid)
+        return mpmath.nstr(value, digits)
 
 
-def _short(x) -> str:
-    return mpmath.nstr(x, 20)
-
-
-def _integer_limit(value) -> int:
-    """A summation limit as an int; a non-integral limit makes the point inadmissible."""
-    as_int = int(mpmath.nint(value))
-    if value != as_int:
-        raise ValueError(f"summation limit {value} is not an integer")
-    return as_int
-
-
-class _SumPrinter(MpmathPrinter):
-    """mpmath code in which a Sum with symbolic limits runs over mpf indices.
-
-    SymPy's printer emits range(a, b+1), which fails when the limits arrive as mpmath numbers;
-    here the limits are checked to be integers and the index is an exact mpf, so i/d_model
-    never falls back to float division.
-    """
-
-    def _print_re(self, expr: sp.re) -> str:
-        return f"re({self._print(expr.args[0])})"
-
-    def _print_im(self, expr: sp.im) -> str:
-        return f"im({self._print(expr.args[0])})"
-
-    def _print_conjugate(self, expr: sp.conjugate) -> str:
-        return f"conj({self._print(expr.args[0])})"
-
-    def _print_Sum(self, expr: sp.Sum) -> str:
-        loops = " ".join(
-            f"for {self._print(i)} in map(mpf, range(_integer_limit({self._print(a)}), "
-            f"_integer_limit({self._print(b)}) + 1))"
-            for i, a, b in expr.limits
-        )
-        return f"(builtins.sum({self._print(expr.function)} {loops}))"
-
-
-@functools.lru_cache(maxsize=256)
-def _compile(exprs: tuple[sp.Expr, ...], symbols: tuple[sp.Symbol, ...]):
-    # Cached: in a chain, each step is the right side of one link and the left of the next.
-    return sp.lambdify(
-        symbols,
-        list(exprs),
-        modules=[{"_integer_limit": _integer_limit}, "mpmath"],
-        printer=_SumPrinter({"fully_qualified_modules": False, "inline": True}),
-        # cse would hoist terms in a Sum's bound index out of the Sum's loop.
-        cse=not any(e.has(sp.Sum) for e in exprs),
-        # Two symbols may share a name (x and a real x): give each its own argument.
-        dummify=True,
-    )
-
-
-class _Side:
-    """All entries of one side of a link, evaluable at a point in any working precision."""
-
-    def __init__(self, exprs: list[sp.Expr], symbols: list[sp.Symbol]) -> None:
-        # One function for all entries, with common subexpressions (sin(pos*w), ...) shared.
-        self.symbols = symbols
-        self.func = _compile(tuple(sp.sympify(e) for e in exprs), tuple(symbols))
-
-    def __call__(self, values: dict[sp.Symbol, object]) -> list:
-        """The entries at a point given as mpmath numbers."""
-        return [mpmath.mpmathify(v) for v in self.func(*(values[s] for s in self.symbols))]
-
-
-def _evaluate(
-    sides: tuple[_Side, _Side], point: dict[sp.Symbol, sp.Expr], dps: int
-) -> tuple[list, list]:
-    with mpmath.workdps(dps):
-        values = {s: _to_mp(v) for s, v in point.items()}
-        return sides[0](values), sides[1](values)
+def _symbols(pairs: list[tuple[sp.Expr, sp.Expr]]) -> list[sp.Symbol]:
+    found = set().union(*(a.free_symbols | b.free_symbols for a, b in pairs))
+    return sorted(found, key=symbol_order)
 
 
 def check_numeric(
@@ -176,125 +105,66 @@ def check_numeric(
     *,
     seed: int = 0,
     points: int = MIN_POINTS,
-    low_dps: int = LOW_DPS,
-    high_dps: int = HIGH_DPS,
+    tolerance: float = RELATIVE_TOLERANCE,
 ) -> NumericResult:
-    """Compare lhs and rhs (scalars or same-shape matrices) at seeded points.
+    """Compare lhs and rhs (scalars or same-shape matrices) at seeded points, certified.
 
-    seed: the random stream; points: how many points must be evaluated;
-    low_dps/high_dps: the two working precisions in significant digits.
+    seed: the random stream; points: how many points must be decided; tolerance: the
+    relative difference below which a point counts as agreeing (certified by a ball).
     """
-    pairs = list(zip(_entries(lhs), _entries(rhs), strict=True))
-    symbols = sorted(
-        set().union(
-            *(sp.sympify(a).free_symbols | sp.sympify(b).free_symbols for (_, a), (_, b) in pairs)
-        ),
-        key=symbol_order,
-    )
-    try:
-        sides = (
-            _Side([a for (_, a), _ in pairs], symbols),
-            _Side([b for _, (_, b) in pairs], symbols),
-        )
-    except (PrintMethodNotImplementedError, KeyError, NotImplementedError) as exc:
-        # No mpmath translation (an unusual function, or zoo in the expression): no evidence.
-        what = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return NumericResult(None, 0, 0.0, detail=f"cannot be evaluated numerically ({what})")
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    left = list(lhs) if isinstance(lhs, sp.MatrixBase) else [lhs]
+    right = list(rhs) if isinstance(rhs, sp.MatrixBase) else [rhs]
+    if len(left) != len(right):
+        raise ValueError(f"lhs and rhs must have the same shape, got {len(left)} and {len(right)}")
+    symbols = _symbols(list(zip(left, right, strict=True)))
+    # A claim between constants has one point: evaluating it again would show nothing new.
+    points = points if symbols else 1
     compared = 0
-    noisy = 0
-    uncertain = 0
-    worst = mpmath.mpf(0)
+    uncertain = ""
+    worst = 0.0
     attempts = 0
-    stream = sample_points(symbols, seed=seed)
-    for point in stream:
+    for point in sample_points(symbols, seed=seed):
         if compared >= points or attempts >= MAX_ATTEMPTS:
             break
         attempts += 1
-        try:
-            lhs_hi, rhs_hi = _evaluate(sides, point, high_dps)
-            # The second precision only matters where the sides differ by more than the
-            # noise floor of the first; an exact or near-exact match needs no second opinion.
-            with mpmath.workdps(high_dps):
-                # The floor follows the working precision, so a deeper look sees deeper.
-                floor = mpmath.mpf(10) ** (_NOISE_DIGITS - high_dps)
-                gaps = [
-                    (abs(a - b), max(abs(a), abs(b))) for a, b in zip(lhs_hi, rhs_hi, strict=True)
-                ]
-                close = all(gap <= floor * max(scale, 1) for gap, scale in gaps)
-            if not close:
-                lhs_lo, rhs_lo = _evaluate(sides, point, low_dps)
-        except (ZeroDivisionError, ValueError, TypeError, OverflowError, ArithmeticError):
+        with budget.stage("numeric check (ball arithmetic)"):
+            decision = certify_difference(
+                lhs,
+                rhs,
+                point,
+                start_bits=START_BITS,
+                budget_bits=MAX_BITS,
+                tolerance=tolerance,
+                deadline=budget.deadline(),
+            )
+        if decision.status == "differs":
+            cx = Counterexample(
+                point={_label(s, symbols): _show_exact(point[s]) for s in symbols},
+                lhs=_decimal(decision.lhs),
+                rhs=_decimal(decision.rhs),
+                difference=_decimal(decision.difference, 6),
+                entry=decision.entry,
+            )
+            return NumericResult(False, compared, decision.relative, cx, tolerance=tolerance)
+        if decision.status == "agrees":
+            compared += 1
+            worst = max(worst, decision.relative)
+            continue
+        if decision.cause == "undefined":
             continue  # outside the expression's domain: not evidence either way
-        if any(not mpmath.isfinite(v) for v in (*lhs_hi, *rhs_hi)):
-            continue
+        if decision.cause == "untranslatable" or not symbols:
+            detail = f"cannot be evaluated numerically with certified bounds ({decision.reason})"
+            return NumericResult(None, compared, worst, detail=detail, tolerance=tolerance)
         compared += 1
-        if close:
-            with mpmath.workdps(high_dps):
-                worst = max([worst, *(gap / scale for gap, scale in gaps if scale)])
-            continue
-        for j, ((pos, a), (_, b)) in enumerate(pairs):
-            a_hi, b_hi, a_lo, b_lo = lhs_hi[j], rhs_hi[j], lhs_lo[j], rhs_lo[j]
-            with mpmath.workdps(high_dps):
-                d_hi = abs(a_hi - b_hi)
-                d_lo = abs(a_lo - b_lo)
-                scale = max(abs(a_hi), abs(b_hi))
-                rel = d_hi / scale if scale else d_hi
-                stable = d_hi > 0 and abs(d_hi - d_lo) <= _STABLE * d_hi
-                certified = _certified_nonzero(a - b, point, high_dps) if stable else False
-                if certified is None:
-                    uncertain += 1
-                elif not certified and rel > RELATIVE_TOLERANCE:
-                    noisy += 1
-                if certified:
-                    cx = Counterexample(
-                        point={_label(s, symbols): _show_exact(point[s]) for s in symbols},
-                        lhs=_short(a_hi),
-                        rhs=_short(b_hi),
-                        difference=mpmath.nstr(a_hi - b_hi, 6),
-                        entry=pos,
-                    )
-                    return NumericResult(False, compared, float(rel), cx)
-                if rel > worst and rel <= RELATIVE_TOLERANCE:
-                    worst = rel
+        uncertain = uncertain or decision.reason
     if uncertain:
-        return NumericResult(
-            None,
-            compared,
-            float(worst),
-            detail=f"{uncertain} stable difference(s) could not be certified nonzero or zero",
-            noisy=noisy,
-        )
+        detail = f"a point could not be certified to agree or differ: {uncertain}"
+        return NumericResult(None, compared, worst, detail=detail, tolerance=tolerance)
     if compared < points:
-        return NumericResult(
-            None,
-            compared,
-            float(worst),
-            detail=f"only {compared} of {points} points could be evaluated",
-            noisy=noisy,
-        )
-    return NumericResult(True, compared, float(worst), noisy=noisy)
-
-
-def _certified_nonzero(
-    difference: sp.Expr, point: dict[sp.Symbol, sp.Expr], dps: int
-) -> bool | None:
-    """Whether SymPy's accuracy-tracking evalf shows difference != 0 at the exact point.
-
-    Both fixed precisions can lose the same digits: in sin(x + 2**700) the 30-digit x is
-    absorbed at 60 and at 120 digits alike, so a true identity looks stably false. evalf
-    raises its working precision until its answer is certain; if it cannot tell the value
-    from 0 within 2*dps digits, the two sides agree as far as this check can see (False).
-    None: evalf could not produce a number at all, so the point proves nothing either way.
-    """
-    try:
-        # doit(): at the point every Sum has integer limits and is finite; evalf alone leaves a
-        # multi-index Sum unevaluated, and an unevaluated difference is never certified.
-        value = difference.subs(point).doit().evalf(15, maxn=2 * dps, strict=True)
-    except PrecisionExhausted:
-        return False
-    if not value.is_number or value.has(sp.Sum, sp.Integral, sp.Limit):
-        return None
-    return value.is_zero is False
+        detail = f"only {compared} of {points} points could be evaluated"
+        return NumericResult(None, compared, worst, detail=detail, tolerance=tolerance)
+    return NumericResult(True, compared, worst, tolerance=tolerance)
 
 
 _HEADLINE_FACTS = (
@@ -321,5 +191,9 @@ def _show_exact(value: sp.Expr) -> str:
     # Integers print exactly; a sampled rational prints to 20 digits (its exact form is 60 long).
     if value.is_Integer:
         return str(value)
-    with mpmath.workdps(HIGH_DPS):
-        return _short(_to_mp(value))
+    real, imag = (sp.Rational(part) for part in value.as_real_imag())
+    with mpmath.workdps(30):
+        shown = mpmath.mpf(real.p) / real.q
+        if imag:
+            shown = mpmath.mpc(shown, mpmath.mpf(imag.p) / imag.q)
+        return mpmath.nstr(shown, 20)

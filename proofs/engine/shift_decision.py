@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget, stage
 from proofs.engine.derivation import Derivation, Step, Verdict
 from proofs.engine.exp_poly import (
     Exponents,
@@ -40,7 +41,10 @@ from proofs.engine.exp_poly import (
     shift_poly,
 )
 from proofs.engine.facts import FreeOf
+from proofs.engine.floats import exact_floats, float_note
 from proofs.engine.linear_system import solve_linear
+from proofs.engine.show import show
+from proofs.engine.zero_test import is_zero, shield
 
 
 @dataclass(frozen=True)
@@ -65,9 +69,9 @@ class Certificate:
         ]
         for weight, row, basis, eq in self.equations:
             out.append(
-                f"  × {sp.sstr(weight)}:  row {row + 1}, coefficient of {sp.sstr(basis)}:  {sp.sstr(eq)} = 0"
+                f"  × {show(weight)}:  row {row + 1}, coefficient of {show(basis)}:  {show(eq)} = 0"
             )
-        out.append(f"their combination leaves 0 = {sp.sstr(self.value)}")
+        out.append(f"their combination leaves 0 = {show(self.value)}")
         out.append(f"which is false: {self.proof}")
         out.append(f"holds for: {self.holds_for}")
         return out
@@ -118,20 +122,27 @@ def _euler(expr: sp.Expr) -> sp.Expr:
 
 
 def _tidy(expr: sp.Expr) -> sp.Expr:
-    """simplify(expr) only when it is shorter: simplify also rewrites 10000**(2i/d) as 10**(8i/d)."""
-    simpler = sp.simplify(expr)
+    """simplify(expr) only when it is shorter: simplify also rewrites 10000**(2i/d) as 10**(8i/d).
+
+    Constants SymPy would evaluate in floating point stand in as symbols meanwhile, so
+    simplify cannot turn acosh(1 + 10**-20) into 0.
+    """
+    shielded, back = shield(expr)
+    simpler = sp.simplify(shielded).xreplace(back)
     return simpler if sp.count_ops(simpler) < sp.count_ops(expr) else expr
 
 
 def _real_form(expr: sp.Expr) -> sp.Expr:
-    trig = sp.expand(_euler(expr))
+    # Merge exponentials first (e^{k(1+2i)}·e^{-ik} = e^{k(1+i)}), so that the imaginary parts
+    # of e^{k}·(cos k + i sin k) cancel term by term instead of only after a trig identity.
+    trig = sp.expand(_euler(sp.powsimp(sp.expand(expr), combine="exp")))
     return _tidy(trig if not trig.has(sp.I) else expr)
 
 
 def _defined(expr: sp.Expr) -> bool:
     """Its denominator is provably nonzero: the entry is defined for every parameter value."""
     denominator = sp.denom(sp.together(expr))
-    return (denominator.is_number and denominator != 0) or sp.simplify(denominator).is_zero is False
+    return is_zero(denominator) is False
 
 
 def _vector(entries: Sequence[sp.Expr]) -> sp.ImmutableMatrix:
@@ -211,23 +222,44 @@ def _check_arguments(components: object, pos: object, k: object) -> tuple[sp.Exp
 
 
 def find_shift_map(
-    components: Sequence[sp.Expr], pos: sp.Symbol, k: sp.Symbol, *, affine: bool = False
+    components: Sequence[sp.Expr],
+    pos: sp.Symbol,
+    k: sp.Symbol,
+    *,
+    affine: bool = False,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> ShiftMap:
     """Decide whether a matrix M(k), free of pos, has M(k)·f(pos) = f(pos + k) for all pos.
 
     components: the entries of f, SymPy expressions in pos (other symbols are constants).
-    affine: ask for M(k)·f(pos) + b(k) = f(pos + k) instead. Returns a ShiftMap whose exists
-    is True (with a verified matrix), False (with a certificate) or None (undecided, with the
-    reason); it never guesses.
+    affine: ask for M(k)·f(pos) + b(k) = f(pos + k) instead. timeout: seconds (None: no
+    limit); past it the answer is undecided, "timed out in <stage>". Returns a ShiftMap whose
+    exists is True (with a verified matrix), False (with a certificate) or None (undecided,
+    with the reason); it never guesses.
     """
-    comps = _check_arguments(components, pos, k)
-    kind = "affine" if affine else "linear"
+    given = _check_arguments(components, pos, k)
+    comps = tuple(exact_floats(c) for c in given)
+    note = float_note(*given)
 
     def answer(exists: bool | None, reason: str, **kw: object) -> ShiftMap:
-        return ShiftMap(exists, reason, comps, pos, k, affine, **kw)
+        return ShiftMap(exists, reason + note, comps, pos, k, affine, **kw)
+
+    def timed_out(where: str) -> ShiftMap:
+        return answer(None, f"timed out in {where} (budget {timeout} s)")
 
     try:
-        raw = [exp_poly(sp.expand(c), pos) for c in comps]
+        return run_with_budget(lambda: _decide(comps, pos, k, affine, answer), timeout, timed_out)
+    except RecursionError:
+        raise ValueError("a component is nested too deeply to decide") from None
+
+
+def _decide(comps, pos, k, affine, answer) -> ShiftMap:
+    """find_shift_map's work, within the budget set by its caller."""
+    kind = "affine" if affine else "linear"
+
+    try:
+        with stage("rewriting over pos^n·e^(λ·pos)"):
+            raw = [exp_poly(sp.expand(c), pos) for c in comps]
     except UnsupportedTermError as bad:
         return answer(
             None,
@@ -258,7 +290,8 @@ def find_shift_map(
             equations.append(sp.expand(eq))
             labels.append((i, basis[keys.index(key)]))
 
-    solution = solve_linear(equations, unknowns)
+    with stage("the coefficient linear system"):
+        solution = solve_linear(equations, unknowns)
     if solution.status == "solved":
         values = {u: v.subs({f: 0 for f in solution.free}) for u, v in solution.solution.items()}
         return _confirm(answer, values, m, b, comps, pos, k, affine, basis, solution.free)
@@ -268,7 +301,7 @@ def find_shift_map(
         if found.exists:
             return found
     if exps.unsure:
-        pairs = "; ".join(f"{sp.sstr(a)} and {sp.sstr(c)}" for a, c in exps.unsure)
+        pairs = "; ".join(f"{show(a)} and {show(c)}" for a, c in exps.unsure)
         return answer(
             None,
             f"no {kind} map found, but the exponents {pairs} may coincide for some "
@@ -280,7 +313,7 @@ def find_shift_map(
         return answer(None, f"{solution.reason}; {cert}", basis=basis)
     return answer(
         False,
-        f"no {kind} map: the coefficient equations force 0 = {sp.sstr(cert.value)}",
+        f"no {kind} map: the coefficient equations force 0 = {show(cert.value)}",
         certificate=cert,
         basis=basis,
     )
@@ -310,7 +343,7 @@ def _confirm(answer, values, m, b, comps, pos, k, affine, basis, free) -> ShiftM
     if undefined:
         return answer(
             None,
-            f"a map exists only where {sp.sstr(sp.denom(sp.together(undefined[0])))} ≠ 0, "
+            f"a map exists only where {show(sp.denom(sp.together(undefined[0])))} ≠ 0, "
             "and that cannot be decided",
             basis=basis,
         )
@@ -318,7 +351,8 @@ def _confirm(answer, values, m, b, comps, pos, k, affine, basis, free) -> ShiftM
     derivation = _derivation(
         matrix, offset, f, _vector([c.subs(pos, pos + k) for c in comps]), affine
     )
-    verdict = derivation.verify()
+    with stage("verifying the candidate map"):
+        verdict = derivation.verify(timeout=None)
     free_of = FreeOf("free of pos", sp.ImmutableMatrix(entries), (pos,)).verify()
     free_names = tuple(str(u).lstrip("_") for u in free)
     if verdict.proved and free_of.proved:
@@ -360,11 +394,13 @@ def _certificate(
         return f"no certificate either: {left_null.reason}"
     for t in left_null.free:
         weights = [
-            sp.simplify(left_null.solution[y].subs({f: int(f == t) for f in left_null.free}))
+            sp.cancel(left_null.solution[y].subs({f: int(f == t) for f in left_null.free}))
             for y in ys
         ]
-        value = _tidy(_real_form(sum(w * r for w, r in zip(weights, rhs, strict=True))))
-        proof = _nonzero_in(value, k)
+        # Proved nonzero in exact form; simplify() only tidies what is shown.
+        exact = sp.expand(sum(w * r for w, r in zip(weights, rhs, strict=True)))
+        proof = _nonzero_in(exact, k)
+        value = _tidy(_real_form(exact))
         if proof is None:
             continue
         used = tuple(
@@ -376,7 +412,7 @@ def _certificate(
 
 def _nonzero_in(value: sp.Expr, k: sp.Symbol) -> str | None:
     """How value is known not to vanish (for every, or for generic, admissible k), or None."""
-    if value.is_zero is False:
+    if is_zero(value) is False:
         return "it is nonzero for every admissible value of its symbols"
     if k.is_integer or not value.has(k):
         return None  # exponential polynomials may vanish at every integer (sin(π·k))
@@ -388,19 +424,19 @@ def _nonzero_in(value: sp.Expr, k: sp.Symbol) -> str | None:
     if exps.unsure:
         return None
     for (n, lam), c in canonical([poly], exps)[0].items():
-        if sp.simplify(c).is_zero is False:
-            term = sp.sstr(k**n * sp.exp(lam * k))
+        if is_zero(c) is False:
+            term = show(k**n * sp.exp(lam * k))
             return (
-                f"as a function of k it has the nonzero coefficient {sp.sstr(sp.simplify(c))} "
+                f"as a function of k it has the nonzero coefficient {show(c)} "
                 f"of {term} over independent functions k^n·e^(λk), so it is not identically 0"
             )
     return None
 
 
 def _where(value: sp.Expr, k: sp.Symbol) -> str:
-    if value.is_zero is False:
+    if is_zero(value) is False:
         return f"every admissible k ({_domain_words(k)})"
-    return f"every admissible k with {sp.sstr(value)} ≠ 0 (k = 0 always admits the identity map)"
+    return f"every admissible k with {show(value)} ≠ 0 (k = 0 always admits the identity map)"
 
 
 def _domain_words(k: sp.Symbol) -> str:

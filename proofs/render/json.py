@@ -8,7 +8,7 @@ from typing import Any
 import sympy as sp
 
 from proofs.engine.derivation import Derivation, LinkResult
-from proofs.engine.pointwise import HIGH_DPS, LOW_DPS
+from proofs.engine.pointwise import MAX_BITS, START_BITS
 from proofs.engine.theorem import TheoremResult
 
 
@@ -24,9 +24,8 @@ def _check(link: LinkResult | None) -> tuple[dict[str, Any] | None, dict[str, An
     numeric = {
         "passed": n.passed,
         "points": n.points,
-        "digits": [LOW_DPS, HIGH_DPS],
+        "bits": [START_BITS, MAX_BITS],
         "max_relative_difference": n.max_relative,
-        "noisy_points": n.noisy,
         "counterexample": None if n.counterexample is None else n.counterexample.describe(),
     }
     return symbolic, numeric

@@ -10,19 +10,23 @@ import re
 from collections.abc import Sequence
 
 from proofs.engine.derivation import Derivation, Verdict
-from proofs.engine.pointwise import HIGH_DPS, LOW_DPS
+from proofs.engine.pointwise import MAX_BITS, START_BITS
 from proofs.render.lesson_blocks import Block, Heading, Items, Para, Piece
 from proofs.render.notes_checked import Checked
 
 METHOD = (
     "Each link of each chain is an equation between two expressions. It was checked twice. "
     "Symbolically, SymPy reduced the difference of the two sides to exactly 0; the rule that "
-    "did it is named below (expand, trigsimp, …). Numerically, mpmath evaluated both sides at "
-    f"seeded random points that respect the symbols' hypotheses, at {LOW_DPS} and at "
-    f"{HIGH_DPS} significant digits, and compared them; the largest relative difference is "
-    "given. A link counts only if both checks pass. Statements that are not equations (an "
-    "expression is free of a symbol, is nonzero, a linear system has no solution) were decided "
-    "by SymPy from the symbols' assumptions, keeping every equation of a system. Each theorem "
+    "did it is named below (expand, angle addition, …); a zero reached only by SymPy's "
+    "trigsimp or simplify counts only when ball arithmetic confirms it at further points. "
+    "Numerically, python-flint's arb ball arithmetic evaluated both sides at seeded random "
+    "points that respect the symbols' hypotheses, with a rigorous error bound, from "
+    f"{START_BITS} up to {MAX_BITS} bits: a ball of the difference that excludes 0 is a "
+    "certified counterexample, one within 2^-160 of 0 counts as agreement, anything else "
+    "leaves the link undecided. A link counts only if both checks pass. Statements that are "
+    "not equations (an expression is free of a symbol, is nonzero, a linear system has no "
+    "solution) were decided from the symbols' assumptions with one certified zero test for "
+    "constants, keeping every equation of a system. Each theorem "
     "also has a numeric twin: a NumPy function that recomputes the property in double "
     "precision without reusing the proof."
 )

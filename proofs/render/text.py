@@ -22,7 +22,7 @@ from sympy.printing.pretty.stringpict import prettyForm
 
 from proofs.engine.derivation import Derivation, LinkResult, Verdict
 from proofs.engine.facts import LinearSystem, Part
-from proofs.engine.pointwise import HIGH_DPS, LOW_DPS
+from proofs.engine.pointwise import MAX_BITS, START_BITS
 from proofs.engine.theorem import TheoremResult
 from proofs.render.structure import is_structured, structure_text
 
@@ -482,11 +482,9 @@ def link_details(link: LinkResult, style: Style) -> list[str]:
     symbolic = f"symbolic: reduced to 0 by {s.rule}" if s.passed else style.text(s.summary())
     if n.passed:
         numeric = (
-            f"numeric: {n.points} points at {LOW_DPS} and {HIGH_DPS} digits, "
-            f"largest relative difference {n.max_relative:.1e}"
+            f"numeric: {n.points} points in ball arithmetic ({START_BITS} to {MAX_BITS} bits), "
+            f"largest certified relative difference {n.max_relative:.1e}"
         )
-        if n.noisy:
-            numeric += f" ({n.noisy} with rounding noise)"
     else:
         numeric = style.text(n.summary())
     out = style.wrap(symbolic, indent=8, hang=2) + style.wrap(numeric, indent=8, hang=2)

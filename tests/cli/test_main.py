@@ -131,7 +131,9 @@ def test_details_per_link_only_with_verbose(capsys):
     quiet = capsys.readouterr().out
     assert main(["prove", "ramp", "--no-twin", "--verbose"]) == 0
     verbose = capsys.readouterr().out
-    detail = "24 points at 60 and 120 digits, largest relative difference"
+    detail = (
+        "24 points in ball arithmetic (256 to 8192 bits), largest certified relative difference"
+    )
     assert detail not in quiet and detail in verbose
     assert "symbolic: reduced to 0 by expand" in verbose
     # Each step still names its rule, in both.

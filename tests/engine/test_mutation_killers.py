@@ -290,8 +290,9 @@ def test_seed_fixes_the_points_and_another_seed_moves_them() -> None:
     assert point(0) != point(1)
 
 
-def test_exact_agreement_reports_zero_relative_difference() -> None:
-    assert check_numeric(X**2 + 1, X**2 + 1).max_relative == 0.0
+def test_exact_agreement_reports_a_relative_difference_far_below_the_tolerance() -> None:
+    result = check_numeric(X**2 + 1, X**2 + 1)
+    assert 0.0 <= result.max_relative < 1e-70
 
 
 # --- Defaults and input checks of the symbolic half and of Derivation ------------------------
@@ -301,7 +302,7 @@ def test_symbolic_check_is_thorough_by_default() -> None:
     """(n+1)!/n! = n+1 needs simplify(): the default must try it, and say so."""
     lhs, rhs = sp.factorial(N + 1) / sp.factorial(N), N + 1
     assert check_symbolic(lhs, rhs).rule == "simplify"
-    assert reduce_to_zero(lhs - rhs) == ("simplify", 0)
+    assert reduce_to_zero(lhs - rhs) == ("simplify", 0, True)
     assert check_symbolic(lhs, rhs, thorough=False).passed is None
 
 
