@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 DEFAULT_TIMEOUT = 60.0
+# Seconds between repeated alarms once a budget has run out, until the work gives up.
+_REPEAT = 0.5
 
 T = TypeVar("T")
 
@@ -74,8 +76,9 @@ def _arm() -> None:
     if left is None:
         signal.setitimer(signal.ITIMER_REAL, 0)
     else:
-        # A deadline already passed fires at once (setitimer(0) would disarm instead).
-        signal.setitimer(signal.ITIMER_REAL, max(left, 1e-4))
+        # A deadline already passed fires at once (setitimer(0) would disarm instead). The alarm
+        # then repeats: a bare `except:` inside SymPy can swallow one TimedOut, not every one.
+        signal.setitimer(signal.ITIMER_REAL, max(left, 1e-4), _REPEAT)
 
 
 def _check_timeout(timeout: float | None) -> float | None:
@@ -110,6 +113,7 @@ def run_with_budget(
         _arm()
         return work()
     except TimedOut as exc:
+        signal.setitimer(signal.ITIMER_REAL, 0)  # no repeat while the work is given up
         del _state.stages[depth:]
         return on_timeout(exc.stage)
     finally:

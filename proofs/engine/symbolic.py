@@ -114,8 +114,25 @@ def _sum_termwise(d: sp.Expr) -> sp.Expr:
             if summand == 0:
                 break
         if summand != 0:
-            out.append(sp.Sum(summand, *limits).doit())
+            remainder = sp.Sum(summand, *limits)
+            out.append(remainder.doit() if _few_terms(limits) else remainder)
     return sp.expand(sp.Add(*out))
+
+
+# A Sum with more terms than this is never written out term by term (SymPy would loop over all
+# 10**12 terms of Sum(f(i), (i, 1, 10**12)) in Python); symbolic limits are summed in closed form.
+_MAX_DIRECT_TERMS = 10_000
+
+
+def _few_terms(limits: tuple) -> bool:
+    """Whether doit() may evaluate these limits: symbolic bounds, or at most _MAX_DIRECT_TERMS."""
+    count = 1
+    for _, low, high in limits:
+        span = high - low
+        if not span.is_Integer:
+            return True
+        count *= max(int(span) + 1, 0)
+    return count <= _MAX_DIRECT_TERMS
 
 
 _INVERSE_HYPERBOLIC = (sp.asinh, sp.acosh, sp.atanh, sp.acoth, sp.asech, sp.acsch)
