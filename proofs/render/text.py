@@ -482,8 +482,8 @@ def link_details(link: LinkResult, style: Style) -> list[str]:
     symbolic = f"symbolic: reduced to 0 by {s.rule}" if s.passed else style.text(s.summary())
     if n.passed:
         numeric = (
-            f"numeric: {n.points} points in ball arithmetic ({START_BITS} to {MAX_BITS} bits), "
-            f"largest certified relative difference {n.max_relative:.1e}"
+            f"numeric: {n.points} points, arb balls of {START_BITS} to {MAX_BITS} bits, "
+            f"|difference| ≤ {n.max_relative:.1e} relative"
         )
     else:
         numeric = style.text(n.summary())

@@ -131,9 +131,7 @@ def test_details_per_link_only_with_verbose(capsys):
     quiet = capsys.readouterr().out
     assert main(["prove", "ramp", "--no-twin", "--verbose"]) == 0
     verbose = capsys.readouterr().out
-    detail = (
-        "24 points in ball arithmetic (256 to 8192 bits), largest certified relative difference"
-    )
+    detail = "numeric: 24 points, arb balls of 256 to 8192 bits, |difference| ≤"
     assert detail not in quiet and detail in verbose
     assert "symbolic: reduced to 0 by expand" in verbose
     # Each step still names its rule, in both.
@@ -144,7 +142,7 @@ def test_json_always_has_the_link_details(capsys):
     assert main(["prove", "ramp", "--json", "--no-twin"]) == 0
     (theorem,) = json.loads(capsys.readouterr().out)
     numeric = [s["numeric"] for s in theorem["steps"] if s["numeric"]]
-    assert numeric and all(n["points"] == 24 and n["digits"] == [60, 120] for n in numeric)
+    assert numeric and all(n["points"] == 24 and n["bits"] == [256, 8192] for n in numeric)
     assert theorem["links"] == 3 and "seconds" in theorem
 
 
