@@ -137,7 +137,6 @@ def build(d_model: int = 8) -> Theorem:
             vector_norm_fact(d_model, pair),
         ),
         twin="numeric.checks.bounded.bounds_and_norms_table",
-        figure="numeric.plots.spectrum.spectrum_figure",
         remarks=(
             "The bounds are inequalities, which the equality engine does not check as such: each is "
             "shown as an equality to a square (checked symbolically and numerically) plus SymPy's "

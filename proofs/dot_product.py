@@ -7,7 +7,7 @@ over the pairs (for symbolic d_model, and written out for a concrete one): f(k) 
 and ‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(k·ω_i)). f is even, and not odd (f(0) ≠ 0), so
 the dot product alone cannot tell "k before" from "k after".
 
-Numeric twin: numeric.checks.dot_product.dot_product_table (figure: numeric.plots.dot_product.plot).
+Numeric twin: numeric.checks.dot_product.dot_product_table.
 """
 
 from __future__ import annotations
@@ -247,7 +247,6 @@ def build(d_model: int = 8) -> Theorem:
         ),
         twin="numeric.checks.dot_product.dot_product_table",
         twin_kwargs={"d_model": d_model},
-        figure="numeric.plots.dot_product.plot",
         remarks=(
             "The pair statements and the sums over the d_model/2 pairs hold with i and d_model "
             "symbolic; the concrete-d_model parts instantiate the pair statements at each pair.",

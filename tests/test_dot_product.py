@@ -92,13 +92,3 @@ def test_twin_fails_for_a_non_sinusoidal_claim():
 def test_twin_rejects_bad_input(kwargs):
     with pytest.raises(ValueError):
         dot_product_table(**kwargs)
-
-
-@pytest.mark.slow
-def test_plot_writes_a_figure(tmp_path):
-    pytest.importorskip("matplotlib")
-    from numeric.plots.dot_product import plot
-
-    path = tmp_path / "dot.png"
-    plot(path, max_k=50)
-    assert path.stat().st_size > 1000

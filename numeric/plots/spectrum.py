@@ -8,9 +8,6 @@ from pathlib import Path
 
 import numpy as np
 
-from numeric.module_tables import default_dims
-from numeric.tables import sinusoidal_pe
-
 MISSING = "--plot needs matplotlib, which is not installed; install the extra: pip install 'pe-proofs[plot]'"
 
 
@@ -46,13 +43,3 @@ def plot_spectrum(table: np.ndarray, dims: Sequence[int], path: str | Path) -> P
     # The file's suffix picks the format (png, svg or pdf); none means PNG.
     figure.savefig(path, format=path.suffix.lstrip(".").lower() or "png", dpi=100)
     return path
-
-
-# Positions drawn: enough for the slowest default dim (ω = 1/100 at d_model = 8) to turn once.
-SPECTRUM_POSITIONS = 700
-
-
-def spectrum_figure(path: str | Path, *, d_model: int = 8) -> None:
-    """The course's exercise 3 as a PNG: PE(pos, dim) against pos for sine dims from fast to
-    slow, each within [−1, 1] (the bounded theorem's figure, drawn as f(path, **twin_kwargs))."""
-    plot_spectrum(sinusoidal_pe(SPECTRUM_POSITIONS, d_model), default_dims(d_model), path)

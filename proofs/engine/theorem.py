@@ -47,8 +47,6 @@ class Theorem:
     formulas: the statement's key equations, for printers. parts: derivations and facts.
     twin: dotted path of the numeric cross-check (a function returning a numeric Table).
     twin_kwargs: the arguments the twin is called with. remarks: sentences that bound the claim.
-    figure: dotted path of a function f(path, **twin_kwargs) that draws the theorem's figure
-    as a PNG (matplotlib imported inside it), or "" for none.
     """
 
     name: str
@@ -59,7 +57,6 @@ class Theorem:
     formulas: tuple[sp.Basic, ...] = ()
     twin_kwargs: dict[str, object] = field(default_factory=dict)
     remarks: tuple[str, ...] = ()
-    figure: str = ""
 
     def verify(self, *, seed: int = 0) -> TheoremResult:
         """Verify every part independently."""
