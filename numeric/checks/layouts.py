@@ -185,3 +185,89 @@ def layout_table(
         ),
         passed=all(r[-1] for r in rows),
     )
+
+
+# The conventions real implementations use, each generated here from its own formula:
+# (name, who uses it, layout to build, schedule, first position, scale as a function of d_model).
+CONVENTIONS: tuple[tuple[str, str, str, str, int, Callable[[int], float]], ...] = (
+    (
+        "paper",
+        "Vaswani et al., the Annotated Transformer",
+        "interleaved",
+        "paper",
+        0,
+        lambda d: 1.0,
+    ),
+    (
+        "[sin | cos], t2t",
+        "tensor2tensor, fairseq, Marian, Whisper",
+        "concatenated",
+        "tensor2tensor",
+        0,
+        lambda d: 1.0,
+    ),
+    (
+        "[cos | sin]",
+        "diffusers' UNet default, MusicGen",
+        "cos_first",
+        "tensor2tensor",
+        0,
+        lambda d: 1.0,
+    ),
+    ("from 1", "DETR", "interleaved", "paper", 1, lambda d: 1.0),
+    ("scaled d^-1/2", "x-transformers", "concatenated", "paper", 0, lambda d: d**-0.5),
+)
+
+
+def conventions_table(*, max_len: int = 512, d_model: int = 16) -> Table:
+    """Each convention of CONVENTIONS built from its formula, then identified by numeric.audit.
+
+    The rotation check passes on every one: the shift property belongs to the (sin, cos)
+    pairing, not to the layout, schedule, first position or scale.
+    """
+    from numeric.table_audit import audit  # the audit uses the twins' helpers: import late
+
+    d_model = validate.d_model(d_model)
+    rows, ok = [], True
+    for name, used_by, layout, schedule, start, scale in CONVENTIONS:
+        table = sinusoidal_pe(
+            max_len,
+            d_model,
+            layout="interleaved" if layout == "interleaved" else "concatenated",
+            schedule=schedule,
+            start=start,
+        )
+        if layout == "cos_first":
+            half = d_model // 2
+            table = np.hstack([table[:, half:], table[:, :half]])
+        table = table * scale(d_model)
+        found = audit(table)
+        layout_found = {"cos_first": "concatenated_cos_first"}.get(layout, layout)
+        same = (
+            found.layout == layout_found
+            and found.schedule == schedule
+            and found.position_offset == start
+            and found.scale is not None
+            and abs(found.scale - scale(d_model)) <= 1e-9
+        )
+        passed = bool(found.rotation["passed"])
+        ok &= same and passed
+        rows.append(
+            (
+                name,
+                used_by,
+                found.layout or "?",
+                found.schedule or "?",
+                found.position_offset if found.position_offset is not None else "?",
+                float(found.scale) if found.scale is not None else float("nan"),
+                passed,
+            )
+        )
+    return Table(
+        title=f"conventions of real implementations, ({max_len}, {d_model}) tables, identified by fitting",
+        columns=("convention", "used by", "layout", "schedule", "first pos", "scale", "rotation"),
+        rows=tuple(rows),
+        formats=("", "", "", "", "", ".4g", ""),
+        note="each table built from its convention's formula; the audit names it and the shift check passes",
+        passed=ok,
+    )

@@ -29,4 +29,6 @@ def cell_tex(cell: Cell, spec: str) -> str:
     if isinstance(cell, bool | np.bool_):
         return r"$\checkmark$" if cell else r"$\times$"
     text = format_cell(cell, spec)
-    return _number_tex(text) if is_number(cell) else tex_text(text)
+    tex = _number_tex(text) if is_number(cell) else tex_text(text)
+    # After the previous row's \\ a cell starting with [ would be read as \\[<length>].
+    return "{}" + tex if tex.startswith("[") else tex

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import sympy as sp
 
+from numeric.checks.layouts import conventions_table
 from numeric.table import Table
 from proofs.definitions import BASE, D_MODEL, OMEGA_I, POS, I, K, L, omega, rotation_matrix
 from proofs.engine.derivation import Derivation, Step
@@ -1107,10 +1108,31 @@ def layouts_section(parts: _Parts) -> Section:
     blocks.append(
         Para(
             (
+                "Real implementations use several of these conventions, and they disagree "
+                "silently: a checkpoint trained with one is wrong under another. The next table "
+                "builds a small encoding in each convention from that convention's formula, "
+                "then names the convention again from the numbers alone, by fitting each "
+                "column's frequency and phase; the shift check passes on every one, as the "
+                "theorem says it must.",
+            ),
+        )
+    )
+    if not parts.brief:
+        blocks.append(
+            TableBlock(
+                conventions_table(),
+                "The conventions of real implementations, identified from their tables.",
+                None,
+                "conventions_table()",
+            )
+        )
+    blocks.append(
+        Para(
+            (
                 Emph("What this means. "),
                 "The rotation property belongs to the pairing of each sine with its cosine, "
-                "not to the base 10000, the spacing of the frequencies or the order of the "
-                "dimensions.",
+                "not to the base 10000, the spacing of the frequencies, the order of the "
+                "dimensions, the first position or a common scale.",
             ),
         )
     )

@@ -29,6 +29,7 @@ from proofs.render.markdown_lesson import (
 
 SETUP = '''from IPython.display import SVG
 
+from numeric.checks.layouts import conventions_table
 from numeric.module_tables import module_report
 from proofs import registry
 from proofs.render.tables import render_tables

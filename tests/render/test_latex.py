@@ -186,3 +186,8 @@ def test_two_powers_of_numbers_side_by_side_get_a_dot():
 def test_extra_names_set_whole_objects():
     tex = latex_math.latex_math(sp.Symbol("M_kT", commutative=False), names={"M_kT": "M_{k}^{T}"})
     assert tex == "M_{k}^{T}"
+
+
+def test_a_cell_starting_with_a_bracket_is_not_read_as_a_row_skip():
+    assert latex_tables.cell_tex("[sin | cos]", "").startswith("{}[")
+    assert latex_tables.cell_tex("paper", "") == "paper"
