@@ -6,7 +6,7 @@ import argparse
 
 from proofs import registry
 from proofs.cli.files import check_directory, write_files
-from proofs.cli.options import path_text, positive_even_int
+from proofs.cli.options import add_out_argument, positive_even_int
 from proofs.engine.coq.development import REPORT, build_development
 
 NAME = "coq"
@@ -18,13 +18,7 @@ EXAMPLE = "pe-proofs coq --out coq && (cd coq && coq_makefile -f _CoqProject -o 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--out",
-        required=True,
-        type=path_text,
-        metavar="DIR",
-        help="output directory (created if missing)",
-    )
+    add_out_argument(parser)
     parser.add_argument(
         "--d-model",
         type=positive_even_int,

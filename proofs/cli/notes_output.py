@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from numeric.module_tables import module_report
 from numeric.table import Table
 from proofs.cli.files import check_directory, write_files
-from proofs.cli.options import path_text, positive_even_int
+from proofs.cli.options import add_out_argument, positive_even_int
 from proofs.cli.verify import check
 from proofs.render.lesson import brief_theorems
 from proofs.render.notes_checked import Checked
@@ -18,13 +18,7 @@ Render = Callable[[Sequence[Checked], Sequence[Table]], dict[str, bytes]]
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--out",
-        required=True,
-        type=path_text,
-        metavar="DIR",
-        help="output directory (created if missing)",
-    )
+    add_out_argument(parser)
     parser.add_argument(
         "--d-model",
         type=positive_even_int,

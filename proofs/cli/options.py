@@ -39,3 +39,14 @@ def job_count(text: str) -> int:
     if not 0 <= value <= 64:
         raise argparse.ArgumentTypeError(f"must be an integer from 0 to 64, got {value}")
     return value
+
+
+def add_out_argument(parser: argparse.ArgumentParser) -> None:
+    """--out DIR, required: where a command that writes a folder of files puts them."""
+    parser.add_argument(
+        "--out",
+        required=True,
+        type=path_text,
+        metavar="DIR",
+        help="output directory (created if missing)",
+    )

@@ -16,6 +16,7 @@ from proofs.render import (
     latex_chains,
     latex_lesson,
     latex_math,
+    latex_tables,
     tex_prose,
     tex_width,
 )
