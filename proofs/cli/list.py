@@ -7,7 +7,7 @@ import textwrap
 
 from proofs import registry
 from proofs.cli.terminal import terminal_width, wants_unicode
-from proofs.render.text import ascii_text
+from proofs.render.text_style import ascii_text
 
 NAME = "list"
 HELP = "list the theorems with their one-line statements"

@@ -14,7 +14,8 @@ from proofs.cli.pool import parallel_map
 from proofs.cli.terminal import Progress, add_style_arguments, style_from
 from proofs.render.json import theorem_json
 from proofs.render.tables import render_tables
-from proofs.render.text import Style, link_count, render_theorem, summary_table
+from proofs.render.text import link_count, render_theorem, summary_table
+from proofs.render.text_style import Style
 
 NAME = "prove"
 HELP = "verify theorems (all by default): every step checked symbolically and numerically"

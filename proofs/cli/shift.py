@@ -22,7 +22,9 @@ from proofs.definitions import POS, K
 from proofs.engine.budget import DEFAULT_TIMEOUT
 from proofs.engine.parse import DEFAULT_SYMBOLS, parse_expression
 from proofs.engine.shift_decision import ShiftMap, find_shift_map
-from proofs.render.text import Style, block, render_part
+from proofs.render.terminal_math import block
+from proofs.render.text import render_part
+from proofs.render.text_style import Style
 
 NAME = "shift"
 HELP = "decide whether M(k)·f(pos) = f(pos + k) has a matrix M(k) free of pos (--affine: plus b(k))"

@@ -17,7 +17,7 @@ import shutil
 import sys
 from typing import TextIO
 
-from proofs.render.text import DEFAULT_WIDTH, Style
+from proofs.render.text_style import DEFAULT_WIDTH, Style
 
 # Narrower than this, typeset math cannot be laid out sensibly.
 MIN_WIDTH = 40

@@ -22,6 +22,9 @@ matrix works; k = 0 always admits the identity. None: the method could not decid
 says why. If two exponents λ might coincide for some parameter values (is_zero of their
 difference is None), a certificate of impossibility is not trusted and the answer is None;
 a verified map is trusted regardless, because its identity holds term by term.
+
+One procedure, kept in one file though it is a little over 400 lines: the candidate map, its
+verification and the certificate of impossibility share the same basis and coefficient system.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from numeric.table import Cell, Table, format_cell
 from proofs.render.latex_chains import derivation_rows
 from proofs.render.latex_lesson import math
 from proofs.render.latex_tables import is_number
-from proofs.render.lesson import SUBTITLE
 from proofs.render.lesson_blocks import (
     AppendixStart,
     Block,
@@ -38,6 +37,7 @@ from proofs.render.lesson_blocks import (
     TableBlock,
     TheoremStatement,
 )
+from proofs.render.lesson_parts import SUBTITLE
 from proofs.render.markdown_lesson import anchor, label_pages, page_name, section_number
 
 RENDER_SCRIPT = """document.addEventListener("DOMContentLoaded", () => {

@@ -10,7 +10,6 @@ from numeric.table import Table, format_cell
 from proofs.render.latex_chains import derivation_rows
 from proofs.render.latex_math import latex_math
 from proofs.render.latex_tables import cell_tex, is_number
-from proofs.render.lesson import NAMES, SUBTITLE
 from proofs.render.lesson_blocks import (
     AppendixStart,
     Block,
@@ -31,6 +30,7 @@ from proofs.render.lesson_blocks import (
     TableBlock,
     TheoremStatement,
 )
+from proofs.render.lesson_parts import NAMES, SUBTITLE
 from proofs.render.tex_prose import tex_text
 from proofs.render.tex_width import tex_width
 

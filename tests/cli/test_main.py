@@ -92,7 +92,7 @@ def test_bad_option_in_a_subprocess_has_no_traceback():
 def test_a_sum_pretty_prints_first_thing_in_a_fresh_process():
     # SymPy's big-symbol glyphs depend on a global Unicode switch that sp.pretty() sets.
     code = (
-        "import sympy as sp; from proofs.render.text import pretty_lines; "
+        "import sympy as sp; from proofs.render.terminal_math import pretty_lines; "
         "i, n = sp.symbols('i n'); print(len(pretty_lines(sp.Sum(i, (i, 0, n)))[0]))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

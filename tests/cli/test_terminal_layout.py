@@ -6,7 +6,9 @@ import pytest
 import sympy as sp
 
 from proofs.definitions import POS, K, pe_vector, shift_matrix
-from proofs.render.text import Style, math_lines, render_theorem
+from proofs.render.terminal_math import math_lines
+from proofs.render.text import render_theorem
+from proofs.render.text_style import Style
 
 
 @pytest.mark.parametrize("width", [80, 100, 120])

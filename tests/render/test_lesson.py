@@ -10,7 +10,7 @@ import pytest
 
 from proofs.render import latex_lesson
 from proofs.render.latex_math import latex_math
-from proofs.render.lesson import NAMES, build_lesson, short_rule
+from proofs.render.lesson import build_lesson
 from proofs.render.lesson_blocks import (
     AppendixStart,
     Chain,
@@ -24,6 +24,7 @@ from proofs.render.lesson_blocks import (
     TableBlock,
     TheoremStatement,
 )
+from proofs.render.lesson_parts import NAMES, short_rule
 
 CORE = ["formula", "bounded", "unique", "rotation", "ramp"]
 FULL_ONLY = ["dot_product", "group", "layouts", "rope"]

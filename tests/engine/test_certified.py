@@ -11,13 +11,13 @@ import sympy as sp
 from sympy.printing.codeprinter import PrintMethodNotImplementedError
 from sympy.printing.pycode import MpmathPrinter
 
+from proofs.engine.ball_operations import supported_functions
 from proofs.engine.certified import (
     CertifiedError,
     IndeterminateError,
     UntranslatableError,
     certify_difference,
     is_zero_certified,
-    supported_functions,
     to_arb,
 )
 

@@ -1,0 +1,219 @@
+"""The lesson's vocabulary: its notation, how theorems and figures are numbered, and the
+verified parts of the theorems that the sections quote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import sympy as sp
+
+from numeric.table import Table
+from proofs.definitions import OMEGA_I, omega
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import Part
+from proofs.render.latex_math import latex_math
+from proofs.render.lesson_blocks import (
+    Block,
+    Chain,
+    Piece,
+    Quote,
+    Ref,
+    TableBlock,
+    TheoremStatement,
+)
+from proofs.render.notes_checked import Checked
+
+TITLE = "The sinusoidal positional encoding, proved"
+SUBTITLE = "Companion notes to module 10"
+
+PE = sp.Function("PE")
+PE_I = sp.Function("PE_i")
+R = sp.Function("R")
+P = sp.Symbol("p", real=True)
+THETA = sp.Symbol("theta", real=True)
+MAX_LEN = sp.Symbol("max_len", positive=True)
+# Printing only: the last pair's frequency and the shift matrix's name.
+OMEGA_0 = sp.Symbol("omega_0", positive=True)
+OMEGA_1 = sp.Symbol("omega_1", positive=True)
+OMEGA_2 = sp.Symbol("omega_2", positive=True)
+OMEGA_LAST = sp.Symbol("omega_last", positive=True)
+r = sp.Function("r")
+
+# Names of things the lesson mentions as wholes (vectors, norms, matrices by name): each is a
+# SymPy symbol, set by the printer from this table as pos and ω_i are (proofs.definitions).
+NAMES: dict[str, str] = {
+    "omega_0": r"\omega_{0}",
+    "omega_1": r"\omega_{1}",
+    "omega_2": r"\omega_{2}",
+    "omega_last": r"\omega_{d_{\mathrm{model}}/2-1}",
+    "omega_next": r"\omega_{i+1}",
+    "M_k": r"M_{k}",
+    "M_j": r"M_{j}",
+    "M_jk": r"M_{j+k}",
+    "M_kT": r"M_{k}^{\mathsf{T}}",
+    "M_minus_k": r"M_{-k}",
+    "M_pT": r"M_{p}^{\mathsf{T}}",
+    "M_minus_p": r"M_{-p}",
+    "M_m": r"M_{m}",
+    "M_mp": r"M_{m-p}",
+    "Id": r"I",
+    "P": r"P",
+    "P_T": r"P^{\mathsf{T}}",
+    "C": r"C",
+    "S": r"S",
+    "norm_pe": r"\lVert \operatorname{PE}(\mathrm{pos}) \rVert^{2}",
+    "dot_pk": r"\operatorname{PE}(p) \cdot \operatorname{PE}(p + k)",
+    "dot_back": r"\operatorname{PE}(\mathrm{pos}) \cdot \operatorname{PE}(\mathrm{pos} - k)",
+    "dot_ahead": r"\operatorname{PE}(\mathrm{pos}) \cdot \operatorname{PE}(\mathrm{pos} + k)",
+    "dist": r"\lVert \operatorname{PE}(\mathrm{pos} + k) - \operatorname{PE}(\mathrm{pos}) \rVert^{2}",
+    "affine": r"r \mapsto r + k/L",
+    "score": r"\bigl(R(p\theta)\, q\bigr)^{\mathsf{T}} R(m\theta)\, \kappa",
+    "score_rel": r"q^{\mathsf{T}} R\bigl((m - p)\theta\bigr)\, \kappa",
+    "s_p": r"s(p)",
+    "dim": r"\mathrm{dim}",
+    "kappa": r"\kappa",
+    "ddots": r"\ddots",
+    "max_len": r"\mathrm{max\_len}",
+    "u_dot_v": r"u \cdot v",
+    "uT_v": r"u^{\mathsf{T}} v",
+}
+
+
+def named(name: str) -> sp.Symbol:
+    """The symbol the printer sets as NAMES[name]; noncommutative, so products keep their order."""
+    return sp.Symbol(name, commutative=False)
+
+
+M_K = named("M_k")
+
+# Figure stem -> (drawing function, keyword arguments); every format draws the same figures.
+FIGURES: dict[str, tuple[str, dict[str, object]]] = {
+    "heatmap": ("numeric.plots.heatmap.heatmap_figure", {"max_len": 50, "d_model": 64}),
+    "spectrum": ("numeric.plots.frequencies.frequencies_figure", {"max_len": 50, "d_model": 8}),
+    "circle": ("numeric.plots.circle.circle_figure", {"k": 5, "positions": (0, 3, 7)}),
+    "similarity": ("numeric.plots.similarity.similarity_figure", {"d_model": 8, "max_len": 50}),
+}
+FIGURE_NUMBER = {"heatmap": 1, "circle": 2, "similarity": 3, "spectrum": 4}
+
+
+def fig(stem: str) -> Ref:
+    """A reference to a figure by its stem."""
+    return Ref("Figure", f"fig:{stem}", FIGURE_NUMBER[stem])
+
+
+THEOREM_NUMBER = {
+    "frequencies": 1,
+    "bounded": 2,
+    "unique": 3,
+    "rotation": 4,
+    "ramp": 5,
+    "similarity": 6,
+    "dot_product": 7,
+    "group": 8,
+    "layouts": 9,
+    "rope": 10,
+}
+
+
+def thm(name: str) -> Ref:
+    """A reference to a theorem by its name."""
+    return Ref("Theorem", f"thm:{name}", THEOREM_NUMBER[name])
+
+
+# Rules written as a formula, and the name the lesson gives them.
+RULE_NAMES = {
+    "cos(p − q) = cos p cos q + sin p sin q": "angle subtraction",
+    "Pythagorean identity sin²x + cos²x = 1": "Pythagorean identity",
+    "(Ab)ᵀ = bᵀAᵀ": "transpose of a product",
+}
+
+
+# Short rules that would carry a formula, in words.
+SHORT_NAMES = {
+    "factor out ω_i": "factor out the frequency",
+    "read back as qᵀ·R((m − p)θ)·κ": "read back as a product",
+    "regroup by q_a·κ_b": "regroup the terms",
+    "count the d_model/2 terms": "count the terms",
+}
+
+
+def short_rule(justification: str) -> str:
+    """The rule of a step in a few words: its name, or the text before a colon or semicolon."""
+    text = RULE_NAMES.get(justification, justification)
+    short = text.split(":")[0].split(";")[0].split(" (")[0].strip()
+    return SHORT_NAMES.get(short, short)
+
+
+def lesson_chain(derivation: Derivation, *, frequency_symbol: bool = True) -> Derivation:
+    """The derivation with each rule cut to its name (the appendix keeps the full text), the
+    frequency shown as ω_i (unless frequency_symbol is False: a chain about ω_i itself), and a
+    step that prints like the one before merged into it."""
+    display = derivation.display
+    if frequency_symbol and (omega(), OMEGA_I) not in display:
+        display = (*display, (omega(), OMEGA_I))
+    steps: list[Step] = []
+    for s in derivation.steps:
+        rule = short_rule(s.justification)
+        if steps and latex_math(s.expr, display) == latex_math(steps[-1].expr, display):
+            steps[-1] = Step(steps[-1].expr, f"{steps[-1].justification}, {rule}")
+            continue
+        steps.append(Step(s.expr, rule))
+    return replace(derivation, steps=tuple(steps), display=display)
+
+
+class Parts:
+    """The verified parts of the theorems, looked up by theorem and title prefix."""
+
+    def __init__(self, checked: Sequence[Checked], brief: bool) -> None:
+        self.by_name = {c.name: c for c in checked}
+        self.brief = brief
+
+    def part(self, name: str, prefix: str) -> Part:
+        for pr in self.by_name[name].result.parts:
+            if pr.part.title.startswith(prefix):
+                if pr.verdict.status != "proved":
+                    raise ValueError(f"theorem {name}: part {prefix!r} is not proved")
+                return pr.part
+        raise ValueError(f"theorem {name} has no part titled {prefix!r}…")
+
+    def chain(self, name: str, prefix: str, *intro: Piece) -> Chain:
+        part = self.part(name, prefix)
+        if not isinstance(part, Derivation):
+            raise TypeError(f"theorem {name}: part {prefix!r} is not a chain")
+        return Chain(lesson_chain(part, frequency_symbol=name != "frequencies"), tuple(intro))
+
+    def twin(self, name: str, caption: str | tuple[Piece, ...]) -> tuple[Block, ...]:
+        """The theorem's twin table, in the full notes only (the brief keeps the module's)."""
+        table = self.by_name[name].table
+        source = f'registry.build("{name}").run_twin()'
+        return () if self.brief or table is None else (TableBlock(table, caption, None, source),)
+
+
+def module_table(
+    tables: dict[str, Table],
+    key: str,
+    caption: str | tuple[Piece, ...],
+    note: str | None = None,
+) -> TableBlock:
+    """One of the module's tables (numeric.module_tables), recomputed live."""
+    return TableBlock(tables[key], caption, note, f'tables["{key}"]')
+
+
+def quote(*pieces: Piece) -> Quote:
+    """The module's words, quoted."""
+    return Quote(pieces)
+
+
+def eq(lhs: sp.Basic, rhs: sp.Basic) -> sp.Eq:
+    """An equation kept as written."""
+    return sp.Eq(lhs, rhs, evaluate=False)
+
+
+def pair(pos: sp.Expr, w: sp.Expr = OMEGA_I) -> sp.ImmutableMatrix:
+    return sp.ImmutableMatrix([sp.sin(pos * w), sp.cos(pos * w)])
+
+
+def theorem(name: str, title: str, *pieces: Piece, formulas: Sequence[sp.Basic] = ()) -> Block:
+    return TheoremStatement(THEOREM_NUMBER[name], f"thm:{name}", title, pieces, tuple(formulas))
