@@ -543,3 +543,47 @@ def _radius(ball) -> flint.arb:
     if isinstance(ball, flint.arb):
         return ball.rad()
     return ball.real.rad() + ball.imag.rad()
+
+
+# Killers for the exact rational path of is_zero_certified (mutation testing of the certifier):
+# a wrong exact value would call an exact zero nonzero (a NonZero fact proved for 0) or the reverse.
+def _unevaluated(*terms: sp.Expr) -> sp.Expr:
+    return sp.Add(*terms, evaluate=False)
+
+
+@pytest.mark.parametrize(
+    "zero",
+    [
+        _unevaluated(sp.Pow(2, 3, evaluate=False), -8),  # a power, not a product
+        _unevaluated(sp.Pow(sp.Rational(1, 2), -3, evaluate=False), -8),  # a negative power
+        _unevaluated(sp.Pow(0, 2, evaluate=False), 0),  # 0**2 is 0, not undefined
+        _unevaluated(sp.Float(0.5), sp.Rational(-1, 2)),  # a negative binary exponent
+        _unevaluated(sp.Float(0.375), sp.Rational(-3, 8)),  # mantissa 3, exponent -3
+        _unevaluated(sp.Float(-0.5), sp.Rational(1, 2)),  # the sign of a Float
+        _unevaluated(sp.Float(12.0), -12),  # a positive binary exponent
+        _unevaluated(sp.Float(1.0), -1),  # exponent 0
+        _unevaluated(sp.Float(0.0), 0),  # the Float zero
+        _unevaluated(sp.Mul(sp.Rational(1, 2), 4, -3, evaluate=False), 6),  # every factor counts
+        _unevaluated(sp.Rational(1, 3), sp.Rational(1, 3), sp.Rational(-2, 3)),  # a repeated term
+    ],
+)
+def test_exact_zeros_are_zero(zero):
+    assert is_zero_certified(zero) is True
+
+
+@pytest.mark.parametrize(
+    "nonzero",
+    [
+        _unevaluated(sp.Pow(2, 3, evaluate=False), -6),
+        _unevaluated(sp.Float(0.5), sp.Rational(1, 2)),
+        _unevaluated(sp.Float(12.0), -24),
+        _unevaluated(sp.Mul(sp.Rational(1, 2), 4, evaluate=False), -4),
+    ],
+)
+def test_exact_nonzeros_are_nonzero(nonzero):
+    assert is_zero_certified(nonzero) is False
+
+
+def test_special_floats_are_never_exact_zeros():
+    for special in (sp.Float("inf"), sp.Float("-inf"), sp.Float("nan")):
+        assert is_zero_certified(special) is not True
