@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import struct
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -75,7 +76,9 @@ def _npz(path: Path, key: str | None) -> np.ndarray:
     except ValueError as error:
         if "allow_pickle" in str(error):
             raise ValueError(f"{path.name}: object arrays (pickles) are refused") from None
-        raise ValueError(_one_line(error)) from None
+        if str(error).startswith(path.name):  # our own messages already name the file
+            raise ValueError(_one_line(error)) from None
+        raise ValueError(f"{path.name}: not a readable .npz file ({_one_line(error)})") from None
     except (OSError, EOFError, zipfile.BadZipFile) as error:
         raise ValueError(f"{path.name}: not a readable .npz file ({_one_line(error)})") from None
 
@@ -85,7 +88,10 @@ def _text(path: Path) -> np.ndarray:
         with open(path, encoding="utf-8") as handle:
             first = next((line for line in handle if line.strip()), "")
         delimiter = "," if "," in first else None
-        return np.loadtxt(path, delimiter=delimiter, dtype=np.float64, ndmin=2)
+        # An empty file is reported once, as an error, not also as NumPy's warning on stderr.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return np.loadtxt(path, delimiter=delimiter, dtype=np.float64, ndmin=2)
     except (ValueError, OSError, UnicodeDecodeError) as error:
         raise ValueError(
             f"{path.name}: not a table of numbers separated by commas or whitespace ({_one_line(error)})"

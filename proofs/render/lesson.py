@@ -28,13 +28,13 @@ from proofs.render.lesson_closing import (
 from proofs.render.lesson_module import (
     bounded_section,
     formula_section,
-    rotation_section,
     unique_section,
 )
 from proofs.render.lesson_opening import definitions, introduction
 from proofs.render.lesson_parts import FIGURES, TITLE, Parts
 from proofs.render.lesson_practice import challenge_section, exercises_section, quiz_section
 from proofs.render.lesson_ramp import ramp_section
+from proofs.render.lesson_rotation import rotation_section
 from proofs.render.notes_checked import Checked
 
 # ── The whole lesson ─────────────────────────────────────────────────────────────────────────

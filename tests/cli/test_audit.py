@@ -69,3 +69,13 @@ def test_bad_files_are_one_line_errors_with_exit_2(tables, capsys, name, extra, 
     assert main(["audit", str(tables / name), *extra]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("pe-proofs: error: ") and message in err
+
+
+def test_a_truncated_npz_and_an_empty_csv_are_one_line_naming_the_file(tmp_path, capsys):
+    np.save(tmp_path / "t.npy", np.ones((4, 4)))
+    (tmp_path / "cut.npz").write_bytes((tmp_path / "t.npy").read_bytes()[:100])
+    (tmp_path / "empty.csv").write_text("", encoding="utf-8")
+    for name in ("cut.npz", "empty.csv"):
+        assert main(["audit", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and name in err and "Warning" not in err
