@@ -7,13 +7,18 @@ augmented matrix of *every* equation and reports any row that reduces to 0 = c w
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import sympy as sp
+from sympy.polys.constructor import construct_domain
+from sympy.polys.domains import EX
+from sympy.polys.polyerrors import PolynomialError
 from sympy.solvers.solveset import NonlinearError
 
+from proofs.engine.floats import exact_floats
 from proofs.engine.zero_test import is_zero as _zero
 
 
@@ -39,57 +44,168 @@ def solve_linear(equations: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) ->
 
     Raises ValueError if some equation is not linear in the unknowns.
     """
-    equations = [sp.sympify(e) for e in equations]
+    # A Float is its exact binary value (proofs.engine.floats), never floating-point arithmetic.
+    equations = [exact_floats(sp.sympify(e)) for e in equations]
     unknowns = list(unknowns)
+    radicals, back = _radical_generators(equations)
     try:
-        a, b = sp.linear_eq_to_matrix(equations, unknowns)
+        a, b = sp.linear_eq_to_matrix([e.xreplace(radicals) for e in equations], unknowns)
     except NonlinearError as exc:
         raise ValueError(f"the system is not linear in {unknowns}: {exc}") from None
-    rows = len(equations)
+    # Equations that share no unknown, directly or through others, are independent systems:
+    # reducing each on its own is exact and far cheaper (the shift-map systems are blocks).
+    parts = [
+        _eliminate(
+            a.extract(rows, cols),
+            b.extract(rows, [0]),
+            [equations[r] for r in rows],
+            [unknowns[c] for c in cols],
+            back,
+        )
+        for rows, cols in _components(a)
+    ]
+    for part in parts:
+        if part.status == "inconsistent":
+            return part
+    undecided = [part.reason for part in parts if part.status == "undecided"]
+    if undecided:
+        return LinearSolution("undecided", "; ".join(undecided))
+    solution = {u: v for part in parts for u, v in part.solution.items()}
+    free = tuple(u for u in unknowns if u in {f for part in parts for f in part.free})
+    return LinearSolution("solved", "consistent", {u: solution[u] for u in unknowns}, free)
+
+
+def _radical_generators(
+    equations: list[sp.Expr],
+) -> tuple[dict[sp.Expr, sp.Expr], dict[sp.Symbol, sp.Expr]]:
+    """(radicals, back): every b**(p/q) of a positive rational b written as t**(p·L/q) with one
+    symbol t = b**(1/L) per base, and t -> b**(1/L).
+
+    cancel() takes 10**(1/7) and 10**(2/7) for unrelated generators, so rows of a Vandermonde
+    system in such radicals grow without bound; as powers of one t they stay small. Exact:
+    (b**(1/L))**m = b**(m/L) for a positive b. Zero tests always see the radicals put back.
+    """
+    powers: dict[sp.Rational, list[sp.Pow]] = {}
+    for e in equations:
+        for p in e.atoms(sp.Pow):
+            if p.base.is_Rational and p.base > 0 and p.exp.is_Rational and not p.exp.is_Integer:
+                powers.setdefault(p.base, []).append(p)
+    radicals, back = {}, {}
+    for base, pows in powers.items():
+        lcm = math.lcm(*(p.exp.q for p in pows))
+        t = sp.Dummy(f"t{base}", positive=True)
+        radicals.update({p: t ** (p.exp * lcm) for p in pows})
+        back[t] = base ** sp.Rational(1, lcm)
+    return radicals, back
+
+
+def _components(a: sp.MatrixBase) -> list[tuple[list[int], list[int]]]:
+    """The (rows, columns) of the connected blocks of a's nonzero pattern, in order of first row;
+    a column no row uses is a block of its own (a free unknown)."""
+    parent = list(range(a.rows + a.cols))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for (r, c), _ in a.todok().items():
+        parent[root(r)] = root(a.rows + c)
+    blocks: dict[int, tuple[list[int], list[int]]] = {}
+    for x in range(a.rows + a.cols):
+        rows, cols = blocks.setdefault(root(x), ([], []))
+        (rows if x < a.rows else cols).append(x if x < a.rows else x - a.rows)
+    return list(blocks.values())
+
+
+def _field(entries: list[sp.Expr]) -> tuple[object, list]:
+    """(K, entries as elements of K): a field of rational functions over QQ (or QQ(i)) in the
+    entries' functions and symbols, taken as independent generators; SymPy's EX if there is none.
+
+    Arithmetic in K is exact and far cheaper than cancel() on expressions. A relation between the
+    generators (sin² + cos² = 1) is invisible to K, so K's 0 is a certain 0 but K's nonzero is
+    not: nonzero entries are still judged by the certified zero test.
+    """
+    try:
+        domain, elements = construct_domain(entries, field=True, composite=True)
+    except PolynomialError:
+        domain = None
+    if domain is None or not domain.is_Exact:
+        return EX, [EX.from_sympy(e) for e in entries]
+    return domain, elements
+
+
+def _eliminate(
+    a: sp.MatrixBase,
+    b: sp.MatrixBase,
+    equations: list[sp.Expr],
+    unknowns: list[sp.Symbol],
+    back: dict[sp.Symbol, sp.Expr],
+) -> LinearSolution:
+    """solve_linear's row reduction of one block A·x = b (equations: its rows as given; back:
+    the radicals that a and b hold as powers of a symbol, see _radical_generators)."""
+    rows, n = len(equations), len(unknowns)
+    width = n + 1 + rows
     # The augmented matrix [A | b | T]: T records which combination of the original
     # equations each row now is, so an inconsistency can be shown in the user's terms.
-    m = a.row_join(b).row_join(sp.eye(rows)).as_mutable()
-    n = len(unknowns)
+    entries = [
+        a[r, j] if j < n else b[r] if j == n else sp.Integer(int(j - n - 1 == r))
+        for r in range(rows)
+        for j in range(width)
+    ]
+    field_, flat = _field(entries)
+    m = [flat[r * width : (r + 1) * width] for r in range(rows)]
+
+    def expr(x: object) -> sp.Expr:
+        return field_.to_sympy(x).xreplace(back)
+
+    def zero(x: object) -> bool | None:
+        return True if not x else _zero(expr(x))
+
     pivots: list[int] = []
     r = 0
     for c in range(n):
         pivot = None
         unknown_entry = False
         for rr in range(r, rows):
-            z = _zero(m[rr, c])
+            z = zero(m[rr][c])
             if z is False:
                 pivot = rr
                 break
             if z is None:
                 unknown_entry = True
             else:
-                m[rr, c] = 0
+                m[rr][c] = field_.zero
         if pivot is None:
             if unknown_entry:
                 return LinearSolution(
                     "undecided", f"cannot tell whether the coefficients of {unknowns[c]} vanish"
                 )
             continue
-        m.row_swap(r, pivot)
-        m[r, :] = m[r, :] / m[r, c]
+        m[r], m[pivot] = m[pivot], m[r]
+        inverse = field_.one / m[r][c]
+        m[r] = [x * inverse for x in m[r]]
         for rr in range(rows):
-            if rr != r and m[rr, c] != 0:
-                m[rr, :] = (m[rr, :] - m[rr, c] * m[r, :]).applyfunc(sp.cancel)
+            factor = m[rr][c]
+            if rr != r and factor:
+                m[rr] = [x - factor * y for x, y in zip(m[rr], m[r], strict=True)]
         pivots.append(c)
         r += 1
     # Rows below the pivots have no unknowns left: each says 0 = rhs.
     conditions = []
     for rr in range(r, rows):
-        z = _zero(m[rr, n])
+        z = zero(m[rr][n])
         if z is not True:
             # Only for the message (rows that vanish are the norm); never a decision.
-            rhs = sp.simplify(m[rr, n])
+            rhs = _tidy(field_.to_sympy(m[rr][n]), back)
         if z is False:
-            combo = sum(m[rr, n + 1 + j] * equations[j] for j in range(rows))
+            combo = sum(expr(m[rr][n + 1 + j]) * equations[j] for j in range(rows))
             return LinearSolution(
                 "inconsistent",
                 f"the equations force 0 = {rhs}, which is false",
-                certificate=(sp.expand(combo), rhs),
+                # The row reads 0 = rhs; the equations' combination is its other side, -rhs.
+                certificate=(sp.expand(combo), -rhs),
             )
         if z is None:
             conditions.append(rhs)
@@ -100,8 +216,14 @@ def solve_linear(equations: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) ->
     free = tuple(u for j, u in enumerate(unknowns) if j not in pivots)
     solution = {}
     for row, c in enumerate(pivots):
-        value = m[row, n] - sum(m[row, j] * unknowns[j] for j in range(n) if j not in pivots)
-        solution[unknowns[c]] = sp.cancel(value)
+        solution[unknowns[c]] = expr(m[row][n]) - sum(
+            expr(m[row][j]) * unknowns[j] for j in range(n) if j not in pivots
+        )
     for u in free:
         solution[u] = u
     return LinearSolution("solved", "consistent", solution, free)
+
+
+def _tidy(value: sp.Expr, back: dict[sp.Symbol, sp.Expr]) -> sp.Expr:
+    """value in a form to show: factored over its radicals' symbols, else simplified."""
+    return sp.factor(value).xreplace(back) if back else sp.simplify(value)

@@ -11,6 +11,8 @@ a certificate that the link is false at every point; anything else is inconclusi
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,6 +37,9 @@ def _expand(d: sp.Expr) -> sp.Expr:
 _TRIG = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sinh, sp.cosh, sp.tanh, sp.coth)
 
 
+# The Pythagorean identity and trigsimp both start from the angle-addition form of the same
+# difference: computed once per difference.
+@functools.lru_cache(maxsize=512)
 def _angle_addition(d: sp.Expr) -> sp.Expr:
     # expand first so sin((pos + k)*w) becomes sin(pos*w + k*w), which expand_trig can split.
     d = sp.expand(d)
@@ -45,12 +50,34 @@ def _angle_addition(d: sp.Expr) -> sp.Expr:
         if abs(int(n)) > _MAX_MULTIPLE
     }
     if not big:
-        return sp.expand(sp.expand_trig(d))
+        return _common_angle(sp.expand(sp.expand_trig(d)))
     # A large integer stands in as a symbol while the angles are split, so expand_trig splits
     # sums but does not expand sin(n*x) as a polynomial in sin(x) and cos(x).
     stand_in = {n: sp.Dummy(integer=True) for n in big}
     split = sp.expand(sp.expand_trig(d.xreplace(stand_in)))
-    return sp.expand(split.xreplace({v: n for n, v in stand_in.items()}))
+    return _common_angle(sp.expand(split.xreplace({v: n for n, v in stand_in.items()})))
+
+
+def _common_angle(d: sp.Expr) -> sp.Expr:
+    # sin(x) and sin(x/2) in one difference are unrelated to expand_trig; written over the
+    # common angle y = x/2 they become sin(2y) and sin(y), which it does relate. Exact: each
+    # angle c·x is rewritten as (c·q)·y with y = x/q, and y put back afterwards.
+    multiples: dict[sp.Expr, dict[sp.Basic, sp.Rational]] = {}
+    for f in d.atoms(*_TRIG):
+        c, x = f.args[0].as_coeff_Mul()
+        if c.is_Rational:
+            multiples.setdefault(x, {})[f] = c
+    common, back = {}, {}
+    for x, angles in multiples.items():
+        q = math.lcm(*(c.q for c in angles.values()))
+        if q == 1 or len(set(angles.values())) < 2 or max(abs(c * q) for c in angles.values()) > _MAX_MULTIPLE:
+            continue
+        y = sp.Dummy("y")
+        common.update({f: f.func(angles[f] * q * y) for f in angles})
+        back[y] = x / q
+    if not common:
+        return d
+    return sp.expand(sp.expand(sp.expand_trig(d.xreplace(common))).xreplace(back))
 
 
 def _cancel(d: sp.Expr) -> sp.Expr:
@@ -157,8 +184,8 @@ EXACT_REDUCTIONS: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
     ("identical", lambda d: d),
     ("expand", _expand),
     ("angle addition", _angle_addition),
-    ("rational cancel", _cancel),
     ("Pythagorean identity", _cos_squared),
+    ("rational cancel", _cancel),
     ("logarithmic form", _log_form),
     ("sum termwise", _sum_termwise),
 )

@@ -1,5 +1,6 @@
 """The link checker: symbolic reduction, seeded high-precision sampling, and their verdicts."""
 
+import pytest
 import sympy as sp
 
 from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
@@ -198,3 +199,36 @@ def test_absorbed_digits_make_the_balls_wider_not_the_claim_false():
     assert result.passed is True
     assert result.max_relative <= result.tolerance
     assert "certified by ball arithmetic" in result.summary()
+
+
+HALF = sp.Symbol("x", real=True)
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs",
+    [
+        (1 - sp.sin(HALF), (sp.sin(HALF / 2) - sp.cos(HALF / 2)) ** 2),
+        (1 - sp.cos(HALF), 2 * sp.sin(HALF / 2) ** 2),
+        (sp.sin(HALF), 2 * sp.sin(HALF / 2) * sp.cos(HALF / 2)),
+        (sp.cos(2 * HALF / 3), 1 - 2 * sp.sin(HALF / 3) ** 2),
+        (sp.sin(HALF / 2 + HALF / 3), sp.sin(5 * HALF / 6)),
+    ],
+)
+def test_angles_in_rational_ratio_close_by_an_exact_rule(lhs, rhs) -> None:
+    # sin(x) and sin(x/2) are related once written over the common angle x/2: exact algebra,
+    # not trigsimp (whose zeros need a numeric confirmation).
+    result = check_symbolic(lhs, rhs)
+    assert result.passed and not result.needs_confirmation, result.rule
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs",
+    [
+        (1 - sp.sin(HALF), (sp.sin(HALF / 2) + sp.cos(HALF / 2)) ** 2),
+        (sp.sin(HALF), sp.sin(HALF / 2) * sp.cos(HALF / 2)),
+        (sp.cos(HALF / 3), 1 - 2 * sp.sin(HALF / 3) ** 2),
+    ],
+)
+def test_false_half_angle_claims_are_not_reduced_to_zero(lhs, rhs) -> None:
+    assert not check_symbolic(lhs, rhs).passed
+    assert prove_identity(lhs, rhs).status == "refuted"
