@@ -63,10 +63,22 @@ def explicit(expr: sp.Basic) -> sp.Basic:
 
 @functools.lru_cache(maxsize=512)
 def _carry_out(expr: sp.MatrixExpr) -> sp.ImmutableMatrix:
-    # doit(deep=False) multiplies the explicit factors directly; as_explicit() would build and
-    # evaluate a Sum per entry, about ten times slower.
-    done = expr.doit(deep=False)
-    return sp.ImmutableMatrix(done if isinstance(done, sp.MatrixBase) else done.as_explicit())
+    # Products, sums and transposes of explicit matrices are multiplied out factor by factor;
+    # as_explicit() would build and evaluate a Sum per entry, about ten times slower.
+    if isinstance(expr, sp.MatMul):
+        scalar, product = sp.Integer(1), None
+        for factor in expr.args:
+            if isinstance(factor, sp.MatrixBase | sp.MatrixExpr):
+                value = explicit(factor)
+                product = value if product is None else product * value
+            else:
+                scalar *= factor
+        return sp.ImmutableMatrix(scalar * product)
+    if isinstance(expr, sp.MatAdd):
+        return sp.ImmutableMatrix(sp.Add(*(explicit(term) for term in expr.args)))
+    if isinstance(expr, sp.Transpose):
+        return explicit(expr.arg).T
+    return sp.ImmutableMatrix(expr.as_explicit())
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,9 @@ class LinearSolution:
 
     status: "solved" (consistent), "inconsistent" (certificate set), or "undecided".
     solution: unknown -> value, with free unknowns (if any) left as themselves.
-    free: unknowns the system leaves free. certificate: (combination of the original
-    equations, the nonzero constant it reduces to) when inconsistent. reason: one line.
+    free: unknowns the system leaves free. certificate: (c, r) when inconsistent: c is a
+    combination of the original equations, equal to -r, and r != 0 (the equations force 0 = r).
+    reason: one line.
     """
 
     status: Literal["solved", "inconsistent", "undecided"]
@@ -204,8 +205,7 @@ def _eliminate(
             return LinearSolution(
                 "inconsistent",
                 f"the equations force 0 = {rhs}, which is false",
-                # The row reads 0 = rhs; the equations' combination is its other side, -rhs.
-                certificate=(sp.expand(combo), -rhs),
+                certificate=(sp.expand(combo), rhs),
             )
         if z is None:
             conditions.append(rhs)

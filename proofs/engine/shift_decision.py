@@ -29,6 +29,7 @@ verification and the certificate of impossibility share the same basis and coeff
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -135,6 +136,8 @@ def _tidy(expr: sp.Expr) -> sp.Expr:
     return simpler if sp.count_ops(simpler) < sp.count_ops(expr) else expr
 
 
+# The entries of a map recur (every pair of a d_model-wide map has the same form): tidied once.
+@functools.lru_cache(maxsize=1024)
 def _real_form(expr: sp.Expr) -> sp.Expr:
     # Merge exponentials first (e^{k(1+2i)}·e^{-ik} = e^{k(1+i)}), so that the imaginary parts
     # of e^{k}·(cos k + i sin k) cancel term by term instead of only after a trig identity.

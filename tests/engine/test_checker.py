@@ -232,3 +232,16 @@ def test_angles_in_rational_ratio_close_by_an_exact_rule(lhs, rhs) -> None:
 def test_false_half_angle_claims_are_not_reduced_to_zero(lhs, rhs) -> None:
     assert not check_symbolic(lhs, rhs).passed
     assert prove_identity(lhs, rhs).status == "refuted"
+
+
+def test_sum_rule_sums_polynomial_summands_and_leaves_the_rest_as_sums() -> None:
+    # Σ 1 and Σ i have closed forms SymPy finds at once; for Σ cos(k·10000^(-2i/d)) it searches
+    # for half a minute, so such a remainder is left a Sum (the claim stays undecided, not slow).
+    from proofs.engine.symbolic import _sum_termwise
+
+    i, n, k, d = sp.symbols("i n k d", integer=True, positive=True)
+    assert _sum_termwise(sp.Sum(1, (i, 0, n - 1)) - n + sp.Sum(i, (i, 0, n - 1))) == sp.expand(
+        n * (n - 1) / 2
+    )
+    left = _sum_termwise(sp.Sum(sp.cos(k / 10000 ** (2 * i / d)), (i, 0, n - 1)) + 1)
+    assert left.has(sp.Sum)
