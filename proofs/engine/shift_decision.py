@@ -131,9 +131,16 @@ def _tidy(expr: sp.Expr) -> sp.Expr:
     Constants SymPy would evaluate in floating point stand in as symbols meanwhile, so
     simplify cannot turn acosh(1 + 10**-20) into 0.
     """
+    if len(expr.atoms(sp.Function)) <= 1 and sp.count_ops(expr) <= 3 and not _radical(expr):
+        return expr  # ±f(c·k): nothing shorter to find, and simplify costs milliseconds
     shielded, back = shield(expr)
     simpler = sp.simplify(shielded).xreplace(back)
     return simpler if sp.count_ops(simpler) < sp.count_ops(expr) else expr
+
+
+def _radical(expr: sp.Expr) -> bool:
+    """Whether expr holds a power with an exponent other than an integer."""
+    return any(not p.exp.is_Integer for p in expr.atoms(sp.Pow))
 
 
 # The entries of a map recur (every pair of a d_model-wide map has the same form): tidied once.

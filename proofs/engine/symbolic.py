@@ -70,7 +70,11 @@ def _common_angle(d: sp.Expr) -> sp.Expr:
     common, back = {}, {}
     for x, angles in multiples.items():
         q = math.lcm(*(c.q for c in angles.values()))
-        if q == 1 or len(set(angles.values())) < 2 or max(abs(c * q) for c in angles.values()) > _MAX_MULTIPLE:
+        if (
+            q == 1
+            or len(set(angles.values())) < 2
+            or max(abs(c * q) for c in angles.values()) > _MAX_MULTIPLE
+        ):
             continue
         y = sp.Dummy("y")
         common.update({f: f.func(angles[f] * q * y) for f in angles})

@@ -74,6 +74,25 @@ def test_best_linear_shift_on_random_vectors_and_negative_k() -> None:
     np.testing.assert_allclose(m, np.eye(6), atol=1e-12)
 
 
+def test_best_linear_shift_on_a_rank_deficient_table_is_still_the_best_fit() -> None:
+    # A repeated column and a zero column: QR cannot solve this, lstsq must.
+    pairs = sinusoidal_pe(60, 2)
+    table = np.column_stack([pairs, pairs[:, :1], np.zeros(60)])
+    m, residual = best_linear_shift(table, 3)
+    assert residual < 1e-12 and np.isfinite(m).all()
+    m, residual = best_linear_shift(np.column_stack([ramp_encoding(30), np.zeros(30)]), 2)
+    assert residual > 1e-3
+
+
+def test_best_linear_shift_agrees_with_lstsq_on_full_rank_tables() -> None:
+    vectors = np.random.default_rng(1).standard_normal((200, 9))
+    m, residual = best_linear_shift(vectors, 7)
+    reference = np.linalg.lstsq(vectors[:-7], vectors[7:], rcond=None)[0].T
+    np.testing.assert_allclose(m, reference, atol=1e-10)
+    worst = np.abs(vectors[:-7] @ reference.T - vectors[7:]).max()
+    assert residual == pytest.approx(worst, rel=1e-9)
+
+
 def test_ramp_tables() -> None:
     table = ramp_table()
     assert table.passed
