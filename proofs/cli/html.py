@@ -9,7 +9,6 @@ from pathlib import Path
 from proofs.cli.files import check_directory
 from proofs.cli.notes_output import add_common_arguments, write_notes
 from proofs.cli.options import path_text
-from proofs.render import notes
 
 NAME = "html"
 HELP = "write the course notes as a static HTML site (index.html, a page per section, KaTeX)"
@@ -48,6 +47,8 @@ def katex_dist(given: Path | None) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    from proofs.render import notes  # the lesson loads only when notes are written
+
     check_directory(args.out, "--out")  # a bad --out is named before a missing KaTeX
     dist = katex_dist(args.katex)
     return write_notes(args, lambda checked, tables: notes.html_files(checked, tables, dist))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from proofs.cli.notes_output import add_common_arguments, write_notes
-from proofs.render import notes
 
 NAME = "latex"
 HELP = "write the course notes as LaTeX: main.tex and its figures (--brief: the student version)"
@@ -22,6 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from proofs.render import notes  # the lesson loads only when notes are written
+
     return write_notes(
         args,
         lambda checked, tables: notes.latex_files(checked, tables, brief=args.brief),

@@ -14,7 +14,6 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
 COMMANDS: tuple[str, ...] = (
     "prove",
@@ -73,11 +72,23 @@ def _reword(message: str) -> str:
     return message
 
 
-def _version() -> str:
-    try:
-        return version("pe-proofs")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
+class _Version(argparse.Action):
+    """--version: reads the installed version only when asked (importlib.metadata is slow)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, help="show program's version number and exit"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("pe-proofs")
+        except PackageNotFoundError:
+            number = "unknown (not installed)"
+        print(f"pe-proofs {number}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"pe-proofs {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         module = importlib.import_module(f"proofs.cli.{name}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from proofs.cli.notes_output import add_common_arguments, write_notes
-from proofs.render import notes
 
 NAME = "markdown"
 HELP = "write the course notes as Markdown: README.md, a page per section, SVG figures"
@@ -17,4 +16,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from proofs.render import notes  # the lesson loads only when notes are written
+
     return write_notes(args, notes.markdown_files)

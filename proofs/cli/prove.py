@@ -8,7 +8,6 @@ import time
 from dataclasses import dataclass, replace
 
 from proofs import registry
-from proofs.cli import coq_check
 from proofs.cli.options import job_count, positive_even_int
 from proofs.cli.pool import parallel_map
 from proofs.cli.terminal import Progress, add_style_arguments, style_from
@@ -121,7 +120,11 @@ def run(args: argparse.Namespace) -> int:
     style = None if args.json else style_from(args)
     tasks = [(name, args.d_model, not args.no_twin, style) for name in names]
     # The third check: the Coq kernel compiles the development once, before the theorems run.
-    coq = coq_check.marks_for(names, args.d_model) if args.coq else None
+    coq = None
+    if args.coq:
+        from proofs.cli import coq_check  # the Coq machinery loads only with --coq
+
+        coq = coq_check.marks_for(names, args.d_model)
     progress = Progress()
     outcomes = []
     progress.show(f"proving {names[0]} (1 of {len(names)}) …")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterable, Iterator
 
 import sympy as sp
@@ -77,7 +78,35 @@ def sample_points(
 
     Stops early if some symbol's assumptions cannot be met by the generator.
     """
-    ordered = sorted(set(symbols), key=symbol_order)
+    key = (tuple(sorted(set(symbols), key=symbol_order)), seed)
+    with _LOCK:
+        drawn = _DRAWN.pop(key, None) or ([], _draw(*key))
+        _DRAWN[key] = drawn  # most recently used last
+        while len(_DRAWN) > _KEEP_STREAMS:
+            _DRAWN.pop(next(iter(_DRAWN)))
+    points, source = drawn
+    n = 0
+    while True:
+        with _LOCK:
+            if n == len(points):
+                point = next(source, None)
+                if point is None:
+                    return
+                points.append(point)
+            point = dict(points[n])
+        yield point
+        n += 1
+
+
+# Every link of a run samples the same few symbol sets (pos, k, i, d_model) from seed 0, and
+# checking a value against all of a symbol's assumptions is costly: each stream is drawn once
+# and replayed. A lock keeps a stream whole when two threads read it.
+_KEEP_STREAMS = 256
+_DRAWN: dict[tuple, tuple[list[dict[sp.Symbol, sp.Expr]], Iterator]] = {}
+_LOCK = threading.Lock()
+
+
+def _draw(ordered: tuple[sp.Symbol, ...], seed: int) -> Iterator[dict[sp.Symbol, sp.Expr]]:
     rng = random.Random(seed)
     while True:
         point = {}
