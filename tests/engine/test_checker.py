@@ -245,3 +245,30 @@ def test_sum_rule_sums_polynomial_summands_and_leaves_the_rest_as_sums() -> None
     )
     left = _sum_termwise(sp.Sum(sp.cos(k / 10000 ** (2 * i / d)), (i, 0, n - 1)) + 1)
     assert left.has(sp.Sum)
+
+
+def test_replayed_point_streams_are_the_seeded_stream_and_independent_copies() -> None:
+    import itertools
+    import threading
+
+    from proofs.engine.sampling import _draw, sample_points, symbol_order
+
+    a, n = sp.Symbol("a", real=True), sp.Symbol("n", integer=True, positive=True)
+    fresh = list(itertools.islice(_draw(tuple(sorted({a, n}, key=symbol_order)), 3), 40))
+    first, second = sample_points([n, a], seed=3), sample_points([a, n], seed=3)
+    interleaved = [next(it) for _ in range(20) for it in (first, second)]
+    assert interleaved[0::2] == fresh[:20] == interleaved[1::2]
+    interleaved[0][a] = sp.Integer(99)  # a caller's change never reaches the next caller
+    assert next(iter(sample_points([a, n], seed=3))) == fresh[0]
+    assert next(iter(sample_points([a, n], seed=4))) != fresh[0]
+    results: list[list] = []
+
+    def read() -> None:
+        results.append(list(itertools.islice(sample_points([a, n], seed=5), 200)))
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r == results[0] for r in results) and len(results[0]) == 200
