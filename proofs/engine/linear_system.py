@@ -7,7 +7,6 @@ augmented matrix of *every* equation and reports any row that reduces to 0 = c w
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -19,6 +18,7 @@ from sympy.polys.polyerrors import PolynomialError
 from sympy.solvers.solveset import NonlinearError
 
 from proofs.engine.floats import exact_floats
+from proofs.engine.radicals import radicals_as_powers
 from proofs.engine.zero_test import is_zero as _zero
 
 
@@ -48,7 +48,7 @@ def solve_linear(equations: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) ->
     # A Float is its exact binary value (proofs.engine.floats), never floating-point arithmetic.
     equations = [exact_floats(sp.sympify(e)) for e in equations]
     unknowns = list(unknowns)
-    radicals, back = _radical_generators(equations)
+    radicals, back = radicals_as_powers(equations)
     try:
         a, b = sp.linear_eq_to_matrix([e.xreplace(radicals) for e in equations], unknowns)
     except NonlinearError as exc:
@@ -74,30 +74,6 @@ def solve_linear(equations: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) ->
     solution = {u: v for part in parts for u, v in part.solution.items()}
     free = tuple(u for u in unknowns if u in {f for part in parts for f in part.free})
     return LinearSolution("solved", "consistent", {u: solution[u] for u in unknowns}, free)
-
-
-def _radical_generators(
-    equations: list[sp.Expr],
-) -> tuple[dict[sp.Expr, sp.Expr], dict[sp.Symbol, sp.Expr]]:
-    """(radicals, back): every b**(p/q) of a positive rational b written as t**(p·L/q) with one
-    symbol t = b**(1/L) per base, and t -> b**(1/L).
-
-    cancel() takes 10**(1/7) and 10**(2/7) for unrelated generators, so rows of a Vandermonde
-    system in such radicals grow without bound; as powers of one t they stay small. Exact:
-    (b**(1/L))**m = b**(m/L) for a positive b. Zero tests always see the radicals put back.
-    """
-    powers: dict[sp.Rational, list[sp.Pow]] = {}
-    for e in equations:
-        for p in e.atoms(sp.Pow):
-            if p.base.is_Rational and p.base > 0 and p.exp.is_Rational and not p.exp.is_Integer:
-                powers.setdefault(p.base, []).append(p)
-    radicals, back = {}, {}
-    for base, pows in powers.items():
-        lcm = math.lcm(*(p.exp.q for p in pows))
-        t = sp.Dummy(f"t{base}", positive=True)
-        radicals.update({p: t ** (p.exp * lcm) for p in pows})
-        back[t] = base ** sp.Rational(1, lcm)
-    return radicals, back
 
 
 def _components(a: sp.MatrixBase) -> list[tuple[list[int], list[int]]]:
@@ -145,7 +121,7 @@ def _eliminate(
     back: dict[sp.Symbol, sp.Expr],
 ) -> LinearSolution:
     """solve_linear's row reduction of one block A·x = b (equations: its rows as given; back:
-    the radicals that a and b hold as powers of a symbol, see _radical_generators)."""
+    the radicals that a and b hold as powers of a symbol, see proofs.engine.radicals)."""
     rows, n = len(equations), len(unknowns)
     width = n + 1 + rows
     # The augmented matrix [A | b | T]: T records which combination of the original

@@ -43,11 +43,13 @@ _TRIG = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sinh, sp.cosh, sp.tanh, sp.coth)
 def _angle_addition(d: sp.Expr) -> sp.Expr:
     # expand first so sin((pos + k)*w) becomes sin(pos*w + k*w), which expand_trig can split.
     d = sp.expand(d)
+    # Only an integer multiple of a term is expanded (10000 in 10000**(2i/d) is not one).
     big = {
         n
         for f in d.atoms(*_TRIG)
-        for n in f.args[0].atoms(sp.Integer)
-        if abs(int(n)) > _MAX_MULTIPLE
+        for term in sp.Add.make_args(f.args[0])
+        for n in (term.as_coeff_Mul()[0],)
+        if n.is_Integer and abs(int(n)) > _MAX_MULTIPLE
     }
     if not big:
         return _common_angle(sp.expand(sp.expand_trig(d)))
