@@ -93,13 +93,23 @@ def _prove_one(task: tuple[str, int, bool, Style | None]) -> Outcome:
 def _twin_text(function: str, table, style: Style) -> str:
     """The twin's verdict in one line (and its whole table with verbose)."""
     passed = table.passed is not False
-    what = f"numeric twin {function.rpartition('.')[2]}: {table.title.split(',')[0]}"
+    what = f"numeric twin {function.rpartition('.')[2]}: {_headline(table.title)}"
     lines = style.marked(
         "proved" if passed else "refuted", f"{what}: {'passed' if passed else 'FAILED'}"
     )
     if style.verbose:
         lines.append(style.text(render_tables([table], "text")))
     return "\n".join(lines)
+
+
+def _headline(title: str) -> str:
+    """A table's title up to its first comma outside brackets ("Every entry in [-1, 1] and …")."""
+    depth = 0
+    for n, char in enumerate(title):
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            return title[:n]
+    return title
 
 
 def _with_coq(outcome: Outcome, coq: dict | None, *, json_output: bool) -> Outcome:

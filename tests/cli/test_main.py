@@ -203,3 +203,15 @@ def test_progress_only_on_a_terminal(capsys):
     progress.clear()
     tty.flush()
     assert tty.buffer.getvalue().decode() == "\r\033[Kproving ramp (1 of 2) …\r\033[K"
+
+
+def test_a_twins_headline_stops_at_its_first_comma_outside_brackets() -> None:
+    from proofs.cli.prove import _headline
+
+    assert _headline("Every entry in [-1, 1] and ‖PE‖² = d/2, positions 0 .. n") == (
+        "Every entry in [-1, 1] and ‖PE‖² = d/2"
+    )
+    assert _headline("rotation: R(kω)·PE[pos] vs PE[pos+k], (2048, 8) table") == (
+        "rotation: R(kω)·PE[pos] vs PE[pos+k]"
+    )
+    assert _headline("group laws of M_k") == "group laws of M_k"
