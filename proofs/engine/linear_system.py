@@ -12,13 +12,16 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import sympy as sp
+from flint import arb
 from sympy.polys.constructor import construct_domain
 from sympy.polys.domains import EX
 from sympy.polys.polyerrors import PolynomialError
 from sympy.solvers.solveset import NonlinearError
 
+from proofs.engine.certified import CertifiedError, to_arb
 from proofs.engine.floats import exact_floats
 from proofs.engine.radicals import radicals_as_powers
+from proofs.engine.show import show
 from proofs.engine.zero_test import is_zero as _zero
 
 
@@ -180,7 +183,7 @@ def _eliminate(
             combo = sum(expr(m[rr][n + 1 + j]) * equations[j] for j in range(rows))
             return LinearSolution(
                 "inconsistent",
-                f"the equations force 0 = {rhs}, which is false",
+                f"the equations force 0 = {_shown(rhs)}, which is false",
                 certificate=(sp.expand(combo), rhs),
             )
         if z is None:
@@ -203,3 +206,27 @@ def _eliminate(
 def _tidy(value: sp.Expr, back: dict[sp.Symbol, sp.Expr]) -> sp.Expr:
     """value in a form to show: factored over its radicals' symbols, else simplified."""
     return sp.factor(value).xreplace(back) if back else sp.simplify(value)
+
+
+# A right side longer than this is shown as its constant factor, rounded, times the rest.
+_SHOWN_CHARACTERS = 60
+
+
+def _shown(value: sp.Expr) -> str:
+    """value for a message: as is when short, else as (rounded constant)·(symbolic factor).
+
+    The rounding is only for reading: the verdict rests on the certified zero test.
+    """
+    text = show(value)
+    if len(text) <= _SHOWN_CHARACTERS:
+        return text
+    constant, rest = value.as_independent(*value.free_symbols, as_Add=False)
+    if constant.free_symbols or constant.is_Rational:
+        return text
+    try:
+        ball = to_arb(constant, {}, 128)
+    except CertifiedError:
+        return text
+    if not isinstance(ball, arb) or ball.contains(0):
+        return text
+    return ball.str(3, radius=False) + ("" if rest == 1 else f"·{show(rest)}") + " (rounded)"

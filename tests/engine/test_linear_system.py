@@ -96,6 +96,13 @@ def test_a_vandermonde_system_in_radicals_is_inconsistent_with_a_nonzero_certifi
     result = solve_linear(equations, [a, b, c])
     assert result.status == "inconsistent"
     assert result.certificate[1].has(s) and not result.certificate[1].atoms(sp.Dummy)
+    # The long exact right side is kept in the certificate; the message shows it rounded.
+    assert result.reason.endswith("·sigma (rounded), which is false"), result.reason
+
+
+def test_short_right_sides_are_shown_exactly() -> None:
+    result = solve_linear([a - 1, a - 2], [a])
+    assert result.reason == "the equations force 0 = 1, which is false"
 
 
 def test_floats_are_their_exact_binary_value() -> None:
