@@ -140,8 +140,13 @@ def _eliminate(
     def expr(x: object) -> sp.Expr:
         return field_.to_sympy(x).xreplace(back)
 
+    def vanishes(x: object) -> bool:
+        # Structurally 0 in the field. Not bool(x): EX's bool asks SymPy's is_zero, which
+        # evaluates numbers (acosh(1 + 10**-20).is_zero is True).
+        return x.ex == 0 if field_ is EX else x == field_.zero
+
     def zero(x: object) -> bool | None:
-        return True if not x else _zero(expr(x))
+        return True if vanishes(x) else _zero(expr(x))
 
     pivots: list[int] = []
     r = 0
@@ -168,7 +173,7 @@ def _eliminate(
         m[r] = [x * inverse for x in m[r]]
         for rr in range(rows):
             factor = m[rr][c]
-            if rr != r and factor:
+            if rr != r and not vanishes(factor):
                 m[rr] = [x - factor * y for x, y in zip(m[rr], m[r], strict=True)]
         pivots.append(c)
         r += 1

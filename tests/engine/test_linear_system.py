@@ -114,3 +114,13 @@ def test_non_commutative_entries_fall_back_to_expressions() -> None:
     q = sp.Symbol("q", commutative=False)
     result = solve_linear([a - q], [a])
     assert result.status == "solved" and result.solution[a] == q
+
+
+def test_the_expression_domain_never_takes_sympys_is_zero_for_a_zero() -> None:
+    # A non-commutative symbol sends the system to SymPy's EX domain, whose truth test is
+    # is_zero: acosh(1 + 10**-20).is_zero is True there, but the coefficient is 1.4e-10.
+    tiny = sp.acosh(1 + sp.Rational(1, 10**20))
+    q = sp.Symbol("q", commutative=False)
+    result = solve_linear([tiny * a - q, tiny * b - 1], [a, b])
+    assert result.status == "solved"
+    assert result.solution[a] == q / tiny and result.solution[b] == 1 / tiny
