@@ -160,7 +160,8 @@ _MAX_DIRECT_TERMS = 10_000
 
 def _summable(summand: sp.Expr, limits: tuple) -> bool:
     """Whether doit() may evaluate this sum quickly: at most _MAX_DIRECT_TERMS numeric terms, or
-    symbolic bounds with a summand polynomial in the indices (Σ 1 = n, Σ i = n(n - 1)/2).
+    symbolic bounds with a summand polynomial or hypergeometric in each index (Σ 1 = n,
+    Σ i = n(n - 1)/2, Σ 2^i = 2^n - 1).
 
     Other closed forms are not tried: for Σ cos(k·10000^(-2i/d)) SymPy searches for 25 s.
     """
@@ -168,8 +169,10 @@ def _summable(summand: sp.Expr, limits: tuple) -> bool:
     for _, low, high in limits:
         span = high - low
         if not span.is_Integer:
-            indices = [index for index, _, _ in limits]
-            return summand.is_polynomial(*indices)
+            return all(
+                summand.is_polynomial(index) or summand.is_hypergeometric(index)
+                for index, _, _ in limits
+            )
         count *= max(int(span) + 1, 0)
     return count <= _MAX_DIRECT_TERMS
 

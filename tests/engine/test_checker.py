@@ -243,6 +243,7 @@ def test_sum_rule_sums_polynomial_summands_and_leaves_the_rest_as_sums() -> None
     assert _sum_termwise(sp.Sum(1, (i, 0, n - 1)) - n + sp.Sum(i, (i, 0, n - 1))) == sp.expand(
         n * (n - 1) / 2
     )
+    assert _sum_termwise(sp.Sum(2**i, (i, 0, n - 1)) - 2**n) == -1
     left = _sum_termwise(sp.Sum(sp.cos(k / 10000 ** (2 * i / d)), (i, 0, n - 1)) + 1)
     assert left.has(sp.Sum)
 
