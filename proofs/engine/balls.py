@@ -96,6 +96,8 @@ def point_value(symbol: sp.Symbol, value: object) -> tuple[sp.Expr, sp.Expr]:
             f"the value of {symbol} must be an int or an exact SymPy number, got {type(value).__name__}"
         )
     value = sp.Integer(value) if isinstance(value, int) else value
+    if value.is_Rational or value.is_Float:
+        return value, sp.Integer(0)  # the common case, without as_real_imag's assumptions
     if not value.is_number:
         raise ValueError(f"the value of {symbol} must be a number, got {value}")
     re, im = value.as_real_imag()
