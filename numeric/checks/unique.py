@@ -72,10 +72,10 @@ def _sweep(angle: np.ndarray, order: np.ndarray, rows: Rows, ring_rows: Rows) ->
     b <= 2n), the order followed by itself. Both are asked for one block at a time.
     """
     n = len(order)
-    chunk = max(1, PAIR_BLOCK_ENTRIES // rows(0, 1).shape[1])
     # Any actual pair bounds the answer from above; row 0 against every other row is a cheap
     # start that lets the sweep below stop after few offsets.
     row0 = rows(0, 1)
+    chunk = max(1, PAIR_BLOCK_ENTRIES // row0.shape[1])
     best_sq, best_p, best_q = np.inf, 0, 1
     for a, b in row_blocks(1, n, chunk):
         first = np.sum((rows(a, b) - row0) ** 2, axis=1)
