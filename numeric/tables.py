@@ -335,6 +335,54 @@ def sinusoidal_pe(
     return out
 
 
+def sinusoidal_rows(
+    positions: np.ndarray, d_model: int, *, base: float = 10000.0, schedule: str = "paper"
+) -> np.ndarray:
+    """The float64 interleaved rows of sinusoidal_pe at integer positions, in the order given.
+
+    Bit for bit the rows sinusoidal_pe computes (same block values, offsets and complex
+    multiply), but at arbitrary positions: a twin can fetch the rows it compares without the
+    table. positions: 1-D integers, each below 2**31 - 1 in magnitude.
+    """
+    d_model = validate.d_model(d_model)
+    base = validate.base(base)
+    schedule = validate.schedule(schedule)
+    positions = np.asarray(positions)
+    if positions.ndim != 1 or not np.issubdtype(positions.dtype, np.integer):
+        raise ValueError(
+            f"positions must be a 1-D integer array, got {positions.dtype} {positions.shape}"
+        )
+    positions = positions.astype(np.int64, copy=False)
+    low, high = (int(positions.min()), int(positions.max())) if positions.size else (0, -1)
+    if max(-low, high) + 2 > validate.MAX_POSITION:
+        raise ValueError("positions must stay below 2**31 - 1 in magnitude")
+    validate.fits_in_memory(
+        3 * positions.size * d_model * 8, f"{positions.size} rows of width {d_model}"
+    )
+    block = positions // BLOCK
+    offset = positions - block * BLOCK
+    # Only the blocks the positions fall in need sin and cos, as in _block_values: their
+    # whole span when it is short (no sort needed), else the distinct ones.
+    if high // BLOCK - low // BLOCK < positions.size:
+        starts, which = np.arange(low // BLOCK, high // BLOCK + 1), block - low // BLOCK
+    else:
+        starts, which = np.unique(block, return_inverse=True)
+    angles = _reduced_angles(
+        starts.astype(np.float64)[:, None] * BLOCK, _frequencies(d_model, base, schedule)
+    )
+    values = np.empty(angles.shape, dtype=np.complex128)
+    np.cos(angles, out=values.real)
+    np.subtract(0.0, np.sin(angles), out=values.imag)
+    out = np.empty((positions.size, d_model), dtype=np.float64)
+    # sin + i·cos as complex128 is the interleaved row, as in _write_rows.
+    np.multiply(
+        np.take(values, which, axis=0),
+        np.take(_offsets(d_model, base, schedule), offset, axis=0),
+        out=out.view(np.complex128),
+    )
+    return out
+
+
 def ramp_encoding(max_len: int, *, dtype: DTypeLike = np.float64) -> np.ndarray:
     """The linear ramp pos / max_len as a (max_len, 1) table: the module's 'simpler' alternative."""
     max_len = validate.max_len(max_len)

@@ -4,6 +4,9 @@ Rows, in the theorem's order: P is orthogonal; the concatenated table is P times
 interleaved one; P·M_k·Pᵀ shifts the concatenated table by k; tensor2tensor's schedule
 rotates too; for odd d_model, zero padding has an exact linear shift diag(M_k, 1) while an
 unpaired last sine has none: its best least-squares linear map misses by about |sin(k·ω_last)|.
+The even tables are checked a block of rows at a time, P applied as the index permutation it is
+and M_k by its 2×2 blocks: O(rows·d_model) work and memory a block, no d_model × d_model matrix.
+The odd tables (small d_odd) are built whole and use dense maps.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import numpy as np
 
 from numeric import validate
 from numeric.blocks import block_rows, check_positions, row_blocks
-from numeric.checks.rotation import rotation_tolerance
+from numeric.checks.rotation import _rotation_residuals, rotation_tolerance
 from numeric.linear_shift import best_linear_shift
 from numeric.rotations import shift_matrix
 from numeric.table import Table
@@ -31,12 +34,18 @@ def concatenated_index(j: int, d_model: int) -> int:
     return j // 2 if j % 2 == 0 else d_model // 2 + j // 2
 
 
+def concatenated_permutation(d_model: int) -> np.ndarray:
+    """P as the index array it is: entry j is concatenated_index(j, d_model), for every j at once."""
+    d_model = validate.d_model(d_model)
+    j = np.arange(d_model)
+    return np.where(j % 2 == 0, j // 2, d_model // 2 + j // 2)
+
+
 def permutation_matrix(d_model: int) -> np.ndarray:
     """P with P[concatenated_index(j), j] = 1, so that P·PE_interleaved = PE_concatenated."""
     d_model = validate.d_model(d_model)
     p = np.zeros((d_model, d_model))
-    for j in range(d_model):
-        p[concatenated_index(j, d_model), j] = 1.0
+    p[concatenated_permutation(d_model), np.arange(d_model)] = 1.0
     return p
 
 
@@ -65,15 +74,26 @@ Rows = Callable[[int, int], np.ndarray]
 
 def _shift_residual(table: np.ndarray, matrix: np.ndarray, k: int) -> float:
     """max |matrix·row[pos] − row[pos + k]| over every pos with pos + k in the table."""
-    return _streamed_shift_residual(lambda a, b: table[a:b], table.shape[0], matrix, k)
-
-
-def _streamed_shift_residual(rows: Rows, n: int, matrix: np.ndarray, k: int) -> float:
-    """_shift_residual over the n rows rows(a, b) yields, a block of positions at a time."""
     worst = 0.0
-    for a, b in row_blocks(max(0, -k), n - max(0, k), block_rows(matrix.shape[0])):
-        worst = max(worst, float(np.abs(rows(a, b) @ matrix.T - rows(a + k, b + k)).max()))
+    for a, b in row_blocks(max(0, -k), table.shape[0] - max(0, k), block_rows(matrix.shape[0])):
+        worst = max(worst, float(np.abs(table[a:b] @ matrix.T - table[a + k : b + k]).max()))
     return worst
+
+
+def _pair_shift_residuals(
+    rows: Rows, shape: tuple[int, int], ks: tuple[int, ...], base: float, schedule: str
+) -> list[float]:
+    """For each k, max |M_k·row[pos] − row[pos + k]| over the interleaved float64 rows rows(a, b)
+    yields: sinusoidal rows of the given shape (positions, d_model), base and schedule.
+
+    M_k acts as its 2×2 blocks R(k·ω_i) on the pairs (the rotation twin's own check, one pass
+    over the rows for all ks): O(rows·d_model) a block, never a d_model × d_model matrix.
+    """
+    omegas = frequencies(shape[1], base=base, schedule=schedule)
+    found = _rotation_residuals(
+        rows, shape, np.dtype(np.float64), ks, omegas, base, "interleaved", schedule
+    )
+    return [worst for worst, _ in found]
 
 
 def layout_table(
@@ -103,8 +123,11 @@ def layout_table(
     error = accuracy_bound(np.float64)
     rows = []
 
-    p = permutation_matrix(d_model)
-    rows.append(("P·Pᵀ = I", "exact", float(np.abs(p @ p.T - np.eye(d_model)).max()), 0.0))
+    # P is used as the permutation it is: column j of a row goes to column perm[j].
+    perm = concatenated_permutation(d_model)
+    # P·Pᵀ = diag(how many j land on each column), so P·Pᵀ = I is perm being a bijection.
+    landed = np.bincount(perm, minlength=d_model)
+    rows.append(("P·Pᵀ = I", "exact", float(np.abs(landed - 1).max()), 0.0))
 
     # The even tables are computed a block of rows at a time (start=), never whole.
     def table(layout: str = "interleaved", schedule: str = "paper") -> Rows:
@@ -113,34 +136,45 @@ def layout_table(
         )
 
     interleaved, concatenated = table(), table("concatenated")
+
+    def unpermuted(a: int, b: int) -> np.ndarray:
+        """Pᵀ·concat[pos] for pos = a .. b−1: the gather that undoes P."""
+        return concatenated(a, b)[:, perm]
+
+    # |P·interleaved − concat| has the entries of |interleaved − Pᵀ·concat|, permuted.
     permuted = max(
         (
-            float(np.abs(interleaved(a, b) @ p.T - concatenated(a, b)).max())
+            float(np.abs(interleaved(a, b) - unpermuted(a, b)).max())
             for a, b in row_blocks(0, max_len, block_rows(d_model))
         ),
         default=0.0,
     )
     rows.append(("concatenated = P·interleaved", "all rows", permuted, 2 * error))
     omegas = frequencies(d_model, base=base)
-    for k in ks:
-        conjugated = p @ shift_matrix(k, omegas) @ p.T
+    # (P·M_k·Pᵀ)·concat[pos] − concat[pos+k] = P·(M_k·Pᵀ·concat[pos] − Pᵀ·concat[pos+k]), and
+    # P only permutes entries: the residual is M_k's on the unpermuted rows.
+    shape = (max_len, d_model)
+    conjugated = _pair_shift_residuals(unpermuted, shape, ks, base, "paper")
+    for k, residual in zip(ks, conjugated, strict=True):
         rows.append(
             (
                 "(P·M_k·Pᵀ)·concat[pos] = concat[pos+k]",
                 f"k = {k}",
-                _streamed_shift_residual(concatenated, max_len, conjugated, k),
+                residual,
                 rotation_tolerance(k, float(omegas.max()), error),
             )
         )
 
     t2t = tensor2tensor_frequencies(d_model, base=base)
-    t2t_table = table(schedule="tensor2tensor")
-    for k in ks:
+    t2t_shifts = _pair_shift_residuals(
+        table(schedule="tensor2tensor"), shape, ks, base, "tensor2tensor"
+    )
+    for k, residual in zip(ks, t2t_shifts, strict=True):
         rows.append(
             (
                 "tensor2tensor ω_i: M_k·PE[pos] = PE[pos+k]",
                 f"k = {k}",
-                _streamed_shift_residual(t2t_table, max_len, shift_matrix(k, t2t), k),
+                residual,
                 rotation_tolerance(k, float(t2t.max()), error),
             )
         )
