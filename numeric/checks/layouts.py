@@ -17,7 +17,7 @@ import numpy as np
 
 from numeric import validate
 from numeric.blocks import block_rows, check_positions, row_blocks
-from numeric.checks.rotation import _rotation_residuals, rotation_tolerance
+from numeric.checks.rotation import rotation_residuals, rotation_tolerance
 from numeric.linear_shift import best_linear_shift
 from numeric.rotations import shift_matrix
 from numeric.table import Table
@@ -90,7 +90,7 @@ def _pair_shift_residuals(
     over the rows for all ks): O(rows·d_model) a block, never a d_model × d_model matrix.
     """
     omegas = frequencies(shape[1], base=base, schedule=schedule)
-    found = _rotation_residuals(
+    found = rotation_residuals(
         rows, shape, np.dtype(np.float64), ks, omegas, base, "interleaved", schedule
     )
     return [worst for worst, _ in found]

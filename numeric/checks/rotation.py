@@ -60,7 +60,7 @@ def _pair_residual(
     return float(residual.max()) if residual.size else 0.0
 
 
-def _rotation_residuals(
+def rotation_residuals(
     rows: Rows,
     shape: tuple[int, int],
     dtype: np.dtype,
@@ -173,7 +173,7 @@ def rotation_check(
     n, d_model = table.shape
     ks = _checked_ks(ks, n)
     omega = frequencies(d_model, base=base, schedule=schedule)
-    residuals = _rotation_residuals(
+    residuals = rotation_residuals(
         lambda a, b: table[a:b], table.shape, dtype, ks, omega, base, layout, schedule
     )
     return _rotation_report(residuals, ks, table.shape, dtype, omega)
@@ -206,5 +206,5 @@ def rotation_table(
         return sinusoidal_pe(b - a, d_model, base=base, dtype=dtype, layout=layout, start=a)
 
     shape = (max_len, d_model)
-    residuals = _rotation_residuals(rows, shape, dtype, ks, omega, base, layout, "paper")
+    residuals = rotation_residuals(rows, shape, dtype, ks, omega, base, layout, "paper")
     return _rotation_report(residuals, ks, shape, dtype, omega)
