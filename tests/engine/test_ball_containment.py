@@ -388,6 +388,11 @@ PAIRS = [
     (sp.Integer(5), sp.Integer(-5)),
     (sp.Rational(3, 2) + I, sp.Rational(1, 2)),
     (sp.Rational(1, 2), 2 + I),
+    # parameters beyond 1: the elliptic integrals are complex on a long path
+    (sp.Integer(2), sp.Rational(3, 2)),
+    (sp.Rational(1, 2), sp.Rational(3, 2)),
+    (sp.Integer(2), sp.Integer(1)),
+    (sp.Rational(-2), sp.Rational(3, 2)),
 ]
 
 
@@ -572,6 +577,21 @@ def _straddles():
     yield sp.acosh, acb(0, eps)
     yield sp.acosh, acb(-3, eps)
     yield sp.acosh, arb(1, 1e-30)
+    # balls that touch a branch point from one side, or sit on it and straddle the cut's line
+    for head in (sp.asin, sp.acos, sp.atanh):
+        yield head, arb(1.05, 0.05)  # [1, 1.1]
+        yield head, arb(-1.05, 0.05)  # [-1.1, -1]
+        yield head, acb(1, eps)
+        yield head, acb(-1, eps)
+    for head in (sp.atan, sp.asinh):
+        yield head, acb(0, arb(1.05, 0.05))
+        yield head, acb(0, arb(-1.05, 0.05))
+        yield head, acb(eps, 1)
+        yield head, acb(eps, -1)
+    yield sp.acosh, arb(0.95, 0.05)  # [0.9, 1]
+    yield sp.acosh, acb(1, eps)
+    yield sp.li, acb(1, eps)
+    yield sp.elliptic_k, acb(1, eps)
     yield sp.loggamma, acb(arb(-5) / 2, eps)
     yield sp.loggamma, arb(0, 1e-30)
     yield sp.li, acb(arb(1) / 2, eps)
@@ -744,6 +764,14 @@ def test_relations_on_balls_that_cannot_decide_raise():
         for rel in (sp.Equality, sp.Unequality):
             with pytest.raises(IndeterminateError):
                 RELATIONS[rel](fuzzy, one)
+        # balls that reach the other side only at one end: [1, 2] and [0, 1] against 1
+        for ball in (arb(1.5, 0.5), arb(0.5, 0.5)):
+            for rel in RELATIONS:
+                if rel in (sp.And, sp.Or, sp.Not):
+                    continue
+                for u, v in ((ball, one), (one, ball)):
+                    with pytest.raises(IndeterminateError):
+                        RELATIONS[rel](u, v)
         assert RELATIONS[sp.Equality](acb(1, 2), acb(1, 2)) is True
         assert RELATIONS[sp.Equality](acb(1, 2), acb(1, 3)) is False
         assert RELATIONS[sp.Unequality](acb(1, 2), acb(1, 3)) is True
@@ -754,6 +782,21 @@ def test_relations_on_balls_that_cannot_decide_raise():
         _value(undecided, {x: 10**30})
     with pytest.raises(UndefinedError):
         _value(sp.Piecewise((1, x > 0), (2, x < -1)), {x: sp.Rational(-1, 2)})
+
+
+def test_unevaluated_logic_with_true_and_false():
+    cases = [
+        (sp.And(x < 1, sp.true, evaluate=False), lambda v: v < 1),
+        (sp.Or(x > 1, sp.false, evaluate=False), lambda v: v > 1),
+        (sp.Or(x > 5, sp.true, evaluate=False), lambda v: True),
+        (sp.And(x > 5, sp.false, evaluate=False), lambda v: False),
+        (sp.Not(sp.false, evaluate=False), lambda v: True),
+    ]
+    for cond, holds in cases:
+        expr = sp.Piecewise((x + 10, cond), (x - 10, True), evaluate=False)
+        for v in (0, 3, 7):
+            want = v + (10 if holds(v) else -10)
+            _check(expr, {x: sp.Integer(v)}, lambda u, w=want: _exact(w))
 
 
 def test_piecewise_pieces_see_outer_symbols():
@@ -808,6 +851,23 @@ def test_nested_loops_with_an_inner_limit_from_the_outer_index():
                 product,
             )
             _check(loop, {a: lo, b: hi, x: sp.Rational(1, 2)}, lambda *_, w=want: _exact(w))
+
+
+def test_triple_loops_keep_every_limit():
+    k = sp.Symbol("k", integer=True)
+    fifth = Fraction(1, 5)
+    for kind, product in ((sp.Sum, False), (sp.Product, True)):
+        loop = kind(i + 2 * j + 3 * k + x, (i, 0, j), (j, 1, k), (k, 1, a))
+        for top in (1, 3):
+            want = _karr(
+                lambda kk, p=product: _karr(
+                    lambda jj: _karr(lambda ii: ii + 2 * jj + 3 * kk + fifth, 0, jj, p), 1, kk, p
+                ),
+                1,
+                top,
+                product,
+            )
+            _check(loop, {a: top, x: sp.Rational(1, 5)}, lambda *_, w=want: _exact(w))
 
 
 def test_loops_with_bad_limits_are_refused():
