@@ -553,6 +553,16 @@ def test_constants():
 # ---------------------------------------------------------------- cuts straddled
 
 
+def _touching(end: int, above: bool) -> arb:
+    """A ball with the exact endpoint end, lying above or below it (a radius is always rounded
+    up when a ball is made, so the midpoint is set from the radius actually stored)."""
+    q = 2.0**-4
+    stored = arb(0, q).rad()
+    ball = arb(end + stored if above else end - stored, q)
+    assert (ball >= end and not ball > end) if above else (ball <= end and not ball < end)
+    return ball
+
+
 def _straddles():
     """(head, ball argument) pairs that straddle a cut or a branch point of head."""
     eps = arb(0, 1e-30)
@@ -579,16 +589,16 @@ def _straddles():
     yield sp.acosh, arb(1, 1e-30)
     # balls that touch a branch point from one side, or sit on it and straddle the cut's line
     for head in (sp.asin, sp.acos, sp.atanh):
-        yield head, arb(1.05, 0.05)  # [1, 1.1]
-        yield head, arb(-1.05, 0.05)  # [-1.1, -1]
+        yield head, _touching(1, above=True)
+        yield head, _touching(-1, above=False)
         yield head, acb(1, eps)
         yield head, acb(-1, eps)
     for head in (sp.atan, sp.asinh):
-        yield head, acb(0, arb(1.05, 0.05))
-        yield head, acb(0, arb(-1.05, 0.05))
+        yield head, acb(0, _touching(1, above=True))
+        yield head, acb(0, _touching(-1, above=False))
         yield head, acb(eps, 1)
         yield head, acb(eps, -1)
-    yield sp.acosh, arb(0.95, 0.05)  # [0.9, 1]
+    yield sp.acosh, _touching(1, above=False)
     yield sp.acosh, acb(1, eps)
     yield sp.li, acb(1, eps)
     yield sp.elliptic_k, acb(1, eps)
@@ -764,14 +774,28 @@ def test_relations_on_balls_that_cannot_decide_raise():
         for rel in (sp.Equality, sp.Unequality):
             with pytest.raises(IndeterminateError):
                 RELATIONS[rel](fuzzy, one)
-        # balls that reach the other side only at one end: [1, 2] and [0, 1] against 1
-        for ball in (arb(1.5, 0.5), arb(0.5, 0.5)):
-            for rel in RELATIONS:
-                if rel in (sp.And, sp.Or, sp.Not):
-                    continue
-                for u, v in ((ball, one), (one, ball)):
-                    with pytest.raises(IndeterminateError):
-                        RELATIONS[rel](u, v)
+        # balls that reach 1 only at one end, against 1: decided exactly when the relation has
+        # one truth value at both ends (1 and a number beyond it, here 1 +- 1)
+        compare = {
+            sp.StrictLessThan: lambda p, q: p < q,
+            sp.LessThan: lambda p, q: p <= q,
+            sp.StrictGreaterThan: lambda p, q: p > q,
+            sp.GreaterThan: lambda p, q: p >= q,
+            sp.Equality: lambda p, q: p == q,
+            sp.Unequality: lambda p, q: p != q,
+        }
+        for above in (True, False):
+            ball, ends = _touching(1, above), (1, 2 if above else 0)
+            for rel, holds in compare.items():
+                for args, truths in (
+                    ((ball, one), {holds(e, 1) for e in ends}),
+                    ((one, ball), {holds(1, e) for e in ends}),
+                ):
+                    if len(truths) == 2:
+                        with pytest.raises(IndeterminateError):
+                            RELATIONS[rel](*args)
+                    else:
+                        assert RELATIONS[rel](*args) is truths.pop(), (rel, above, args)
         assert RELATIONS[sp.Equality](acb(1, 2), acb(1, 2)) is True
         assert RELATIONS[sp.Equality](acb(1, 2), acb(1, 3)) is False
         assert RELATIONS[sp.Unequality](acb(1, 2), acb(1, 3)) is True
