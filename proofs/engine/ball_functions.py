@@ -158,19 +158,6 @@ def real_only(name: str, f: Callable[[arb], arb], ok: Callable[[arb], bool], dom
     return g
 
 
-def _real_part_when_real(f: Callable[..., acb], ok: Callable[..., bool]) -> Callable[..., Ball]:
-    """f through acb; its value's real part when the arguments are real and ok(*args)."""
-
-    def g(*zs: Ball) -> Ball:
-        xs = [real(z) for z in zs]
-        value = f(*(as_acb(z) for z in zs))
-        if all(x is not None for x in xs) and ok(*xs):
-            return value.real  # f is real there, so the real part is an enclosure of it
-        return value
-
-    return g
-
-
 def elliptic_k(m: Ball) -> Ball:
     return _principal(
         "elliptic_k",
