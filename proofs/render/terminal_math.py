@@ -7,6 +7,7 @@ middle terms elided, so the output does not grow with d_model.
 
 from __future__ import annotations
 
+import copy
 import textwrap
 
 import sympy as sp
@@ -81,15 +82,16 @@ class TerminalPrinter(PrettyPrinter):
         self._typeset: dict[sp.Basic, prettyForm] = {}
 
     def _print(self, expr: object, **kwargs: object) -> prettyForm:
-        # _fit typesets an expression whole, and again piece by piece when it is too wide: the
-        # pieces' pictures are kept from the first time. Pictures are never changed in place.
-        # Matrices depend on the budget, so anything holding one is typeset afresh.
+        # _fit typesets an expression whole, and again piece by piece when it is too wide: each
+        # picture is made once per printer. SymPy's printer sets the baseline of a picture it
+        # was given (a Sum's body), so each use gets a copy. Matrices depend on the budget:
+        # anything holding one is typeset afresh.
         if kwargs or not isinstance(expr, sp.Basic) or expr.has(sp.MatrixBase, sp.MatrixExpr):
             return super()._print(expr, **kwargs)
         form = self._typeset.get(expr)
         if form is None:
             form = self._typeset[expr] = super()._print(expr)
-        return form
+        return copy.copy(form)
 
     def _print_Symbol(self, e: sp.Symbol, bold_name: bool = False) -> prettyForm:
         # d_model and max_len are words, not d with subscript "model".
