@@ -83,3 +83,25 @@ def test_a_large_d_model_prints_as_much_as_a_small_one(name):
         assert max(map(len, lines)) <= 80
         sizes[d_model] = len(lines)
     assert sizes[64] <= sizes[8] * 1.2
+
+
+def test_reused_pictures_typeset_exactly_as_fresh_ones(monkeypatch) -> None:
+    # The printer keeps each subexpression's picture while an expression is fitted; SymPy sets
+    # the baseline of a picture it is given (a Sum's or an Integral's body), so a kept picture
+    # must never be the one it changed.
+    from sympy.printing.pretty.pretty import PrettyPrinter
+
+    from proofs.render import terminal_math
+
+    x, n, i = sp.symbols("x n i")
+    body = sum(sp.sin(x / (k + 2)) ** 2 / (x + k) for k in range(6))
+    exprs = [
+        sp.Sum(body * i, (i, 0, n - 1)) + sp.Sum(body, (i, 0, n)) + body,
+        sp.Integral(body, x) * sp.Sum(body, (i, 1, n)) - body / (1 + body),
+        sp.Sum(sp.Sum(body * i, (i, 0, n)), (n, 1, 3)) + (body + 1) ** 2,
+    ]
+    widths = (30, 60, 100)
+    kept = [terminal_math.math_lines(e, w) for e in exprs for w in widths]
+    monkeypatch.setattr(terminal_math.TerminalPrinter, "_print", PrettyPrinter._print)
+    fresh = [terminal_math.math_lines(e, w) for e in exprs for w in widths]
+    assert kept == fresh
