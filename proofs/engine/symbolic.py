@@ -200,9 +200,10 @@ EXACT_REDUCTIONS: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
     ("expand", _expand),
     ("angle addition", _angle_addition),
     ("Pythagorean identity", _cos_squared),
+    # Before cancel: cancel cannot see into a Sum, and is slow on one.
+    ("sum termwise", _sum_termwise),
     ("rational cancel", _cancel),
     ("logarithmic form", _log_form),
-    ("sum termwise", _sum_termwise),
 )
 # These may evaluate numbers in floating point on the way: a zero they reach needs confirmation.
 UNCERTIFIED_REDUCTIONS: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
