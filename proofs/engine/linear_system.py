@@ -209,8 +209,8 @@ def _eliminate(
 
 
 def _tidy(value: sp.Expr, back: dict[sp.Symbol, sp.Expr]) -> sp.Expr:
-    """value in a form to show: factored over its radicals' symbols, else simplified."""
-    return sp.factor(value).xreplace(back) if back else sp.simplify(value)
+    """value in a form to show: factored (over its radicals' symbols, put back afterwards)."""
+    return sp.factor(value).xreplace(back) if back else sp.factor(value)
 
 
 # A right side longer than this is shown as its constant factor, rounded, times the rest.
