@@ -273,3 +273,31 @@ def test_replayed_point_streams_are_the_seeded_stream_and_independent_copies() -
     for t in threads:
         t.join()
     assert all(r == results[0] for r in results) and len(results[0]) == 200
+
+
+def test_a_point_neither_certified_equal_nor_different_is_never_agreement(monkeypatch) -> None:
+    # Mutation testing: with `uncertain` never recorded, such points counted as agreeing and
+    # the numeric half passed. Here the ball evaluator answers "unknown" at chosen points.
+    from proofs.engine import pointwise
+    from proofs.engine.certified import Decision
+
+    real = pointwise.certify_difference
+    calls = {"n": 0}
+
+    def unknown_at_third(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            return Decision("unknown", "the ball straddles 0 at every precision", 8192)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pointwise, "certify_difference", unknown_at_third)
+    result = check_numeric(sp.sin(x) ** 2, 1 - sp.cos(x) ** 2)
+    assert result.passed is None and "could not be certified" in result.detail
+
+    def always_unknown(*args, **kwargs):
+        return Decision("unknown", "the ball straddles 0 at every precision", 8192)
+
+    monkeypatch.setattr(pointwise, "certify_difference", always_unknown)
+    result = check_numeric(x, x)
+    assert result.passed is None and "could not be certified" in result.detail
+    assert check_numeric(sp.Integer(2), sp.Integer(2)).passed is None  # a constant: one point
