@@ -33,6 +33,20 @@ def peak_rss_mib(code: str) -> tuple[float, float]:
     return int(kib.group(1)) / 1024, wall
 
 
+def report(name: str, code: str, table_mib: float, base_mib: float) -> float:
+    """Run code in a fresh process; print its peak RSS beside the whole table's size."""
+    twin_mib, wall = peak_rss_mib(code)
+    print(f"{name}: passed in {wall:.1f} s")
+    print(f"  peak RSS            {twin_mib:10.1f} MiB")
+    print(f"  bare `import numpy` {base_mib:10.1f} MiB")
+    print(f"  whole float64 table {table_mib:10.1f} MiB (never held)")
+    print(
+        f"  peak / limit        {twin_mib / LIMIT_MIB:10.3f}  (goal ≤ 1, limit {LIMIT_MIB:g} MiB)"
+    )
+    print(f"  peak / whole table  {twin_mib / table_mib:10.4f}")
+    return twin_mib
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-len", type=int, default=1_000_000)
@@ -47,16 +61,9 @@ def main() -> int:
         "assert t.passed, t.rows"
     )
     base_mib, _ = peak_rss_mib("import numpy")
-    twin_mib, wall = peak_rss_mib(twin)
     table_mib = args.max_len * args.d_model * 8 / 2**20
-    print(f"rotation_table(max_len={args.max_len}, d_model={args.d_model}): passed in {wall:.1f} s")
-    print(f"  peak RSS            {twin_mib:10.1f} MiB")
-    print(f"  bare `import numpy` {base_mib:10.1f} MiB")
-    print(f"  whole float64 table {table_mib:10.1f} MiB (never held)")
-    print(
-        f"  peak / limit        {twin_mib / LIMIT_MIB:10.3f}  (goal ≤ 1, limit {LIMIT_MIB:g} MiB)"
-    )
-    print(f"  peak / whole table  {twin_mib / table_mib:10.4f}")
+    name = f"rotation_table(max_len={args.max_len}, d_model={args.d_model})"
+    twin_mib = report(name, twin, table_mib, base_mib)
     return 0 if twin_mib <= LIMIT_MIB else 1
 
 

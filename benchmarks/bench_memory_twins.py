@@ -22,23 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-from bench_memory import LIMIT_MIB, peak_rss_mib
+from bench_memory import LIMIT_MIB, peak_rss_mib, report
 
 HERE = Path(__file__).resolve().parent.parent
-
-
-def report(name: str, code: str, table_mib: float, base_mib: float) -> float:
-    """Run code in a fresh process; print its peak RSS beside the whole table's size."""
-    twin_mib, wall = peak_rss_mib(code)
-    print(f"{name}: passed in {wall:.1f} s")
-    print(f"  peak RSS            {twin_mib:10.1f} MiB")
-    print(f"  bare `import numpy` {base_mib:10.1f} MiB")
-    print(f"  whole float64 table {table_mib:10.1f} MiB (never held)")
-    print(
-        f"  peak / limit        {twin_mib / LIMIT_MIB:10.3f}  (goal ≤ 1, limit {LIMIT_MIB:g} MiB)"
-    )
-    print(f"  peak / whole table  {twin_mib / table_mib:10.4f}")
-    return twin_mib
 
 
 def prove_seconds(tree: Path, d_model: int) -> float:
