@@ -4,7 +4,7 @@ How the sinusoidal table is computed: position P splits as P = q·B + r with B =
 angle-addition identity gives sin(Pω) + i·cos(Pω) = conj(e^{i·qBω}) · (sin(rω) + i·cos(rω)),
 so only the block starts and the B offsets need sin and cos; each entry of the table is then
 one complex multiply. Those few angles are reduced modulo 2π with error-free products (ω and
-2π split into short pieces), which is what keeps every entry within a few ulps at any
+2π split into short pieces, numeric.angles), which is what keeps every entry within a few ulps at any
 position, where the direct formula loses digits as soon as pos·ω is rounded. Threads fill
 disjoint row ranges, and each entry goes through the same operations whichever thread
 computes it, so the table is the same bit for bit whatever the thread count.
@@ -20,17 +20,13 @@ from functools import lru_cache, partial
 from itertools import pairwise
 from numbers import Integral
 
-import mpmath
 import numpy as np
 from numpy.typing import DTypeLike
 
 from numeric import validate
+from numeric.angles import Frequencies, fraction_phase, frequency_pieces, reduced_angles
 
 BLOCK = 256
-# Bits kept in the leading pieces of ω and 2π: |m| < 2**31 times a 22-bit piece, and a
-# multiple n < 2**29 of 2π times a 24-bit piece, are both exact in float64.
-_OMEGA_BITS = 22
-_TWO_PI_BITS = 24
 # Largest error of a float64 entry, measured against numeric.reference (see the tests).
 _FLOAT64_ERROR_BOUND = 2e-15
 # Below this many output bytes one thread is quicker: starting a thread pool costs ~0.15 ms.
@@ -41,59 +37,11 @@ _TASK_BYTES = 2**23
 _BUFFER_BYTES = 2**19
 
 
-def _split(x: mpmath.mpf, bits: int) -> tuple[float, float, float]:
-    """x as hi + mid + lo: hi and mid carry `bits` significant bits each, lo is the rest."""
-    pieces = []
-    rest = x
-    for _ in range(2):
-        if rest == 0:
-            pieces.append(0.0)
-            continue
-        mantissa, exponent = mpmath.frexp(rest)
-        piece = mpmath.ldexp(mpmath.nint(mpmath.ldexp(mantissa, bits)), exponent - bits)
-        pieces.append(float(piece))
-        rest -= piece
-    pieces.append(float(rest))
-    return pieces[0], pieces[1], pieces[2]
-
-
-with mpmath.workprec(256):
-    _P1, _P2, _P3 = _split(2 * mpmath.pi, _TWO_PI_BITS)
-_INV_TWO_PI = 1.0 / (2.0 * math.pi)
-
-
-@dataclass(frozen=True)
-class _Frequencies:
-    """ω_i (correctly rounded) and its split into exact-product pieces w1 + w2 + w3."""
-
-    approx: np.ndarray
-    w1: np.ndarray
-    w2: np.ndarray
-    w3: np.ndarray
-
-
-def _omega(i: int, d_model: int, base: float, schedule: str = "paper") -> mpmath.mpf:
-    """ω_i in the working precision: base^(-2i/d_model), or tensor2tensor's base^(-i/(d_model/2 - 1))."""
-    if schedule == "tensor2tensor":
-        # tensor2tensor guards d_model = 2 (one pair) with max(..., 1).
-        return mpmath.power(mpmath.mpf(base), -mpmath.mpf(i) / max(d_model // 2 - 1, 1))
-    return mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d_model)
-
-
-@lru_cache(maxsize=64)
-def _frequencies(d_model: int, base: float, schedule: str = "paper") -> _Frequencies:
-    with mpmath.workprec(256):
-        omegas = [_omega(i, d_model, base, schedule) for i in range(d_model // 2)]
-        pieces = np.array([_split(w, _OMEGA_BITS) for w in omegas]).T
-        approx = np.array([float(w) for w in omegas])
-    return _Frequencies(approx, pieces[0], pieces[1], pieces[2])
-
-
 @lru_cache(maxsize=8)
 def _offsets(d_model: int, base: float, schedule: str = "paper") -> np.ndarray:
     """sin(rω_i) + i·cos(rω_i) for the offsets r = 0 .. BLOCK - 1 within a block (read-only)."""
-    angles = _reduced_angles(
-        np.arange(BLOCK, dtype=np.float64)[:, None], _frequencies(d_model, base, schedule)
+    angles = reduced_angles(
+        np.arange(BLOCK, dtype=np.float64)[:, None], frequency_pieces(d_model, base, schedule)
     )
     offsets = np.sin(angles) + 1j * np.cos(angles)
     offsets.flags.writeable = False
@@ -108,7 +56,7 @@ def frequencies(d_model: int, *, base: float = 10000.0, schedule: str = "paper")
     d_model = validate.d_model(d_model)
     schedule = validate.schedule(schedule)
     validate.fits_in_memory(4 * d_model * 8, f"{d_model // 2} frequencies")
-    return _frequencies(d_model, validate.base(base), schedule).approx.copy()
+    return frequency_pieces(d_model, validate.base(base), schedule).approx.copy()
 
 
 def accuracy_bound(dtype: DTypeLike) -> float:
@@ -118,35 +66,6 @@ def accuracy_bound(dtype: DTypeLike) -> float:
         return _FLOAT64_ERROR_BOUND
     # One rounding of a value in [-1, 1]: half an ulp of [0.5, 1), which is eps/4.
     return float(np.finfo(dtype).eps) / 4 + _FLOAT64_ERROR_BOUND
-
-
-def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _reduced_angles(m: np.ndarray, freq: _Frequencies) -> np.ndarray:
-    """m·ω_i reduced to about [-π, π] with an absolute error of an ulp of π; m is a column of ints."""
-    n = np.rint(m * freq.approx * _INV_TWO_PI)
-    # Both products are exact and so is their difference (it is a multiple of w1's last bit
-    # and small), so the large part of the angle cancels without error.
-    s = m * freq.w1 - n * _P1
-    s, e1 = _two_sum(s, m * freq.w2)
-    s, e2 = _two_sum(s, -n * _P2)
-    return s + (e1 + e2 + (m * freq.w3 - n * _P3))
-
-
-def _fraction_phase(fraction: float, d_model: int, base: float, schedule: str) -> np.ndarray:
-    """fraction·ω_i modulo 2π, for a non-integer start."""
-    with mpmath.workprec(256):
-        two_pi = 2 * mpmath.pi
-        return np.array(
-            [
-                float(mpmath.fmod(fraction * _omega(i, d_model, base, schedule), two_pi))
-                for i in range(d_model // 2)
-            ]
-        )
 
 
 def thread_count(threads: object) -> int:
@@ -193,7 +112,7 @@ class _Plan:
 
     out: np.ndarray
     layout: str
-    freq: _Frequencies
+    freq: Frequencies
     offsets: np.ndarray
     first_block: int
     first_offset: int
@@ -206,7 +125,7 @@ def _block_values(plan: _Plan, block0: int, block1: int) -> np.ndarray:
     Elementwise throughout, so a block's values do not depend on which task computes them.
     """
     starts = np.arange(plan.first_block + block0, plan.first_block + block1, dtype=np.float64)
-    angles = _reduced_angles(starts[:, None] * BLOCK, plan.freq)
+    angles = reduced_angles(starts[:, None] * BLOCK, plan.freq)
     if plan.phase is not None:
         angles += plan.phase
     values = np.empty(angles.shape, dtype=np.complex128)
@@ -311,11 +230,11 @@ def sinusoidal_pe(
     first_block, first_offset = divmod(whole_start, BLOCK)
     phase = None
     if start != whole_start:
-        phase = _fraction_phase(start - whole_start, d_model, base, schedule)
+        phase = fraction_phase(start - whole_start, d_model, base, schedule)
     plan = _Plan(
         out,
         layout,
-        _frequencies(d_model, base, schedule),
+        frequency_pieces(d_model, base, schedule),
         _offsets(d_model, base, schedule),
         first_block,
         first_offset,
@@ -373,8 +292,8 @@ def sinusoidal_rows(
         starts, which = np.arange(low // BLOCK, high // BLOCK + 1), block - low // BLOCK
     else:
         starts, which = np.unique(block, return_inverse=True)
-    angles = _reduced_angles(
-        starts.astype(np.float64)[:, None] * BLOCK, _frequencies(d_model, base, schedule)
+    angles = reduced_angles(
+        starts.astype(np.float64)[:, None] * BLOCK, frequency_pieces(d_model, base, schedule)
     )
     values = np.empty(angles.shape, dtype=np.complex128)
     np.cos(angles, out=values.real)

@@ -13,15 +13,10 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
+from numeric.angles import OMEGA_BITS, Frequencies, reduced_angles
 from numeric.precision import default_dims
 from numeric.reference import reference_pe
-from numeric.tables import (
-    _OMEGA_BITS,
-    _Frequencies,
-    _reduced_angles,
-    accuracy_bound,
-    sinusoidal_pe,
-)
+from numeric.tables import accuracy_bound, sinusoidal_pe
 
 YARDSTICK = accuracy_bound(np.float64)  # error of the float64 exact table, per unit amplitude
 FULL_MPMATH_ENTRIES = 50_000  # float64 tables up to this size are measured entirely with mpmath
@@ -68,16 +63,16 @@ class ErrorMeasure:
     cross_check: dict | None
 
 
-def _pieces(omega: np.ndarray) -> _Frequencies:
+def _pieces(omega: np.ndarray) -> Frequencies:
     """Fitted ω split as numeric.tables splits its own, so row·ω is reduced mod 2π accurately."""
     pieces = []
     rest = omega.astype(np.float64)
     for _ in range(2):
         mantissa, exponent = np.frexp(rest)
-        piece = np.ldexp(np.round(np.ldexp(mantissa, _OMEGA_BITS)), exponent - _OMEGA_BITS)
+        piece = np.ldexp(np.round(np.ldexp(mantissa, OMEGA_BITS)), exponent - OMEGA_BITS)
         pieces.append(piece)
         rest = rest - piece
-    return _Frequencies(omega, pieces[0], pieces[1], rest)
+    return Frequencies(omega, pieces[0], pieces[1], rest)
 
 
 def exact_rows(conv: Convention, row0: int, row1: int) -> np.ndarray:
@@ -89,7 +84,7 @@ def exact_rows(conv: Convention, row0: int, row1: int) -> np.ndarray:
         )
         return values if conv.scale == 1.0 else values * conv.scale
     rows = np.arange(row0, row1, dtype=np.float64)[:, None]
-    angle = _reduced_angles(rows, _pieces(conv.omega)) + conv.phase
+    angle = reduced_angles(rows, _pieces(conv.omega)) + conv.phase
     out = np.empty((row1 - row0, 2 * pairs))
     out[:, 0::2] = conv.amplitude * np.sin(angle)
     out[:, 1::2] = conv.amplitude * np.cos(angle)
