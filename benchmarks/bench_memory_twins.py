@@ -14,36 +14,21 @@ Run: python benchmarks/bench_memory_twins.py [--nearest-len N] [--nearest-d D] [
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 from bench_memory import LIMIT_MIB, peak_rss_mib, report
+from bench_proof_run import seconds_in_tree
 
 HERE = Path(__file__).resolve().parent.parent
 
 
 def prove_seconds(tree: Path, d_model: int) -> float:
     """Wall seconds of `prove layouts --d-model d_model --jobs 1` with tree first on the path."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    command = [sys.executable, "-m", "proofs.cli.main", "prove", "layouts"]
-    start = time.perf_counter()
-    done = subprocess.run(
-        [*command, "--d-model", str(d_model), "--jobs", "1"],
-        cwd=tree,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{tree}: exit {done.returncode}\n{done.stdout[-2000:]}")
-    return elapsed
+    args = ["-m", "proofs.cli.main", "prove", "layouts", "--d-model", str(d_model), "--jobs", "1"]
+    return seconds_in_tree(tree, args)
 
 
 def main() -> int:

@@ -21,15 +21,15 @@ HERE = Path(__file__).resolve().parent.parent
 
 def run_once(tree: Path, jobs: int) -> float:
     """Seconds for one `python -m proofs --jobs J` with tree first on the import path."""
+    return seconds_in_tree(tree, ["-m", "proofs", "--jobs", str(jobs)])
+
+
+def seconds_in_tree(tree: Path, args: list[str]) -> float:
+    """Wall seconds of `python args` run in tree with tree first on the import path."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "proofs", "--jobs", str(jobs)],
-        cwd=tree,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
+        [sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, check=False
     )
     elapsed = time.perf_counter() - start
     if done.returncode != 0:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from numeric.module_tables import check_options, module_report
+from numeric.module_tables import TABLE_NAMES, check_options, module_report
 from numeric.plots.spectrum import MISSING, plot_spectrum, plotting_available
 from numeric.table import Table
 from numeric.tables import sinusoidal_pe
@@ -27,16 +27,6 @@ HELP = (
 )
 EXAMPLE = "pe-proofs tables --format csv --table rotation > rotation.csv"
 
-# The tables of module_report, in its order, by the names --table and --out use.
-TABLE_NAMES = (
-    "pe_rows",
-    "bounds",
-    "unique",
-    "rotation",
-    "exercise_1",
-    "exercise_2",
-    "exercise_3",
-)
 PLOT_FORMATS = (".png", ".svg", ".pdf")
 DEFAULT_POSITIONS = (0, 3, 7, 12, 20)
 DEFAULT_MAX_LEN = "50"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from numeric.module_tables import TABLE_NAMES
 from numeric.table import Table
 from proofs.render.lesson_beyond import (
     dot_product_section,
@@ -39,22 +40,12 @@ from proofs.render.notes_checked import Checked
 
 # ── The whole lesson ─────────────────────────────────────────────────────────────────────────
 
-MODULE_TABLES = (
-    "pe_rows",
-    "bounds",
-    "unique",
-    "rotation",
-    "exercise_1",
-    "exercise_2",
-    "exercise_3",
-)
-
 
 def build_lesson(
     checked: Sequence[Checked], module_tables: Sequence[Table], *, brief: bool
 ) -> Lesson:
     """The lesson from the verified theorems and the module's tables (numeric.module_report)."""
-    tables = dict(zip(MODULE_TABLES, module_tables, strict=True))
+    tables = dict(zip(TABLE_NAMES, module_tables, strict=True))
     parts = Parts(checked, brief)
     sections = [
         introduction(brief),
