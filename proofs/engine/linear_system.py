@@ -210,7 +210,7 @@ def _eliminate(
 
 def _tidy(value: sp.Expr, back: dict[sp.Symbol, sp.Expr]) -> sp.Expr:
     """value in a form to show: factored (over its radicals' symbols, put back afterwards)."""
-    return sp.factor(value).xreplace(back) if back else sp.factor(value)
+    return sp.factor(value).xreplace(back)
 
 
 # A right side longer than this is shown as its constant factor, rounded, times the rest.
