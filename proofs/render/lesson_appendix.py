@@ -76,8 +76,17 @@ def appendix_blocks(checked: Sequence[Checked]) -> list[Block]:
         twin = f"Numeric twin {th.twin}"
         if c.table is not None:
             outcome = {True: "passed", False: "failed", None: "computed"}[c.table.passed]
-            twin += f": {c.table.title}; {c.table.note or 'no tolerance stated'}; {outcome}."
+            note = c.table.note or "No tolerance stated"
+            twin += f" ({outcome}): {_sentence(c.table.title)} {_sentence(note)}"
         items.append((twin,))
         out.append(Heading(3, (f"{th.title} ({th.name}: {c.result.status})",)))
         out.append(Items(tuple(items)))
     return out
+
+
+def _sentence(text: str) -> str:
+    """text as a sentence: a capital first letter (a Latin one: ω_0 must not become Ω_0) and a
+    closing period."""
+    text = text.strip()
+    first = text[:1].upper() if text[:1].isascii() else text[:1]
+    return first + text[1:] + ("" if text.endswith(".") else ".")

@@ -205,3 +205,11 @@ def test_the_appendix_has_no_sympy_syntax_and_sets_powers_whole(full):
     assert "**" not in after
     assert r"$10000^{-2i/d_{\mathrm{model}}}$" in after
     assert "$10000^{-2i}$/" not in after
+
+
+def test_a_twins_title_and_note_read_as_sentences_in_the_appendix() -> None:
+    from proofs.render.lesson_appendix import _sentence
+
+    assert _sentence("layouts and schedules, d = 8") == "Layouts and schedules, d = 8."
+    assert _sentence("No two positions collide.") == "No two positions collide."
+    assert _sentence("ω_0 = 1 and each ω_i is smaller") == "ω_0 = 1 and each ω_i is smaller."
