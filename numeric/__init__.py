@@ -18,7 +18,7 @@ from numeric.checks import (
 from numeric.linear_shift import best_linear_shift
 from numeric.module import module_formula_rows, module_sinusoidal_pe
 from numeric.reference import max_abs_error, max_deviation, reference_pe, table_error
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.table_audit import Audit, Comparison, audit, compare, load_table
 from numeric.tables import (
     accuracy_bound,

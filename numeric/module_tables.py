@@ -11,7 +11,7 @@ import numpy as np
 from numeric import validate
 from numeric.checks.bounded import table_bounds
 from numeric.checks.unique import unique_rows
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import frequencies, sinusoidal_pe
 
 PE_ROWS = (0, 1, 10)  # the rows the module prints

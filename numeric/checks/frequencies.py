@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from numeric import validate
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import frequencies
 
 
@@ -24,6 +24,7 @@ def frequency_table(*, d_model: int = 8) -> Table:
     falling = bool(np.all(np.diff(omegas) < 0)) and math.isclose(float(omegas[0]), 1.0)
     return Table(
         title=f"the frequencies of d_model = {d_model}",
+        headline="each pair turns at ω_i and repeats after 2π/ω_i",
         columns=("pair i", "dims", "ω_i", "period 2π/ω_i"),
         rows=tuple(rows),
         formats=("d", "", ".6g", ".1f"),

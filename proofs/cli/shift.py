@@ -218,7 +218,7 @@ def as_json(found: ShiftMap, style: Style | None = None) -> dict[str, Any]:
         result["derivation"] = {
             "status": found.verdict.status,
             "steps": [
-                {"expr": text(step.expr), "justification": step.justification}
+                {"expr": text(step.expr), "cited": step.cited, "note": step.note}
                 for step in found.derivation.steps
             ],
         }

@@ -14,7 +14,7 @@ import numpy as np
 
 from numeric.module_tables import TABLE_NAMES, check_options, module_report
 from numeric.plots.spectrum import MISSING, plot_spectrum, plotting_available
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import sinusoidal_pe
 from numeric.validate import comma_integers
 from proofs.cli.files import check_directory, write_files, write_one_file

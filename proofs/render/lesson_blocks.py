@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from numeric.table import Table
+from numeric.result_table import Table
 from proofs.engine.derivation import Derivation
 
 

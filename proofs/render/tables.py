@@ -8,7 +8,7 @@ import json
 import math
 import textwrap
 
-from numeric.table import Cell, Table
+from numeric.result_table import Cell, Table
 
 FORMATS = ("text", "csv", "json")
 NOTE_WIDTH = 100

@@ -97,7 +97,7 @@ def test_output_directory_is_checked_before_any_work(tmp_path, monkeypatch, caps
     def no_work(*args, **kwargs):
         raise AssertionError("theorems were checked before --out was")
 
-    monkeypatch.setattr("proofs.cli.verify.check", no_work)
+    monkeypatch.setattr("proofs.registry.run", no_work)
     for out in (tmp_path / "file", tmp_path / "file" / "sub" / "deeper"):
         assert main(["latex", "--out", str(out)]) == 2
         err = capsys.readouterr().err

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from numeric.table import Table
+from numeric.result_table import Table
 from proofs.cli import precision, tables
 from proofs.cli.main import main
 from proofs.render.tables import render_tables
