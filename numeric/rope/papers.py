@@ -18,6 +18,7 @@ low_freq_factor and β = high_freq_factor, and no temperature.
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 
@@ -42,11 +43,11 @@ def yarn_paper_frequencies(
     beta: float = 32.0,
 ) -> np.ndarray:
     """θ′_i = (1 − γ(r_i))·θ_i/s + γ(r_i)·θ_i with r_i = L·θ_i/(2π), in float64 (YaRN §3.2)."""
-    if isinstance(factor, bool) or not isinstance(factor, int | float) or not factor >= 1:
+    if isinstance(factor, bool) or not isinstance(factor, Real) or not factor >= 1:
         raise ValueError(f"factor must be a number >= 1, got {factor!r}")
     if (
         isinstance(original_length, bool)
-        or not isinstance(original_length, int)
+        or not isinstance(original_length, Integral)
         or original_length < 1
     ):
         raise ValueError(f"original_length must be a positive integer, got {original_length!r}")
@@ -57,6 +58,6 @@ def yarn_paper_frequencies(
 
 def yarn_paper_temperature(factor: float) -> float:
     """√(1/t) = 0.1·ln s + 1 (YaRN §3.4): the factor on cos and sin, so logits scale by its square."""
-    if isinstance(factor, bool) or not isinstance(factor, int | float) or not factor > 0:
+    if isinstance(factor, bool) or not isinstance(factor, Real) or not factor > 0:
         raise ValueError(f"factor must be a positive number, got {factor!r}")
     return 0.1 * math.log(factor) + 1

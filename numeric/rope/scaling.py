@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from numbers import Integral, Real
 
 import numpy as np
 
@@ -40,13 +41,13 @@ def check_arithmetic(value: object) -> np.dtype:
 
 
 def _rotary_dim(dim: object) -> int:
-    if not isinstance(dim, int) or isinstance(dim, bool) or dim < 2 or dim % 2:
+    if not isinstance(dim, Integral) or isinstance(dim, bool) or dim < 2 or dim % 2:
         raise ValueError(f"dim (the rotary width) must be an even integer >= 2, got {dim!r}")
-    return dim
+    return int(dim)
 
 
 def _positive(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+    if isinstance(value, bool) or not isinstance(value, Real) or not value > 0:
         raise ValueError(f"{name} must be a positive number, got {value!r}")
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")
@@ -130,11 +131,11 @@ def dynamic_ntk_base(
     dtype = check_arithmetic(arithmetic)
     dim = _rotary_dim(dim)
     base, factor = _positive(base, "base"), _positive(factor, "factor")
-    if not isinstance(max_position_embeddings, int) or max_position_embeddings < 1:
+    if not isinstance(max_position_embeddings, Integral) or max_position_embeddings < 1:
         raise ValueError(
             f"max_position_embeddings must be a positive integer, got {max_position_embeddings!r}"
         )
-    if seq_len is not None and (not isinstance(seq_len, int) or seq_len < 0):
+    if seq_len is not None and (not isinstance(seq_len, Integral) or seq_len < 0):
         raise ValueError(f"seq_len must be a non-negative integer or None, got {seq_len!r}")
     if dim == 2:
         raise ValueError("dim must be at least 4 for the dynamic NTK base: d/(d−2) needs d > 2")

@@ -211,3 +211,13 @@ def test_bad_arguments_raise(call, message):
 def test_exact_formulas_work_at_their_precision():
     with mpmath.workdps(60):
         assert exact.theta(0, 128, 10000.0) == 1
+
+
+def test_numpy_scalars_are_numbers_too():
+    got = scaling.yarn_frequencies(
+        np.int64(128), np.float32(10000.0), np.float64(16.0), np.int64(4096)
+    )
+    assert np.array_equal(got, scaling.yarn_frequencies(128, 10000.0, 16.0, 4096))
+    assert yarn_paper_frequencies(
+        128, np.float32(10000.0), np.float32(16.0), np.int32(4096)
+    ).shape == (64,)
