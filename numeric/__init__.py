@@ -2,8 +2,9 @@
 numeric cross-checks of every identity. The ground floor: never imports sympy or proofs.
 
 Tables, the reference, the module's own formula and the precision report sit at the top;
-numeric.checks holds one twin per theorem, numeric.plots the figures, and numeric.table_audit
-identifies and measures a table from any implementation (audit, compare, load_table).
+numeric.checks holds one twin per theorem, numeric.plots the figures, numeric.table_audit
+identifies and measures a table from any implementation (audit, compare, load_table), and
+numeric.rope holds rotary embeddings: configs, scaling methods, caches, layouts.
 """
 
 from numeric.checks import (
@@ -19,6 +20,17 @@ from numeric.linear_shift import best_linear_shift
 from numeric.module import module_formula_rows, module_sinusoidal_pe
 from numeric.reference import max_abs_error, max_deviation, reference_pe, table_error
 from numeric.result_table import Table
+from numeric.rope import (
+    RopeConfig,
+    apply_rope,
+    convert_qk,
+    permute_heads,
+    rope_cache,
+    rope_config,
+    rope_frequencies,
+    rope_function,
+    unpermute_heads,
+)
 from numeric.table_audit import Audit, Comparison, audit, compare, load_table
 from numeric.tables import (
     accuracy_bound,
@@ -31,27 +43,36 @@ from numeric.tables import (
 __all__ = [
     "Audit",
     "Comparison",
+    "RopeConfig",
     "Table",
     "accuracy_bound",
+    "apply_rope",
     "audit",
     "best_linear_shift",
     "bounds_table",
     "compare",
+    "convert_qk",
     "frequencies",
     "load_table",
     "max_abs_error",
     "max_deviation",
     "module_formula_rows",
     "module_sinusoidal_pe",
+    "permute_heads",
     "ramp_encoding",
     "ramp_range_table",
     "ramp_table",
     "raw_index_encoding",
     "reference_pe",
+    "rope_cache",
+    "rope_config",
+    "rope_frequencies",
+    "rope_function",
     "rotation_check",
     "rotation_table",
     "sinusoidal_pe",
     "table_error",
     "unique_rows",
     "unique_rows_table",
+    "unpermute_heads",
 ]
