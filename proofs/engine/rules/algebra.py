@@ -71,10 +71,11 @@ def logarithmic_form(expr: sp.Basic) -> sp.Basic:
 
 
 ALGEBRA = Rule("algebra", "algebra", unchanged, coq="ring")
-CANCEL = Rule("cancel", "cancel common factors", unchanged, field=True, coq="field")
+CANCEL = Rule("cancel", "cancel common factors", unchanged, field=True, coq="field; side")
 EXPONENT_LAWS = Rule(
-    "exponent_laws", "exponent laws", exponent_laws, coq="rewrite <- Rpower_plus; ring"
+    "exponent_laws",
+    "exponent laws",
+    exponent_laws,
+    coq="unfold omega, Rdiv; rewrite <- ?Rpower_Ropp, <- ?Rpower_plus; f_equal",
 )
-LOGARITHMIC_FORM = Rule(
-    "logarithmic_form", "logarithmic form", logarithmic_form, coq="not expressed"
-)
+LOGARITHMIC_FORM = Rule("logarithmic_form", "logarithmic form", logarithmic_form, coq="")
