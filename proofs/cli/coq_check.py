@@ -100,7 +100,10 @@ class TheoremMarks:
         return {
             "summary": self.summary(),
             "counts": {
-                plural: {"kernel_checked": self.count(kind, "kernel-checked"), "total": self.count(kind)}
+                plural: {
+                    "kernel_checked": self.count(kind, "kernel-checked"),
+                    "total": self.count(kind),
+                }
                 for kind, plural in KINDS
             },
             "entries": [

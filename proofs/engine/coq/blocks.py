@@ -38,7 +38,6 @@ from proofs.engine.coq.links import Chain, chain_term
 from proofs.engine.coq.printer import (
     APPLICATION,
     Context,
-    NotExpressibleError,
     Printer,
     coq_name,
     omega_arguments,
@@ -68,11 +67,17 @@ def _paren(text: str) -> str:
     return text if " " not in text or (text[0] == "(" and text[-1] == ")") else f"({text})"
 
 
+def _applied(vector: str, index: str) -> str:
+    """vector at index: application is left-associative, so only a fun needs brackets."""
+    return f"({vector}) {index}" if vector.startswith("fun") else f"{vector} {index}"
+
+
 class Translator:
     """Translates the sides of one Blockwise fact (one family: index, count, fixed values)."""
 
-    def __init__(self, family: Family, size: int) -> None:
+    def __init__(self, family: Family, size: int, component: str = "j") -> None:
         self.family = family
+        self.component = component
         self.size = size
         self.index = family.index
         names: dict[sp.Basic, tuple[str, int]] = {
@@ -139,7 +144,8 @@ class Translator:
         if isinstance(side, Inner):
             left, right = self.side(side.left), self.side(side.right)
             text = (
-                f"sum_f_R0 (fun j => {_paren(left.text)} j * {_paren(right.text)} j) "
+                f"sum_f_R0 (fun {self.component} => {_applied(left.text, self.component)} * "
+                f"{_applied(right.text, self.component)}) "
                 f"{self.d - 1}"
             )
             return Side("scalar", text, left.consecutive and right.consecutive)
@@ -154,9 +160,9 @@ class Translator:
         kind = self._kind(side.supports)
         i = coq_name(self.index)
         frequency = None
-        if t.shape == (2, 1) and isinstance(t[0], sp.sin) and isinstance(t[1], sp.cos):
-            if t[0].args[0] == t[1].args[0]:
-                frequency = self._frequency_of(t[0].args[0])
+        pair = t.shape == (2, 1) and isinstance(t[0], sp.sin) and isinstance(t[1], sp.cos)
+        if pair and t[0].args[0] == t[1].args[0]:
+            frequency = self._frequency_of(t[0].args[0])
         if frequency is not None:
             pos = self.printer.at(frequency)
             if kind == "consecutive":
@@ -232,7 +238,11 @@ def blockwise_lemma(name: str, fact: Blockwise, chains: dict[str, Chain]) -> Coq
         raise NoProofError("a side is not one family of blocks")
     family = lt[1]
     size = _size(fact.statement.lhs)
-    translator = Translator(family, size)
+    symbols = _symbols(fact.statement.lhs) | _symbols(fact.statement.rhs)
+    taken = {coq_name(s) for s in symbols if isinstance(s, sp.Symbol)} | {coq_name(family.index)}
+    j = _fresh("j", taken)
+    v = _fresh("v", taken)
+    translator = Translator(family, size, j)
     left, right = translator.side(fact.statement.lhs), translator.side(fact.statement.rhs)
     if left.kind != right.kind:
         raise NoProofError("the two sides are of different kinds")
@@ -242,13 +252,10 @@ def blockwise_lemma(name: str, fact: Blockwise, chains: dict[str, Chain]) -> Coq
             "blocks to the same expression when the fact was built)"
         )
     bound = list(_binders(fact, translator))
-    taken = {b.name for b in bound} | {coq_name(translator.index)}
-    j = _fresh("j", taken)
-    v = _fresh("v", taken)
     if left.kind == "scalar":
         conclusion = f"{left.text} = {right.text}"
     elif left.kind == "vector":
-        conclusion = f"{_paren(left.text)} {j} = {_paren(right.text)} {j}"
+        conclusion = f"{_applied(left.text, j)} = {_applied(right.text, j)}"
         bound.append(Binder(None, j, "nat"))
     else:
         conclusion = f"{left.apply(v)} {j} = {right.apply(v)} {j}"
@@ -286,8 +293,13 @@ def _size(side) -> int:
 
 
 def _instance(fact, translator, chains, lt, rt) -> str | None:
-    """The Coq term proving block i's two sides equal (the lemma's instance), or None."""
+    """The Coq term proving block i's two sides equal (the lemma's instance), or None when the
+    fact cites no lemma (its blocks must then be equal by algebra as they stand)."""
     if fact.lemma is None:
+        fixed = dict(translator.family.fixed)
+        lhs, rhs = (explicit(e).xreplace(fixed) for e in (lt[0], rt[0]))
+        if not _same_matrix(lhs, rhs):
+            raise NoProofError("the fact cites no lemma and a block's two sides differ")
         return None
     chain = chains.get(fact.lemma.name)
     if chain is None or chain.theorem is None:
@@ -299,16 +311,8 @@ def _instance(fact, translator, chains, lt, rt) -> str | None:
     fixed = dict(translator.family.fixed)
     lhs, rhs = (explicit(e).xreplace(fixed) for e in (lt[0], rt[0]))
 
-    def same(a, b):
-        try:
-            return a.shape == b.shape and all(
-                equal_by_algebra(x, y) for x, y in zip(a, b, strict=True)
-            )
-        except (AttributeError, ValueError):
-            return False
-
-    starts = [k for k, s in enumerate(steps) if same(lhs, s)]
-    ends = [k for k, s in enumerate(steps) if same(rhs, s)]
+    starts = [k for k, s in enumerate(steps) if _same_matrix(lhs, s)]
+    ends = [k for k, s in enumerate(steps) if _same_matrix(rhs, s)]
     pairs = [(x, y) for x in starts for y in ends if x != y]
     if not pairs:
         raise NoProofError("a block's sides are no steps of the lemma instantiated at the block")
@@ -323,6 +327,14 @@ def _instance(fact, translator, chains, lt, rt) -> str | None:
     if term is None:
         raise NoProofError(f"the lemma {fact.lemma.name} has links without a lemma")
     return term
+
+
+def _same_matrix(a, b) -> bool:
+    """Whether two explicit matrices are equal entry by entry by algebra."""
+    try:
+        return a.shape == b.shape and all(equal_by_algebra(x, y) for x, y in zip(a, b, strict=True))
+    except (AttributeError, ValueError):
+        return False
 
 
 def _pairwise_proof(fact, translator, chains, kind, lt, rt, j, v) -> list[str]:
@@ -359,9 +371,7 @@ def _close(instance: str | None, entries, weights=()) -> list[str]:
     for k, (r, c) in enumerate(entries):
         e = f"E{k}"
         names.append(e)
-        lines.append(
-            f"pose proof (f_equal (fun M : mat => M {r}%nat {c}%nat) {instance}) as {e}."
-        )
+        lines.append(f"pose proof (f_equal (fun M : mat => M {r}%nat {c}%nat) {instance}) as {e}.")
         lines.append(f"mat_unfold in {e}. align {e}.")
     if len(names) == 1:
         lines.append(f"from_entry {names[0]}.")
@@ -381,6 +391,8 @@ def _enumerated_proof(fact, translator, chains, kind, j) -> list[str]:
         raise NoProofError("a sum over the concatenated layout is not stated")
     if fact.lemma is not None:
         values_at = _enumerated_instances(fact, translator, chains)
+    else:
+        _instance(fact, translator, chains, *(template(s) for s in _sides(fact)))
     lines = ["intros Hj."]
     h = translator.half
     for c in range(translator.d):
@@ -400,6 +412,10 @@ def _enumerated_proof(fact, translator, chains, kind, j) -> list[str]:
         lines.append("}")
     lines.append("lia.")
     return lines
+
+
+def _sides(fact: Blockwise) -> tuple:
+    return fact.statement.lhs, fact.statement.rhs
 
 
 def _enumerated_instances(fact, translator, chains):
@@ -436,5 +452,6 @@ def free_of_blocks(name: str, expr, symbols) -> CoqLemma:
     )
     after = " ".join(coq_name(s) for s in symbols)
     conclusion = f"exists M : {types[side.kind]}, forall {after} : R, {side.text} = M"
-    return CoqLemma(name, bound, (), conclusion, (f"exists ({side.text}).", f"intros {after}.",
-                                                   "reflexivity."))
+    return CoqLemma(
+        name, bound, (), conclusion, (f"exists ({side.text}).", f"intros {after}.", "reflexivity.")
+    )

@@ -17,7 +17,7 @@ import sympy as sp
 
 from proofs.engine.citation import rules_of, substitute
 from proofs.engine.coq.blocks import free_of_blocks
-from proofs.engine.coq.printer import Context, NotExpressibleError, Printer, coq_name
+from proofs.engine.coq.printer import Context, Printer, coq_name
 from proofs.engine.coq.script import NoProofError, has_division, matrix_proof, rule_proof
 from proofs.engine.coq.statement import CoqLemma, binders, integer_symbols, pair_sums
 from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, ShiftMapFact
@@ -32,7 +32,7 @@ NONNEGATIVE = (
 )
 
 
-def fact_lemma(name: str, fact, printer_context: Context | None = None) -> CoqLemma:
+def fact_lemma(name: str, fact) -> CoqLemma:
     """The Coq lemma of a FreeOf, NonZero, NonNegative, LinearSystem or ShiftMapFact fact;
     NoProofError or NotExpressibleError (ValueErrors) with the reason when there is none."""
     if isinstance(fact, FreeOf):
@@ -177,12 +177,14 @@ def nonnegative(name: str, fact: NonNegative) -> CoqLemma:
     hyps = tuple(h for h in hyps if h.symbol in loose)
     printer = Printer(context, canonical=True)
     rules = rules_of(fact.by) if fact.by is not None else ()
-    equal = rule_proof(printer, expr, witness, rules)
-    proof = (
-        f"enough (E : {statement.term(expr)} = {statement.term(witness)}).",
-        f"{{ rewrite E. {NONNEGATIVE}. }}",
-        *equal,
-    )
+    if statement.term(expr) == statement.term(witness):
+        proof: tuple[str, ...] = (f"{NONNEGATIVE}.",)
+    else:
+        proof = (
+            f"enough (E : {statement.term(expr)} = {statement.term(witness)}).",
+            f"{{ rewrite E. {NONNEGATIVE}. }}",
+            *rule_proof(printer, expr, witness, rules),
+        )
     return CoqLemma(name, bound, hyps, f"0 <= {statement.term(expr)}", proof)
 
 
@@ -202,9 +204,7 @@ def linear_system(name: str, fact: LinearSystem) -> CoqLemma:
     equations, unknowns = [sp.sympify(e) for e in fact.equations], list(fact.unknowns)
     context = _fact_context(equations)
     statement = Printer(context)
-    params = [
-        e for e in equations
-    ]
+    params = [e for e in equations]
     bound, hyps = binders(params, context, signs=True)
     bound = tuple(b for b in bound if b.symbol not in unknowns)
     hyps = tuple(h for h in hyps if h.symbol not in unknowns)
@@ -235,11 +235,13 @@ def linear_system(name: str, fact: LinearSystem) -> CoqLemma:
     solution = fact.expect
     values = " /\\ ".join(f"{coq_name(u)} = {statement.term(solution[u])}" for u in unknowns)
     labels = [f"E{j}" for j in range(len(equations))]
-    lines = ["split.", f"- intros {_conjunction(' '.join(labels))}."]
+    lines = [f"intros {names}.", "split.", f"- intros {_conjunction(' '.join(labels))}."]
     for u in unknowns:
         weights = _expressing(equations, unknowns, u, solution[u])
         used = [(w, e, label) for w, e, label in zip(weights, equations, labels, strict=True) if w]
-        combination = " + ".join(f"({statement.term(w)}) * ({statement.term(e)})" for w, e, _ in used)
+        combination = " + ".join(
+            f"({statement.term(w)}) * ({statement.term(e)})" for w, e, _ in used
+        )
         closer = "field; side" if has_division(*weights, *equations) else "ring"
         fact_name = f"D_{coq_name(u)}"
         lines.append(
@@ -270,7 +272,9 @@ def _identity(weights: list[sp.Expr], equations: list[sp.Expr], target: sp.Expr)
     """Whether Σ w_j e_j = target is an identity of rational functions in the atoms as written
     (powers of one base not combined: what field proves)."""
     atoms = Atoms()
-    combination = sum(atoms.polynomial(w) * atoms.polynomial(e) for w, e in zip(weights, equations, strict=True))
+    combination = sum(
+        atoms.polynomial(w) * atoms.polynomial(e) for w, e in zip(weights, equations, strict=True)
+    )
     return sp.cancel(sp.together(combination - atoms.polynomial(target))) == 0
 
 
@@ -316,7 +320,7 @@ def shift_map(name: str, fact: ShiftMapFact) -> CoqLemma:
     statement = Printer(context)
     column, target = statement.term(_column(f)), statement.term(_column(shifted))
     answer = fact.answer()
-    bound, hyps = binders(list(f) + [k], context, signs=not answer.exists)
+    bound, hyps = binders([*f, k], context, signs=not answer.exists)
     bound = tuple(b for b in bound if b.symbol != pos)
     hyps = tuple(h for h in hyps if h.symbol != pos)
     image = f"mmul {size} M ({column})"
@@ -329,7 +333,9 @@ def shift_map(name: str, fact: ShiftMapFact) -> CoqLemma:
         if fact.affine:
             lhs = sp.MatAdd(lhs, answer.offset, evaluate=False)
         entries = matrix_proof(
-            printer, lhs, _column(shifted),
+            printer,
+            lhs,
+            _column(shifted),
             lambda a, b: rule_proof(printer, a, b, (ANGLE_ADDITION,)),
         )
         offset = f", {statement.at(answer.offset)}" if fact.affine else ""
@@ -375,6 +381,3 @@ def shift_map(name: str, fact: ShiftMapFact) -> CoqLemma:
 def _column(entries: sp.ImmutableMatrix) -> sp.ImmutableMatrix:
     """entries as a column (a one-entry column is printed col [x], not rows [[x]])."""
     return sp.ImmutableMatrix(list(entries))
-
-
-__all__ = ["fact_lemma", "nonzero_proof", "NotExpressibleError"]

@@ -83,7 +83,9 @@ def build_chain(theorem: str, part: Derivation, known: dict[str, Chain], name: s
 
 
 def _with_comment(lemma: CoqLemma, text: str) -> CoqLemma:
-    return CoqLemma(lemma.name, lemma.binders, lemma.hypotheses, lemma.conclusion, lemma.proof, text)
+    return CoqLemma(
+        lemma.name, lemma.binders, lemma.hypotheses, lemma.conclusion, lemma.proof, text
+    )
 
 
 def link_lemma(

@@ -90,10 +90,6 @@ class Module:
         )
         return "\n\n".join([head, HEADER, *self.sections]) + "\n"
 
-    def lemmas(self) -> tuple[Entry, ...]:
-        """The entries that have a Coq lemma or theorem."""
-        return tuple(e for e in self.entries if e.lemma)
-
 
 def module_name(theorem: str) -> str:
     """The Coq module name of a theorem: dot_product -> DotProduct."""
@@ -169,7 +165,12 @@ def theorem_module(theorem: Theorem) -> Module:
 
 def _section(name: str, number: int, title: str, kind: str, body: list[str]) -> str:
     return "\n\n".join(
-        [comment(f"Part {number}, {name} ({kind}): {title}"), f"Section {name}.", *body, f"End {name}."]
+        [
+            comment(f"Part {number}, {name} ({kind}): {title}"),
+            f"Section {name}.",
+            *body,
+            f"End {name}.",
+        ]
     )
 
 
@@ -241,8 +242,13 @@ def _fact_section(
             _replace(entry, reason=reason)
         ]
     lemma = CoqLemma(
-        lemma.name, lemma.binders, lemma.hypotheses, lemma.conclusion, lemma.proof,
-        lemma.comment, "Theorem",
+        lemma.name,
+        lemma.binders,
+        lemma.hypotheses,
+        lemma.conclusion,
+        lemma.proof,
+        lemma.comment,
+        "Theorem",
     )
     agreed = agreements(theorem.name, part.name, names, pairs)
     body = [lemma.text(), *(a.text for a in agreed)]

@@ -17,6 +17,7 @@ form, so atoms that are equal by algebra on their arguments get one text.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Mapping
@@ -132,10 +133,6 @@ class Printer:
         """atom with its own arguments as written and the atoms inside them canonical."""
         return self._node(atom, written=True)[0]
 
-    def key(self, atom: sp.Basic) -> tuple:
-        """The normal form an atom is known by."""
-        return self.atoms.key(atom)
-
     def argument(self, expr: sp.Basic, strength: int = ATOM) -> str:
         """expr as a function's argument: in canonical mode, the first text met for an argument
         with its normal form, so that sin x and cos x of one x share it."""
@@ -249,7 +246,7 @@ class Printer:
             if len(factors) != len(expr.args):
                 raise NotExpressibleError("a scalar times a matrix product is not printed")
             text = self.at(factors[0])
-            for before, factor in zip(factors, factors[1:], strict=False):
+            for before, factor in itertools.pairwise(factors):
                 text = f"mmul {before.shape[1]} {_bracket(text)} {self.at(factor)}"
             return text, APPLICATION
         if isinstance(expr, sp.Transpose):
@@ -324,7 +321,9 @@ class Printer:
             return f"(- 1) ^ Z.abs_nat {coq_name(exponent)}", POWER
         if (frequency := omega_arguments(expr)) is not None:
             index, size = frequency
-            written = f"(INR {size})" if self.context.nat_sizes and size.is_Integer else self.at(size)
+            written = (
+                f"(INR {size})" if self.context.nat_sizes and size.is_Integer else self.at(size)
+            )
             return f"omega {self.at(index)} {written}", APPLICATION
         if (inverse := _reciprocal_frequency(expr)) is not None:
             return self._quotient([sp.Integer(1)], [inverse])
@@ -405,11 +404,3 @@ def rotation_angle(m: sp.MatrixBase) -> sp.Expr | None:
 def coq_term(expr: sp.Basic, context: Context | None = None) -> str:
     """expr as a Coq term; NotExpressibleError (a ValueError) with the reason otherwise."""
     return Printer(context).term(expr)
-
-
-def context_names(mapping: Mapping[sp.Basic, str]) -> dict[sp.Basic, tuple[str, int]]:
-    """A names mapping from plain texts: an identifier is an atom, anything else an application."""
-    return {
-        k: (v, ATOM if _IDENT.fullmatch(v) or v.isdigit() else APPLICATION)
-        for k, v in mapping.items()
-    }

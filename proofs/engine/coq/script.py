@@ -123,9 +123,7 @@ def _args_tactic(atom: sp.Basic) -> str:
     return ARGS
 
 
-def scalar_proof(
-    printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[Rule]
-) -> list[str]:
+def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[Rule]) -> list[str]:
     """The sentences proving lhs = rhs (scalars, hypotheses introduced) by rules, then algebra."""
     for side in (lhs, rhs):
         printer.term(side)  # NotExpressibleError first: no search for what cannot be stated
@@ -362,9 +360,7 @@ def entries(expr: sp.Basic) -> sp.ImmutableMatrix:
     return value
 
 
-def matrix_proof(
-    printer: Printer, lhs: sp.Basic, rhs: sp.Basic, entry_proof
-) -> list[str]:
+def matrix_proof(printer: Printer, lhs: sp.Basic, rhs: sp.Basic, entry_proof) -> list[str]:
     """Sentences proving the matrix equation lhs = rhs entry by entry: entry_proof(a, b) proves
     entry a = b; entries past the shape are 0 = 0 up to ring."""
     left, right = entries(lhs), entries(rhs)
@@ -374,10 +370,8 @@ def matrix_proof(
     lines = split_entries(rows, cols)
     for r in range(rows + 1):
         for c in range(cols + 1):
-            if r < rows and c < cols:
-                script = entry_proof(left[r, c], right[r, c])
-            else:
-                script = [f"{RING}."]
+            inside = r < rows and c < cols
+            script = entry_proof(left[r, c], right[r, c]) if inside else [f"{RING}."]
             lines += [f"- {script[0]}", *(f"  {line}" for line in script[1:])]
     return lines
 
@@ -385,7 +379,5 @@ def matrix_proof(
 def rule_proof(printer: Printer, lhs: sp.Basic, rhs: sp.Basic, rules: Sequence[Rule]) -> list[str]:
     """Sentences proving lhs = rhs (scalars or matrices) by the cited rules, then algebra."""
     if is_matrix(lhs) or is_matrix(rhs):
-        return matrix_proof(
-            printer, lhs, rhs, lambda a, b: scalar_proof(printer, a, b, rules)
-        )
+        return matrix_proof(printer, lhs, rhs, lambda a, b: scalar_proof(printer, a, b, rules))
     return scalar_proof(printer, lhs, rhs, rules)

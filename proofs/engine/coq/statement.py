@@ -10,13 +10,12 @@ hypotheses' signs. Dropping an unused assumption makes the lemma stronger, never
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import sympy as sp
 
 from proofs.engine.coq.printer import (
     APPLICATION,
-    ATOM,
     Context,
     NotExpressibleError,
     coq_name,
@@ -82,8 +81,9 @@ class CoqLemma:
     def application(self, values: dict[sp.Symbol, str], hypotheses: str = "_") -> str:
         """The lemma applied: each binder's value (its own name when values has none), and
         `hypotheses` (a hole by default) for each hypothesis."""
-        args = [values.get(b.symbol, b.name) if b.symbol is not None else b.name
-                for b in self.binders]
+        args = [
+            values.get(b.symbol, b.name) if b.symbol is not None else b.name for b in self.binders
+        ]
         args += [hypotheses if hypotheses != "own" else h.name for h in self.hypotheses]
         return f"({self.name} {' '.join(args)})" if args else self.name
 
@@ -131,9 +131,9 @@ def integer_symbols(exprs: Iterable[sp.Basic], *, all_integers: bool = False) ->
                 out.add(s)
                 continue
             for node in sp.preorder_traversal(e):
-                if isinstance(node, sp.Pow) and node.base == -1 and node.exp == s:
-                    out.add(s)
-                elif isinstance(node, sp.Mul) and sp.pi in node.args and s in node.args:
+                if (isinstance(node, sp.Pow) and node.base == -1 and node.exp == s) or (
+                    isinstance(node, sp.Mul) and sp.pi in node.args and s in node.args
+                ):
                     out.add(s)
     return frozenset(out)
 
@@ -219,9 +219,3 @@ def binders(
         if text:
             hypotheses.append(Hypothesis(f"H_{name}", text, s))
     return bound, tuple(hypotheses)
-
-
-def atom_strength(text: str) -> tuple[str, int]:
-    """A value's text with its binding strength (an identifier or numeral is an atom)."""
-    plain = text.replace("_", "").replace("'", "")
-    return text, ATOM if plain.isalnum() and " " not in text else APPLICATION

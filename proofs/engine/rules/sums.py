@@ -67,7 +67,10 @@ def closed_form(expr: sp.Basic) -> sp.Basic:
 
 
 COUNT_TERMS = Rule(
-    "count_terms", "count the terms", count_terms, coq="rewrite sum_cte, ?mult_INR, ?S_INR; cbn [INR]"
+    "count_terms",
+    "count the terms",
+    count_terms,
+    coq="rewrite sum_cte, ?mult_INR, ?S_INR; cbn [INR]",
 )
 CLOSED_FORM = Rule(
     "closed_form", "SymPy's closed form of the sum", closed_form, exact=False, coq=""
