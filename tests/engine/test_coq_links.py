@@ -194,6 +194,42 @@ def test_what_cannot_be_stated_or_proved_is_no_proof_found_with_the_reason(
     assert link.reason.startswith("no proof found") and reason in link.reason
 
 
+I = sp.Symbol("i", integer=True, nonnegative=True)
+N = sp.Symbol("n", integer=True, positive=True)
+
+
+@pytest.mark.parametrize(
+    ("steps", "reason"),
+    [
+        (
+            (
+                Step(sp.MatMul(sp.MatrixSymbol("M", 2, 2), sp.ImmutableMatrix([x, y]))),
+                Step(sp.ImmutableMatrix([x, y]), by=MATRIX_PRODUCT),
+            ),
+            "MatrixSymbol is not printed",
+        ),
+        (
+            (Step(sp.Piecewise((x, x > 0), (0, True))), Step(sp.Max(x, 0), by=ALGEBRA)),
+            "Piecewise has no Coq counterpart",
+        ),
+        (
+            (Step(sp.Sum(sp.sin(x * I), (I, 1, N))), Step(sp.Sum(sp.sin(x * I), (I, 1, N)))),
+            "not at d/2 − 1 for an even d > 0",
+        ),
+        (
+            (Step(sp.exp(x + y)), Step(sp.exp(x) * sp.exp(y), by=EXPONENT_LAWS)),
+            "handles powers of one positive number",
+        ),
+    ],
+    ids=["matrix symbol", "piecewise", "other sum", "exponent laws off their domain"],
+)
+def test_any_theorem_gets_a_module_and_what_it_cannot_prove_is_listed(steps, reason) -> None:
+    module = theorem_module(toy(chain("c", *steps)))
+    link, part = module.entries
+    assert link.reason.startswith("no proof found") and reason in link.reason
+    assert part.reason.startswith("no proof found")
+
+
 def test_a_step_that_is_x_equals_x_as_printed_gets_no_lemma() -> None:
     same = chain("same", Step(sp.sin(x)), Step(sp.sin(x, evaluate=False), by=ALGEBRA))
     (link, part) = theorem_module(toy(same)).entries

@@ -57,7 +57,14 @@ def chain_context(part: Derivation) -> tuple[Context, tuple[Binder, ...], frozen
 def build_chain(theorem: str, part: Derivation, known: dict[str, Chain], name: str) -> Chain:
     """The chain's link lemmas and theorem. known: the chains already built (the lemmas a step
     may cite). name: the Coq name of the part's theorem."""
-    context, nat_binders, skip = chain_context(part)
+    try:
+        context, nat_binders, skip = chain_context(part)
+    except NotExpressibleError as exc:
+        chain = Chain(part, Context())
+        chain.links = [None] * (len(part.steps) - 1)
+        chain.reasons = [f"no proof found: {exc}"] * (len(part.steps) - 1)
+        chain.theorem_reason = f"no proof found: {exc}"
+        return chain
     chain = Chain(part, context)
     for j, (a, b) in enumerate(zip(part.steps, part.steps[1:], strict=False), start=1):
         lemma_name = f"{theorem}_{part.name}_link{j}"

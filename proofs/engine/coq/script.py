@@ -138,6 +138,7 @@ def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[R
             plan.lines += pythagorean_certificate(printer, plan.lhs, plan.rhs)
             return plan.lines
         if rule is EXPONENT_LAWS:
+            _powers_of_one_base(plan.lhs, plan.rhs)
             plan.lines += [f"{rule.coq}.", f"all: {_closer(plan.lhs, plan.rhs)}."]
             return plan.lines
         if rule is COUNT_TERMS:
@@ -152,6 +153,22 @@ def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[R
         raise NoProofError(f"lhs − rhs is not 0 by algebra after {cited}")
     plan.lines.append(f"{_closer(plan.lhs, plan.rhs)}.")
     return plan.lines
+
+
+def _powers_of_one_base(*exprs: sp.Expr) -> None:
+    """NoProofError unless exprs are products and quotients of powers of one positive number
+    (what the exponent laws' script, Rpower_plus then algebra on the exponents, handles)."""
+    bases = set()
+    for e in exprs:
+        for factor in sp.Mul.make_args(e):
+            base = factor.base if isinstance(factor, sp.Pow) else factor
+            if not (base.is_number and base.is_positive):
+                raise NoProofError(
+                    f"the exponent laws' script handles powers of one positive number, not {factor}"
+                )
+            bases.add(base)
+    if len(bases) > 1:
+        raise NoProofError(f"powers of several bases: {sorted(map(str, bases))}")
 
 
 def _exponent_closer(exponent: sp.Expr) -> str:
