@@ -278,7 +278,7 @@ def agreements(theorem: str, part: str, names: dict[str, str], pairs: int) -> li
             f"part {names[part]}. *)\nTheorem {name} :\n  {statement}.\n"
             f"Proof.\n  {proof.format(**names, n=n)}\nQed."
         )
-        out.append(Agreement(headline, name, statement, text))
+        out.append(Agreement(f"{headline} (d_model = {2 * pairs})", name, statement, text))
     for headline, proof in PROOFS.get((theorem, part), []):
         name = f"{headline}_from_{names[part]}"
         statement = f"ltac:(let T := type of {headline} in exact T)"

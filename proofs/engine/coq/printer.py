@@ -303,6 +303,8 @@ class Printer:
         return self._quotient(numerator, denominator)
 
     def _quotient(self, numerator: list[sp.Basic], denominator: list[sp.Basic]) -> tuple[str, int]:
+        if len(numerator) == 1 and not denominator:
+            return self._term(numerator[0])
         text = " * ".join(self.at(f, POWER) for f in numerator)
         for factor in denominator:
             text += f" / {self.at(factor, POWER)}"
