@@ -128,6 +128,10 @@ Proof. intros. apply Rgt_not_eq, omega_pos. Qed.
 Lemma Rpower_neq_0 : forall x y, Rpower x y <> 0.
 Proof. intros. unfold Rpower. apply Rgt_not_eq, exp_pos. Qed.
 
+(* A power written through another power of the same base: b^s = b^(r + s) / b^r. *)
+Lemma Rpower_split : forall b r s, Rpower b s = Rpower b (r + s) / Rpower b r.
+Proof. intros. rewrite Rpower_plus. field. apply Rpower_neq_0. Qed.
+
 Lemma INR_succ_neq_0 : forall n : nat, INR (S n) <> 0.
 Proof. intro n. apply not_0_INR. discriminate. Qed.
 

@@ -229,19 +229,30 @@ def _rewrite_atoms(printer: Printer, plan: Plan, rule: Rule, step) -> None:
 def _atom_step(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr) -> str | None:
     """The local proof of new = atom: the atom's argument written in the rule's pattern (algebra),
     then the rule's tactic, then ring."""
-    pattern = _pattern(printer, rule, atom, new)
-    if pattern is None:
+    found = _pattern(printer, rule, atom, new)
+    if found is None:
         return None
+    pattern, preparation = found
     f = type(atom).__name__
     rewrite = f"{rule.coq}; {_closer(new)}"
     if f"{f} ({pattern})" == printer.term(atom):
         return rewrite
-    return f"replace ({printer.term(atom)}) with ({f} ({pattern})) by {ARGS}; {rewrite}"
+    algebra = f"({'; '.join([*preparation, ARGS])})" if preparation else ARGS
+    return f"replace ({printer.term(atom)}) with ({f} ({pattern})) by {algebra}; {rewrite}"
 
 
-def _pattern(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr) -> str | None:
-    """The atom's argument as the rule's lemma needs it written, or None if the rule left the
-    atom as it was."""
+def _pattern(
+    printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr
+) -> tuple[str, list[str]] | None:
+    """(the atom's argument as the rule's lemma needs it written, the sentences that prepare the
+    argument for algebra), or None if the rule left the atom as it was."""
+    text = _pattern_text(printer, rule, atom, new)
+    if text is None or not isinstance(text, str):
+        return text
+    return text, []
+
+
+def _pattern_text(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr):
     (angle,) = atom.args
     if rule in (ANGLE_ADDITION, ANGLE_SUBTRACTION):
         terms = _terms(angle)
@@ -264,14 +275,12 @@ def _pattern(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr) -> str |
         if not turns.is_integer:
             raise NoProofError(f"{atom}: the removed multiple of π is not an integer multiple")
         written = sp.Add(base, (2 if rule is PERIOD else 1) * turns * sp.pi)
-        if not equal_by_algebra(angle, written):
-            raise NoProofError(
-                f"{atom}: its angle is {sp.sstr(written)} only once powers of one base are "
-                "combined (as 10**(4/7)·10**(3/7) = 10), which the script does not do"
-            )
+        preparation = (
+            [] if equal_by_algebra(angle, written) else combine_powers(printer, angle, written)
+        )
         multiple = f"IZR {_integer(printer, turns)}"
         factor = f"2 * {multiple}" if rule is PERIOD else multiple
-        return f"{printer.argument(base, PRODUCT)} + {factor} * PI"
+        return f"{printer.argument(base, PRODUCT)} + {factor} * PI", preparation
     if rule in (MULTIPLE_ANGLE, COMMON_ANGLE):
         base = _single_argument(new)
         copies = sp.simplify(angle / base)
@@ -279,6 +288,37 @@ def _pattern(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr) -> str |
             raise NoProofError(f"{atom}: not a small multiple of {base}")
         return " + ".join([printer.argument(base, PRODUCT)] * int(copies))
     raise NoProofError(f"the rule {rule.words!r} rewrites no single atom")
+
+
+def combine_powers(printer: Printer, a: sp.Expr, b: sp.Expr) -> list[str]:
+    """Sentences writing powers of one number through one of them (b^s = b / b^r when r + s = 1),
+    after which a = b holds by algebra; NoProofError if that does not make it hold."""
+    powers: dict[sp.Expr, list[sp.Pow]] = {}
+    for p in sorted(a.atoms(sp.Pow) | b.atoms(sp.Pow), key=sp.default_sort_key):
+        if p.base.is_Integer and p.base > 1 and p.exp.is_Rational and not p.exp.is_Integer:
+            powers.setdefault(p.base, []).append(p)
+    mapping: dict[sp.Expr, sp.Expr] = {}
+    lines = []
+    for base, found in powers.items():
+        pivot, *others = found
+        stand_in = sp.Dummy("p")
+        mapping[pivot] = stand_in
+        for other in others:
+            if pivot.exp + other.exp != 1:
+                continue
+            mapping[other] = base / stand_in
+            r, s = printer.at(pivot.exp), printer.at(other.exp)
+            lines.append(
+                f"replace ({printer.term(other)}) with ({base} / {printer.term(pivot)}) by "
+                f"(rewrite (Rpower_split {base} {r} {s}); replace ({r} + {s}) with 1 by field; "
+                "rewrite Rpower_1 by lra; reflexivity)"
+            )
+    if not lines or not equal_by_algebra(a.xreplace(mapping), b.xreplace(mapping)):
+        raise NoProofError(
+            f"{sp.sstr(a)} = {sp.sstr(b)} needs relations between powers of one number that the "
+            "script does not find"
+        )
+    return lines
 
 
 def _single_argument(expr: sp.Expr) -> sp.Expr:
