@@ -1,0 +1,120 @@
+"""Read the position each row holds from its angles, and describe how positions run down the rows.
+
+A row of a sinusoidal table holds angles ω_i·pos for every pair i. The slowest pair gives pos
+without ambiguity over its long period, but coarsely; each faster pair then refines it, as long
+as the uncertainty so far is well below that pair's period (a ladder of frequencies, each at
+most _RATIO times the one before). The fastest pair sets the final precision: about the angle
+noise over ω_max, a millionth of a position in a float32 table.
+
+How positions run: one arithmetic run pos = c + s·r over all rows, or runs that restart (packed
+sequences), rows that all hold one position (padding given a fixed position) and rows of zeros.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from numeric.table_audit.fit import wrap
+
+_RATIO = 8.0
+
+
+def ladder(frequency: np.ndarray) -> np.ndarray:
+    """Indices of pairs from the slowest to the fastest, each at most _RATIO times faster than
+    the one before when such a pair exists."""
+    order = [int(i) for i in np.argsort(frequency) if frequency[i] > 0]
+    if not order:
+        return np.zeros(0, dtype=np.int64)
+    steps = [order[0]]
+    for k, i in enumerate(order[1:], start=1):
+        nxt = order[k + 1] if k + 1 < len(order) else None
+        # Take i if the next faster pair would be too far from the last one taken.
+        if nxt is None or frequency[nxt] > _RATIO * frequency[steps[-1]]:
+            steps.append(i)
+    return np.array(steps, dtype=np.int64)
+
+
+def read_positions_from_angles(angles: np.ndarray, frequency: np.ndarray) -> np.ndarray:
+    """Positions (one per row of angles) from the angles of ladder pairs, slowest first:
+    the slowest pair's reading lies in [-π/ω, π/ω)."""
+    position = wrap(angles[:, 0]) / frequency[0]
+    for j in range(1, angles.shape[1]):
+        position = position + wrap(angles[:, j] - frequency[j] * position) / frequency[j]
+    return position
+
+
+def read_positions(
+    values: np.ndarray,
+    sin_cols: np.ndarray,
+    cos_cols: np.ndarray,
+    frequency: np.ndarray,
+    phase: np.ndarray | None = None,
+) -> np.ndarray:
+    """The position each row of values holds, read along the ladder of the pairs' frequencies
+    (angles less phase, when given: positions of a fitted table in rows)."""
+    steps = ladder(frequency)
+    angles = np.arctan2(values[:, sin_cols[steps]], values[:, cos_cols[steps]])
+    if phase is not None:
+        angles = angles - phase[steps]
+    return read_positions_from_angles(angles, frequency[steps])
+
+
+def unwrap_positions(position: np.ndarray, slowest: float) -> np.ndarray:
+    """Positions read row after row, made continuous across the slowest pair's period."""
+    if len(position) < 2 or slowest <= 0:
+        return position
+    period = 2 * np.pi / slowest
+    return np.unwrap(position, period=period)
+
+
+@dataclass(frozen=True)
+class Run:
+    """Rows first .. last hold positions start, start + step, ... (step 0: all the same)."""
+
+    first: int
+    last: int
+    start: float
+    step: float
+
+    @property
+    def rows(self) -> int:
+        return self.last - self.first + 1
+
+
+def runs(rows: np.ndarray, position: np.ndarray, step: float, tolerance: float) -> list[Run]:
+    """Maximal runs of the given rows (increasing; zero rows left out) whose positions advance
+    by step a row, or stay put; a row that fits neither starts a run of its own."""
+    out: list[Run] = []
+    i, count = 0, len(rows)
+    while i < count:
+        first, start = int(rows[i]), float(position[i])
+        kind: float | None = None
+        j = i
+        while j + 1 < count:
+            r, p = int(rows[j + 1]), float(position[j + 1])
+            if kind is None:
+                if abs(p - (start + step * (r - first))) <= tolerance:
+                    kind = step
+                elif abs(p - start) <= tolerance:
+                    kind = 0.0
+                else:
+                    break
+            elif abs(p - (start + kind * (r - first))) > tolerance:
+                break
+            j += 1
+        out.append(Run(first, int(rows[j]), start, step if kind is None else kind))
+        i = j + 1
+    return out
+
+
+def positions_held(values: np.ndarray, conv: object) -> np.ndarray:
+    """The position each row of values holds under conv (a numeric.table_audit.measure
+    Convention): for a named one, read with its exact frequencies; for fitted sinusoids, the
+    row index their angles give (less the angle at row 0)."""
+    if conv.exact:
+        return read_positions(values, conv.sin_cols, conv.cos_cols, conv.frequencies())
+    sign = -1.0 if np.all(conv.omega < 0) else 1.0
+    frequency = np.abs(conv.omega)
+    return sign * read_positions(values, conv.sin_cols, conv.cos_cols, frequency, conv.phase)
