@@ -70,11 +70,10 @@ def explain_rows(
     bad = np.flatnonzero(valid & (errors > limit))
     errors = errors.copy()
     explained = []
-    period = 2 * np.pi / float(frequencies.min())
     for a in range(0, len(bad), _READ_ROWS):
         rows = bad[a : a + _READ_ROWS]
         values = table[rows]
-        held = _snap(positions_held(values, conv), positions[rows], offset, step, period)
+        held = _snap(positions_held(values, conv, near=positions[rows]), offset, step)
         there = errors_at(values, held, conv)
         fits = (there <= cap("float32", rounding, amplitude, np.abs(held) * omega_max)) & (
             there < errors[rows]

@@ -93,16 +93,8 @@ def _number(value: float) -> str:
 
 # Layout, schedule and scale as the named libraries write them (their sources were read; the
 # tables in tests/data/real_tables were made by them).
-def who(
-    layout: str | None,
-    schedule: str | None,
-    scale_name: str | None,
-    offset: float | None,
-    descending: bool,
-) -> str:
+def who(layout: str | None, schedule: str | None, scale_name: str | None, offset: float | None) -> str:
     """Which well-known implementations share this convention, as far as this module knows."""
-    if descending:
-        return "rows run backwards, as in relative-position tables"
     if layout == "interleaved" and schedule == "paper":
         if scale_name == "d^-1/2":
             return "the paper's layout, divided by sqrt(d) as NeMo's FixedPositionalEncoding does"
@@ -124,12 +116,19 @@ def who(
     return "not the paper's convention"
 
 
-def _step_words(step: float) -> str:
+def formula(offset: float, step: float) -> str:
+    """The position row r holds, as a formula: 'r', 'r + 2', '999 − 20·r', '0.25·r'."""
     if step == 1:
-        return "r"
-    if step == -1:
-        return "−r"
-    return f"{_number(step)}·r"
+        term = "r"
+    elif step == -1:
+        term = "−r"
+    else:
+        term = f"{_number(step)}·r" if step > 0 else f"−{_number(-step)}·r"
+    if offset == 0:
+        return term
+    if term.startswith("−"):
+        return f"{_number(offset)} {term[0]} {term[1:]}"
+    return f"{term} + {_number(offset)}" if offset > 0 else f"{term} − {_number(-offset)}"
 
 
 def _position_words(f: Facts) -> list[str]:
@@ -137,34 +136,26 @@ def _position_words(f: Facts) -> list[str]:
     named, held = f.named, f.held
     if named is None or not f.exact or held is None:
         return []
-    out = []
     step, offset = named.step, named.offset
-    first = held.runs[0]
-    if abs(step) != 1:
-        out.append(
-            f"positions scaled by {_number(abs(step))}: row r holds position "
-            f"{_number(offset)} + {_step_words(step)}"
-            if offset
-            else f"positions scaled by {_number(abs(step))}: row r holds position {_step_words(step)}"
-        )
-    elif step < 0:
+    regular = _first_regular(held)
+    padded = held.runs[0].first > 0 or held.runs[0].step == 0
+    where = f"row r holds position {formula(offset, step)}"
+    if step < 0:
         last = held.runs[-1]
         end = last.start + last.step * (last.last - last.first)
+        kind = " (a relative-position table)" if step == -1 else ""
+        return [f"rows run backwards: {where}, from {_number(regular.start)} down to "
+                f"{_number(end)}{kind}"]
+    out = []
+    if step != 1:
+        out.append(f"positions scaled by {_number(step)}: {where}")
+    if padded:
         out.append(
-            f"rows run backwards: row r holds position {_number(offset)} − r, from "
-            f"{_number(first.start)} down to {_number(end)} (a relative-position table)"
+            f"the sequence starts at row {regular.first}, which holds position "
+            f"{_number(regular.start)}"
         )
-    if first.first > 0 or first.step == 0:
-        out.append(
-            f"the first row of the sequence, row {_first_regular(held).first}, holds "
-            f"position {_number(_first_regular(held).start)}"
-        )
-    elif step > 0 and offset and abs(step) == 1:
-        out.append(
-            f"row r holds position r + {_number(offset)}: positions start at {_number(offset)}"
-            if offset > 0
-            else f"row r holds position r − {_number(-offset)}"
-        )
+    elif offset and step == 1:
+        out.append(f"{where}: positions start at {_number(offset)}")
     return out
 
 
@@ -194,11 +185,10 @@ def _convention(f: Facts) -> list[str]:
     words = _LAYOUT_WORDS.get(f.layout, "(sin, cos) pairs in no standard layout")
     s, named = f.schedule, f.named
     name = f.schedule_name
-    descending = f.oriented is not None and f.oriented.descending
     if name in ("paper", "tensor2tensor"):
         base = named.convention.base
         head = f"{words} with the {name} schedule, base {base:g}"
-        out.append(f"{head}: {who(f.layout, name, f.scale_name, named.offset, descending)}")
+        out.append(f"{head}: {who(f.layout, name, f.scale_name, named.offset)}")
         if named.alternative:
             out.append(f"at this d the same frequencies are also the {named.alternative}")
     elif name == "custom":

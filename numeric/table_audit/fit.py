@@ -103,20 +103,20 @@ def column_frequencies(
         if len(p) < 8:
             break
         p = p[np.unique(np.linspace(0, len(p) - 1, min(_CENTERS, len(p))).round().astype(int))]
-        x0 = gather(table, p, cols)
-        both = gather(table, p - h, cols) + gather(table, p + h, cols)
+        # A column not yet read well takes each longer stride: below the target at h, its
+        # angle at 2h is below 2·target < π, so the longer stride cannot alias.
+        take = np.flatnonzero(~chosen)
+        x0 = gather(table, p, cols[take])
+        both = gather(table, p - h, cols[take]) + gather(table, p + h, cols[take])
         c, c_sigma = robust_ratio(x0, both / 2)
         angle = np.arccos(np.clip(np.nan_to_num(c, nan=1.0), -1.0, 1.0))
         # arccos' slope 1/sin(angle) blows up near 0, where the error goes as sqrt(2·δc) instead.
         sin_a = np.sin(angle)
         with np.errstate(invalid="ignore", divide="ignore"):
             angle_sigma = np.where(sin_a > np.sqrt(c_sigma), c_sigma / sin_a, np.sqrt(2 * c_sigma))
-        # A column not yet read well takes each longer stride: below the target at h, its
-        # angle at 2h is below 2·target < π, so the longer stride cannot alias.
-        take = ~chosen
-        omega[take] = angle[take] / h
-        sigma[take] = np.nan_to_num(angle_sigma[take], nan=np.inf) / h
-        chosen |= angle >= _TARGET_ANGLE
+        omega[take] = angle / h
+        sigma[take] = np.nan_to_num(angle_sigma, nan=np.inf) / h
+        chosen[take] = angle >= _TARGET_ANGLE
         h *= 2
     return np.nan_to_num(omega, nan=0.0), sigma
 

@@ -98,7 +98,7 @@ def check_table(table: object, what: str = "table") -> np.ndarray:
     """table if it is a non-empty 2-D array of finite float16/32/64 (or bfloat16) numbers, else
     ValueError; a memory-mapped table is checked a block of rows at a time."""
     table = check_array(table, what)
-    rows = as_rows(table)
+    rows = as_rows(table, what)
     for a in range(0, table.shape[0], _CHUNK_ROWS):
         block = rows.raw(slice(a, a + _CHUNK_ROWS))
         found = first_non_finite(block)
@@ -108,13 +108,13 @@ def check_table(table: object, what: str = "table") -> np.ndarray:
     return table
 
 
-def as_rows(table: np.ndarray | Rows) -> Rows:
+def as_rows(table: np.ndarray | Rows, what: str = "table") -> Rows:
     """The rows of an array (or Rows as given); a bfloat16 array is read as its 16-bit words."""
     if isinstance(table, Rows):
         return table
     if table.dtype.name == "bfloat16":
-        return Rows(table.view(np.uint16), "bfloat16")
-    return Rows(table)
+        return Rows(table.view(np.uint16), "bfloat16", what=what)
+    return Rows(table, what=what)
 
 
 def _open(path: Path, key: str | None) -> tuple[np.ndarray, str | None]:
@@ -144,7 +144,7 @@ def open_table(path: str | Path, *, key: str | None = None) -> Rows:
     path = Path(path)
     array, stored = _open(path, key)
     check_array(array if stored != "bfloat16" else array.view(np.float16), path.name)
-    return Rows(array, stored)
+    return Rows(array, stored, what=path.name)
 
 
 def load_table(path: str | Path, *, key: str | None = None) -> np.ndarray:

@@ -116,7 +116,11 @@ def exact_at(conv: Convention, positions: np.ndarray) -> np.ndarray:
 def errors_at(values: np.ndarray, positions: np.ndarray, conv: Convention) -> np.ndarray:
     """max |values - exact| of each row (values: table rows, all columns) at the positions."""
     diff = exact_at(conv, positions)
-    np.subtract(values[:, conv.order], diff, out=diff)
+    order = conv.order
+    if len(order) == values.shape[1] and np.array_equal(order, np.arange(len(order))):
+        np.subtract(values, diff, out=diff)
+    else:
+        np.subtract(values[:, order], diff, out=diff)
     return np.abs(diff, out=diff).max(axis=1)
 
 

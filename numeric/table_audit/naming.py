@@ -22,7 +22,7 @@ from numeric.table_audit.accuracy import cap, sixteen_bit_format
 from numeric.table_audit.convention import Schedule
 from numeric.table_audit.measure import Convention, errors_at
 from numeric.table_audit.orientation import Oriented
-from numeric.table_audit.positions import read_positions, unwrap_positions
+from numeric.table_audit.positions import positions_held
 from numeric.table_audit.source import Rows
 
 _NAMING_MARGIN = 2.0  # a named reading may be off by twice what the computation allows
@@ -59,9 +59,7 @@ def read_offset(
     values: np.ndarray, rows: np.ndarray, conv: Convention, step: float
 ) -> tuple[float, np.ndarray]:
     """(the position of row 0, the positions the given rows hold), read from their angles."""
-    omega = conv.frequencies()
-    position = read_positions(values, conv.sin_cols, conv.cos_cols, omega)
-    position = unwrap_positions(position, float(omega.min()))
+    position = positions_held(values, conv, sequence=True)
     offset = float(np.median(position - step * rows))
     if abs(offset - round(offset)) <= _WHOLE:
         offset = float(round(offset))

@@ -36,10 +36,22 @@ def ladder(frequency: np.ndarray) -> np.ndarray:
     return np.array(steps, dtype=np.int64)
 
 
-def read_positions_from_angles(angles: np.ndarray, frequency: np.ndarray) -> np.ndarray:
-    """Positions (one per row of angles) from the angles of ladder pairs, slowest first:
-    the slowest pair's reading lies in [-π/ω, π/ω)."""
+def read_positions_from_angles(
+    angles: np.ndarray,
+    frequency: np.ndarray,
+    near: np.ndarray | None = None,
+    sequence: bool = False,
+) -> np.ndarray:
+    """Positions (one per row of angles) from the angles of ladder pairs, slowest first.
+
+    The slowest pair's reading is taken in [-π/ω, π/ω), or within half its period of `near`,
+    or (sequence) continuous down the rows given; the faster pairs then refine it."""
+    period = 2 * np.pi / frequency[0]
     position = wrap(angles[:, 0]) / frequency[0]
+    if near is not None:
+        position = position + period * np.round((near - position) / period)
+    elif sequence and len(position) > 1:
+        position = np.unwrap(position, period=period)
     for j in range(1, angles.shape[1]):
         position = position + wrap(angles[:, j] - frequency[j] * position) / frequency[j]
     return position
@@ -51,22 +63,17 @@ def read_positions(
     cos_cols: np.ndarray,
     frequency: np.ndarray,
     phase: np.ndarray | None = None,
+    near: np.ndarray | None = None,
+    sequence: bool = False,
 ) -> np.ndarray:
     """The position each row of values holds, read along the ladder of the pairs' frequencies
-    (angles less phase, when given: positions of a fitted table in rows)."""
+    (angles less phase, when given: positions of a fitted table in rows); near and sequence
+    choose the slowest pair's period (read_positions_from_angles)."""
     steps = ladder(frequency)
     angles = np.arctan2(values[:, sin_cols[steps]], values[:, cos_cols[steps]])
     if phase is not None:
         angles = angles - phase[steps]
-    return read_positions_from_angles(angles, frequency[steps])
-
-
-def unwrap_positions(position: np.ndarray, slowest: float) -> np.ndarray:
-    """Positions read row after row, made continuous across the slowest pair's period."""
-    if len(position) < 2 or slowest <= 0:
-        return position
-    period = 2 * np.pi / slowest
-    return np.unwrap(position, period=period)
+    return read_positions_from_angles(angles, frequency[steps], near, sequence)
 
 
 @dataclass(frozen=True)
@@ -109,12 +116,21 @@ def runs(rows: np.ndarray, position: np.ndarray, step: float, tolerance: float) 
     return out
 
 
-def positions_held(values: np.ndarray, conv: object) -> np.ndarray:
+def positions_held(
+    values: np.ndarray, conv: object, near: np.ndarray | None = None, sequence: bool = False
+) -> np.ndarray:
     """The position each row of values holds under conv (a numeric.table_audit.measure
     Convention): for a named one, read with its exact frequencies; for fitted sinusoids, the
-    row index their angles give (less the angle at row 0)."""
+    row index their angles give (less the angle at row 0). near, sequence: as in
+    read_positions."""
     if conv.exact:
-        return read_positions(values, conv.sin_cols, conv.cos_cols, conv.frequencies())
+        return read_positions(
+            values, conv.sin_cols, conv.cos_cols, conv.frequencies(), near=near, sequence=sequence
+        )
     sign = -1.0 if np.all(conv.omega < 0) else 1.0
     frequency = np.abs(conv.omega)
-    return sign * read_positions(values, conv.sin_cols, conv.cos_cols, frequency, conv.phase)
+    near = None if near is None else sign * near
+    held = read_positions(
+        values, conv.sin_cols, conv.cos_cols, frequency, conv.phase, near, sequence
+    )
+    return sign * held

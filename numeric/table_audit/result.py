@@ -238,10 +238,9 @@ class Comparison:
         """Every field as JSON-ready Python values (no NumPy scalars)."""
         return plain(asdict(self))
 
-    def report_lines(self) -> list[str]:
-        """A short human report, each line at most 100 columns."""
+    def report_lines(self, width: int = WIDTH) -> list[str]:
+        """A short human report, each line at most `width` columns."""
         head = "same encoding" if self.same else "different encodings"
         if self.max_difference is not None:
             head += f" (max difference {self.max_difference:.1e}, tolerance {self.tolerance:.1e})"
-        lines = [head]
-        return lines + _wrapped(self.findings)
+        return _wrap(head, width) + _wrapped(self.findings, width)
