@@ -51,6 +51,7 @@ torch.manual_seed(0)
 
 
 def where(obj, lines: str = "") -> str:
+    obj = inspect.unwrap(obj)  # a decorated forward: read the function itself
     src, start = inspect.getsourcelines(obj)
     path = Path(inspect.getsourcefile(obj)).resolve().relative_to(SITE)
     name = getattr(obj, "__qualname__", getattr(obj, "__name__", "?"))

@@ -2,7 +2,7 @@
 
 What it builds: ``tests/data/real_tables/*.npy|.safetensors|.csv`` and
 ``tests/data/real_tables/truth.json``: positional tables produced by the code of transformers,
-diffusers, keras-hub, timm, speechbrain, x-transformers and fairseq, called as users call it
+diffusers, keras-hub, timm, speechbrain, x-transformers, NeMo and fairseq, called as users call it
 (modules built from config classes, never from a model hub), plus variants users really produce
 with that same code (half precision, packed sequences, left padding). Each truth entry is read
 from the library's source and names the file, function and lines it was read from.
@@ -17,6 +17,7 @@ libraries, they read only the committed artifacts and truth.json)::
     /work/venvs/reallibs/bin/pip install -c /tmp/torch-constraint.txt numpy==2.4.6 \
         safetensors==0.8.0 transformers==5.24.0 diffusers==0.42.1 timm==1.0.31 \
         x-transformers==2.31.10 keras==3.15.1 keras-hub==0.32.0 speechbrain==1.1.2
+    /work/venvs/reallibs/bin/pip install --no-deps nemo_toolkit==3.0.0
     /work/venvs/reallibs/bin/pip uninstall -y torchvision torchaudio  # CUDA-linked, see README
     # fairseq 0.12.2 needs pip<24.1 (omegaconf 2.0.x metadata) and its own venv:
     python3 -m venv /work/venvs/fairseq311
@@ -75,12 +76,14 @@ VERSIONS = {
         "keras",
         "keras-hub",
         "speechbrain",
+        "nemo-toolkit",
     )
 }
 
 
 def where(obj, lines: str = "") -> str:
     """``path/in/site-packages::qualname, lines a-b`` for a function or class, read by inspect."""
+    obj = inspect.unwrap(obj)  # a decorated forward: read the function itself
     src, start = inspect.getsourcelines(obj)
     path = Path(inspect.getsourcefile(obj)).resolve().relative_to(SITE)
     text = f"{path}::{obj.__qualname__}, lines {start}-{start + len(src) - 1}"
@@ -1063,6 +1066,62 @@ def build_x_transformers() -> None:
     )
 
 
+# --------------------------------------------------------------------------- NeMo
+
+
+def build_nemo() -> None:
+    (mha,) = load_namespace(
+        "nemo.collections.asr.parts.submodules",
+        "nemo.collections.asr.parts.submodules.multi_head_attention",
+    )
+    lib = dict(library="nemo-toolkit", version=VERSIONS["nemo-toolkit"])
+    how = (
+        "installed with pip --no-deps; the module imported without running the nemo package"
+        " __init__ files (they pull lightning, torchaudio, ...)"
+    )
+    src = where(
+        mha.PositionalEncoding.create_pe,
+        f"div_term = exp(arange(0, d, 2) * -(log(INF_VAL)/d)), INF_VAL = {mha.INF_VAL};"
+        " pe[:, 0::2] = sin(positions * div_term), pe[:, 1::2] = cos",
+    )
+    pe = mha.PositionalEncoding(64, 0.0, max_len=1000)
+    pe.extend_pe(1000, torch.device("cpu"), torch.float32)
+    add(
+        "nemo_posenc.npy",
+        pe.pe[0],
+        **lib,
+        source=src + "; " + where(mha.PositionalEncoding.extend_pe),
+        computed_in="float32",
+        layout="interleaved",
+        schedule="paper",
+        base=mha.INF_VAL,
+        padding="none",
+        notes=f"PositionalEncoding(64, 0.0, max_len=1000).extend_pe(1000, cpu, float32); {how}",
+    )
+    rel = mha.RelPositionalEncoding(64, 0.0)
+    rel.extend_pe(300, torch.device("cpu"), torch.float32)
+    add(
+        "nemo_relposenc.npy",
+        rel.pe[0],
+        **lib,
+        source=src
+        + "; "
+        + where(
+            mha.RelPositionalEncoding.extend_pe,
+            "positions = arange(length - 1, -length, -1)",
+        ),
+        computed_in="float32",
+        layout="interleaved",
+        schedule="paper",
+        base=mha.INF_VAL,
+        position_of_row_0=299,
+        position_step=-1,
+        padding="none",
+        notes=f"RelPositionalEncoding(64, 0.0).extend_pe(300, cpu, float32): 599 rows, relative"
+        f" positions 299 down to -299 (signed, unlike speechbrain's RelPosEncXL); {how}",
+    )
+
+
 # --------------------------------------------------------------------------- fairseq
 
 
@@ -1131,6 +1190,7 @@ def main() -> None:
         build_timm()
         build_speechbrain()
         build_x_transformers()
+        build_nemo()
         build_fairseq()
         large_entry()
     ENTRIES.sort(key=lambda e: (e["file"] is None, e["file"] or ""))

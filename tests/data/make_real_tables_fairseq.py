@@ -40,6 +40,7 @@ def load(package: str, module: str):
 
 
 def where(obj, lines: str = "") -> str:
+    obj = inspect.unwrap(obj)  # a decorated forward: read the function itself
     src, start = inspect.getsourcelines(obj)
     path = Path(inspect.getsourcefile(obj)).resolve().relative_to(SITE)
     text = f"{path}::{obj.__qualname__}, lines {start}-{start + len(src) - 1}"
