@@ -20,6 +20,7 @@ import numpy as np
 
 from numeric.table_audit.fit import wrap
 from numeric.table_audit.precision import rounding_bound, unit_roundoff
+from numeric.table_audit.schedules import OTHER_SHIFTS, SHIFTS
 
 _SIGMAS = 5.0
 # A fitted step within this of a whole number (or its inverse) is that number.
@@ -29,12 +30,13 @@ _ALIAS_MARGIN = 0.95
 
 @dataclass(frozen=True)
 class Schedule:
-    """candidates: (schedule, base) readings to measure, the closest first; geometric: whether
+    """candidates: (shift, base) readings to measure (numeric.table_audit.schedules: shift 0 is
+    the paper's schedule, 1 tensor2tensor's), the closest first; geometric: whether
     log|w_i| is a line in i (aliased pairs folded); fitted_base: the paper reading's base;
     step: the position step a row (signed; a whole number or its inverse when one fits);
     step_fitted: step as fitted; aliased: pair indices with |step·ω_i| > π."""
 
-    candidates: tuple[tuple[str, float], ...]
+    candidates: tuple[tuple[float, float], ...]
     geometric: bool
     fitted_base: float | None
     step: float
@@ -111,16 +113,21 @@ def fit_schedule(
     beta_sigma = math.sqrt(cov[1, 1])
     readings = []
     if beta < 0:
-        for name, span in (("paper", d / 2), ("tensor2tensor", max(pairs - 1, 1))):
+        for shift in (*SHIFTS.values(), *OTHER_SHIFTS):
+            span = pairs - shift
+            if span <= 0:
+                continue
             base = math.exp(-beta * span)
             nearest = round_number(base)
             # The base's own uncertainty, and the rounding of the constant an implementation
             # computes from it (log(base)/span) in its format.
             tolerance = _SIGMAS * beta_sigma * span + 8 * u * abs(math.log(nearest)) + 1e-9
-            readings.append((abs(math.log(base / nearest)) / tolerance, name, nearest))
+            miss = abs(math.log(base / nearest)) / tolerance
+            if shift in SHIFTS.values() or miss <= 1:
+                readings.append((miss, shift not in SHIFTS.values(), shift, nearest))
     readings.sort()
     return Schedule(
-        candidates=tuple((name, base) for _, name, base in readings),
+        candidates=tuple((shift, base) for _, _, shift, base in readings),
         geometric=geometric and beta < 0,
         fitted_base=math.exp(-beta * d / 2) if beta < 0 else None,
         step=step,

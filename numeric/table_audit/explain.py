@@ -43,12 +43,8 @@ def run_positions(valid: np.ndarray, offset: float, step: float) -> np.ndarray:
     return positions
 
 
-def _snap(
-    read: np.ndarray, expected: np.ndarray, offset: float, step: float, period: float
-) -> np.ndarray:
-    """Read positions on the run's lattice offset + step·m, in the period of the slowest pair
-    nearest to where the run expected them."""
-    read = read + period * np.round((expected - read) / period)
+def _snap(read: np.ndarray, offset: float, step: float) -> np.ndarray:
+    """Read positions on the run's lattice offset + step·m."""
     return offset + step * np.round((read - offset) / step)
 
 
@@ -61,12 +57,16 @@ def explain_rows(
     errors: np.ndarray,
     rounding: float,
     amplitude: float,
+    shown: str = "float32",
 ) -> RowPositions:
-    """The positions the rows hold (module doc); errors: each row's error at offset + step·r."""
+    """The positions the rows hold (module doc); errors: each row's error at offset + step·r;
+    shown: the computation the table's first rows show (a row is explained within its cap,
+    and never within less than float32's)."""
+    allowed = shown if shown in ("float16", "bfloat16") else "float32"
     positions = run_positions(valid, offset, step)
     frequencies = np.abs(conv.frequencies())
     omega_max = float(frequencies.max())
-    limit = cap("float32", rounding, amplitude, np.abs(positions) * omega_max)
+    limit = cap(allowed, rounding, amplitude, np.abs(positions) * omega_max)
     bad = np.flatnonzero(valid & (errors > limit))
     errors = errors.copy()
     explained = []
@@ -75,7 +75,7 @@ def explain_rows(
         values = table[rows]
         held = _snap(positions_held(values, conv, near=positions[rows]), offset, step)
         there = errors_at(values, held, conv)
-        fits = (there <= cap("float32", rounding, amplitude, np.abs(held) * omega_max)) & (
+        fits = (there <= cap(allowed, rounding, amplitude, np.abs(held) * omega_max)) & (
             there < errors[rows]
         )
         positions[rows[fits]] = held[fits]

@@ -10,6 +10,7 @@ sentences against tables those libraries made).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -93,7 +94,9 @@ def _number(value: float) -> str:
 
 # Layout, schedule and scale as the named libraries write them (their sources were read; the
 # tables in tests/data/real_tables were made by them).
-def who(layout: str | None, schedule: str | None, scale_name: str | None, offset: float | None) -> str:
+def who(
+    layout: str | None, schedule: str | None, scale_name: str | None, offset: float | None
+) -> str:
     """Which well-known implementations share this convention, as far as this module knows."""
     if layout == "interleaved" and schedule == "paper":
         if scale_name == "d^-1/2":
@@ -136,31 +139,72 @@ def _position_words(f: Facts) -> list[str]:
     named, held = f.named, f.held
     if named is None or not f.exact or held is None:
         return []
-    step, offset = named.step, named.offset
-    regular = _first_regular(held)
+    step = named.step
+    c = course(held, step)
     padded = held.runs[0].first > 0 or held.runs[0].step == 0
-    where = f"row r holds position {formula(offset, step)}"
+    where = f"row r holds position {formula(c.offset, step)}"
+    if c.transform == "abs":
+        turn = c.turns[0]
+        last = turn.start + turn.step * (turn.last - turn.first)
+        return [
+            f"{_rows(c.first.first, c.first.last)} run backwards from {_number(c.first.start)} "
+            f"to 0, {_rows(turn.first, turn.last)} forwards again from {_number(turn.start)} to "
+            f"{_number(last)}: row r holds position |{formula(c.offset, step)}|, the same "
+            "sines in both halves (a signed relative-position table negates them below 0)"
+        ]
     if step < 0:
-        last = held.runs[-1]
-        end = last.start + last.step * (last.last - last.first)
+        end = c.first.start + step * (c.first.last - c.first.first)
         kind = " (a relative-position table)" if step == -1 else ""
-        return [f"rows run backwards: {where}, from {_number(regular.start)} down to "
-                f"{_number(end)}{kind}"]
+        return [
+            f"rows run backwards: {where}, from {_number(c.first.start)} down to "
+            f"{_number(end)}{kind}"
+        ]
     out = []
     if step != 1:
         out.append(f"positions scaled by {_number(step)}: {where}")
     if padded:
         out.append(
-            f"the sequence starts at row {regular.first}, which holds position "
-            f"{_number(regular.start)}"
+            f"the sequence starts at row {c.first.first}, which holds position "
+            f"{_number(c.first.start)}"
         )
-    elif offset and step == 1:
-        out.append(f"{where}: positions start at {_number(offset)}")
+    elif c.offset and step == 1:
+        out.append(f"{where}: positions start at {_number(c.offset)}")
     return out
 
 
-def _first_regular(held: RowPositions) -> Run:
-    return next((r for r in held.runs if r.step != 0), held.runs[0])
+@dataclass(frozen=True)
+class Course:
+    """How positions run down the rows: the first run that advances, runs that restart the
+    count later (packed sequences), runs that turn back (a table of |c - r|), runs of rows that
+    all hold one position, the position of row 0 by the first run, and 'abs' when the table
+    holds |c + s·r| (it runs down to 0 and back up)."""
+
+    first: Run
+    restarts: list[Run]
+    turns: list[Run]
+    plateaus: list[Run]
+    offset: float
+    transform: str | None
+
+
+def course(held: RowPositions, step: float) -> Course:
+    """The Course of the rows' positions (see Course)."""
+    moving = [r for r in held.runs if r.step != 0 or r.rows == 1]
+    first = moving[0] if moving else held.runs[0]
+    restarts, turns = [], []
+    for before, run in pairwise(moving):
+        if run.step != 0 and run.step == -before.step and run.first == before.last + 1:
+            turns.append(run)
+        else:
+            restarts.append(run)
+    transform = None
+    if len(turns) == 1 and not restarts:
+        before = moving[moving.index(turns[0]) - 1]
+        end = before.start + before.step * (before.last - before.first)
+        if end == 0 and turns[0].start == abs(step):
+            transform = "abs"
+    plateaus = [r for r in held.runs if r.step == 0 and r.rows > 1]
+    return Course(first, restarts, turns, plateaus, first.start - step * first.first, transform)
 
 
 def _convention(f: Facts) -> list[str]:
@@ -191,6 +235,12 @@ def _convention(f: Facts) -> list[str]:
         out.append(f"{head}: {who(f.layout, name, f.scale_name, named.offset)}")
         if named.alternative:
             out.append(f"at this d the same frequencies are also the {named.alternative}")
+    elif name == "diffusers":
+        shift = named.convention.shift
+        out.append(
+            f"{words} with ω_i = base^(−i/(d/2 − {shift:g})), base {named.convention.base:g}: "
+            f"diffusers' get_timestep_embedding with downscale_freq_shift = {shift:g}"
+        )
     elif name == "custom":
         extra = (
             f" (geometric from ω_0 = {abs(s.step_fitted):.6g}, base {s.fitted_base:.6g}, "
@@ -277,27 +327,27 @@ def _runs(f: Facts) -> list[str]:
     if held is None:
         return []
     out = []
-    regular = [r for r in held.runs if r.step != 0 or r.rows == 1]
-    flat = [r for r in held.runs if r.step == 0 and r.rows > 1]
-    for run in flat:
+    c = course(held, f.named.step if f.named is not None else 1.0)
+    for run in c.plateaus:
         where = "left padding, " if run.first == held.runs[0].first else ""
         out.append(
             f"{_rows(run.first, run.last)} all hold position {_number(run.start)} "
             f"({where}one position given to every row)"
         )
-    restarts = regular[1:]
-    if restarts:
-        starts = sorted({_number(r.start) for r in restarts})
+    if c.restarts:
+        starts = sorted({_number(r.start) for r in c.restarts})
         again = f" at position {starts[0]}" if len(starts) == 1 else ""
         out.append(
-            f"positions restart{again} at row(s) {_listed([r.first for r in restarts])}: "
-            f"{len(restarts) + 1} packed sequences"
+            f"positions restart{again} at row(s) {_listed([r.first for r in c.restarts])}: "
+            f"{len(c.restarts) + 1} packed sequences"
         )
-    if len(held.unexplained):
+    if c.turns and c.transform is None:
+        out.append(f"positions turn back at row(s) {_listed([r.first for r in c.turns])}")
+    if len(held.unexplained) and not (f.accuracy and f.accuracy.grade == "computed in 16 bits"):
         worst = float(np.nanmax(held.errors[held.unexplained])) * f.unit
         out.append(
             f"row(s) {_listed(list(held.unexplained))} match no position of this encoding "
-            f"within what a float32 computation allows (error up to {worst:.2g})"
+            f"within what its computation allows (error up to {worst:.2g})"
         )
     return out
 
@@ -337,10 +387,14 @@ def _accuracy(f: Facts) -> list[str]:
         out.append(f"{where}: beyond what any computation of this formula gives (even in 16 bits)")
     else:
         fmt = a.computed_in
+        rounded = f.named.frequencies_rounded_to
         cause = {
             "float64": "the angles pos·ω were rounded in float64",
             "float32": "the angles pos·ω were rounded in float32, as torch code computes them",
         }.get(fmt, f"pos·ω was computed in {fmt}: positions collapse and rows repeat")
+        if rounded:
+            fmt = f"16 bits: the frequencies ω were rounded to {rounded} before use"
+            cause = "pos·ω then in float32; the rows stay distinct, but each angle is off by pos·Δω"
         text = (
             f"{where}, beyond the {f.expected * unit:.1g} one {f.precision} rounding allows: "
             f"computed in {fmt} ({cause})"
@@ -433,34 +487,36 @@ def _convention_verdict(f: Facts) -> dict:
     named, held = f.named, f.held
     name = f.schedule_name
     out = {
-        "verdict": "named" if name in ("paper", "tensor2tensor") else (name or "none"),
+        "verdict": "named" if f.exact and name else (name or "none"),
         "layout": f.layout,
         "schedule": name,
         "base": named.convention.base if f.exact and name else None,
+        "shift": named.convention.shift if f.exact and name else None,
         "fitted_base": f.schedule.fitted_base if f.schedule is not None else None,
         "scale": None if f.scale is None else f.scale * f.unit,
         "scale_name": f.scale_name,
         "position_of_row_0": named.offset if f.exact else None,
         "position_step": named.step if f.exact else None,
+        "position_transform": None,
         "direction": None,
         "constant": f.constant,
         "aliased_pairs": list(f.schedule.aliased) if f.schedule is not None and f.exact else [],
+        "frequencies_rounded_to": named.frequencies_rounded_to if named is not None else None,
         "zero_rows": list(f.zero_rows),
         "packed_restarts": [],
+        "turns": [],
         "plateaus": [],
     }
     if f.oriented is not None:
         out["direction"] = "descending" if f.oriented.descending else "ascending"
     if held is not None and f.exact:
-        regular = [r for r in held.runs if r.step != 0 or r.rows == 1]
-        out["packed_restarts"] = [{"row": r.first, "position": r.start} for r in regular[1:]]
-        out["plateaus"] = [
-            {"rows": [r.first, r.last], "position": r.start}
-            for r in held.runs
-            if r.step == 0 and r.rows > 1
-        ]
-        first = _first_regular(held)
-        out["first_row"] = {"row": first.first, "position": first.start}
+        c = course(held, named.step)
+        out["position_of_row_0"] = c.offset
+        out["position_transform"] = c.transform
+        out["packed_restarts"] = [{"row": r.first, "position": r.start} for r in c.restarts]
+        out["turns"] = [{"row": r.first, "position": r.start} for r in c.turns]
+        out["plateaus"] = [{"rows": [r.first, r.last], "position": r.start} for r in c.plateaus]
+        out["first_row"] = {"row": c.first.first, "position": c.first.start}
     return out
 
 

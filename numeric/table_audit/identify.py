@@ -15,12 +15,13 @@ import math
 
 import numpy as np
 
-from numeric.angles import frequency_pieces
 from numeric.table_audit import fit
 from numeric.table_audit.accuracy import Accuracy, cap, grade, shift_envelope
 from numeric.table_audit.convention import Schedule, fit_scale, fit_schedule
 from numeric.table_audit.explain import RowPositions, explain_rows, run_positions
 from numeric.table_audit.findings import Facts, describe, verdicts
+from numeric.table_audit.grid import find_grid, sub_tables
+from numeric.table_audit.grid_result import grid_audit
 from numeric.table_audit.load import as_rows, check_array
 from numeric.table_audit.measure import (
     YARDSTICK,
@@ -39,6 +40,7 @@ from numeric.table_audit.precision import (
     narrower_formats,
     rounding_bound,
     sample_values,
+    to_format,
     unit_roundoff,
 )
 from numeric.table_audit.result import Audit
@@ -130,10 +132,34 @@ def audit(table: np.ndarray | Rows, *, exact_dps: int | None = None, what: str =
         view = view.with_(constant=constant * unit)
         valid, live = nonzero_rows_and_columns(view)
         _enough_rows(valid, what)
+    grid = find_grid(view, valid, live)
+    if grid is not None:
+        outer, inner = (
+            _stored_as(t, rows.stored)
+            for t in sub_tables(rows.with_(cast=None, constant=0.0, unit=1.0), grid)
+        )
+        return grid_audit(
+            grid,
+            audit(outer, exact_dps=exact_dps, what=f"{what} (h columns)"),
+            audit(inner, exact_dps=exact_dps, what=f"{what} (w columns)"),
+            rows.shape,
+            rows.stored,
+            precision,
+            tuple(int(c) for c in np.flatnonzero(~live)),
+            found.distinct,
+        )
     floor = 4 * unit_roundoff(precision) + 1e-12
     magnitude = found.max_abs / unit
     pairing = pair_columns(view, valid, live, precision, floor, magnitude)
     return _identify(view, found, valid, live, precision, pairing, constant, exact_dps, magnitude)
+
+
+def _stored_as(values: np.ndarray, stored: str) -> np.ndarray | Rows:
+    """Values read from a table, back in the format it stores them in (they are exact)."""
+    if stored == "bfloat16":
+        words = (values.astype(np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+        return Rows(words, "bfloat16")
+    return values.astype(stored)
 
 
 def _enough_rows(valid: np.ndarray, what: str) -> None:
@@ -170,12 +196,25 @@ def _identify(
         conv = named.convention
         offset, step = (named.offset, named.step) if conv.exact else (0.0, 1.0)
         first = row_errors(view, run_positions(valid, offset, step), conv)
-        held = explain_rows(view, valid, conv, offset, step, first, rounding, amplitude)
+        held = explain_rows(
+            view, valid, conv, offset, step, first, rounding, amplitude, named.sample_format
+        )
         errors = measure_error(view, held.positions, conv, precision, exact_dps, held.errors)
         omega_max = float(np.abs(conv.frequencies()).max())
         angles = np.abs(held.positions) * omega_max
         accuracy = grade(errors.per_row, angles, held.positions, rounding, amplitude, precision)
-        turn = _rotation(view, held.positions, step, conv, amplitude, rounding, accuracy, oriented)
+        rounded = named.frequencies_rounded_to
+        turn = _rotation(
+            view,
+            held.positions,
+            step,
+            conv,
+            amplitude,
+            rounding,
+            None if rounded else accuracy,
+            oriented,
+            rounded,
+        )
     elif len(pairing.pairs.slope):
         # Pairs that do not share a frequency: the identity fails; this says by how much.
         unpaired = orient(pairing.pairs, width)
@@ -214,7 +253,15 @@ def _identify(
 
 
 def _rotation(
-    view, positions, step, conv: Convention, amplitude, rounding, accuracy, oriented: Oriented
+    view,
+    positions,
+    step,
+    conv: Convention,
+    amplitude,
+    rounding,
+    accuracy,
+    oriented: Oriented,
+    rounded_to: str | None = None,
 ) -> dict:
     """The shift identity with the named convention's exact frequencies, or the fitted ones."""
     omega_max = float(np.abs(conv.frequencies()).max())
@@ -222,8 +269,13 @@ def _rotation(
     def entry_error(at: np.ndarray) -> np.ndarray:
         return shift_envelope(accuracy, rounding, amplitude, np.abs(at) * omega_max)
 
-    if conv.exact:
-        turn = exact_turn(frequency_pieces(conv.d_model, conv.base, conv.schedule), step)
+    if conv.exact and rounded_to is not None:
+        # The table turns by its own frequencies, the named ones rounded to 16 bits.
+        own = to_format(conv.frequencies(), rounded_to)
+        turn = lambda k: k * step * own  # noqa: E731
+        drift = 0.0
+    elif conv.exact:
+        turn = exact_turn(conv.pieces(), step)
         drift = 0.0
     else:
         turn = lambda k: k * oriented.slope  # noqa: E731

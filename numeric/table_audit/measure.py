@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
-from numeric.angles import OMEGA_BITS, Frequencies, frequency_pieces, reduced_angles
+from numeric.angles import OMEGA_BITS, Frequencies, reduced_angles
 from numeric.precision import default_dims
-from numeric.reference import reference_pe
+from numeric.table_audit import schedules
 from numeric.table_audit.source import Rows
 from numeric.tables import accuracy_bound, sinusoidal_rows
 
@@ -32,9 +32,9 @@ _SEED = 13
 @dataclass(frozen=True)
 class Convention:
     """What a table is measured against: its pairs (table columns, in schedule order) and
-    amplitude, and either a named schedule and base (exact: ω_i from numeric.angles, the table
-    at the positions given) or fitted frequencies a row, angles at row 0 and amplitudes (the
-    table at its row indices)."""
+    amplitude, and either a named schedule, base and shift (exact: ω_i from
+    numeric.table_audit.schedules, the table at the positions given) or fitted frequencies a
+    row, angles at row 0 and amplitudes (the table at its row indices)."""
 
     sin_cols: np.ndarray
     cos_cols: np.ndarray
@@ -42,6 +42,7 @@ class Convention:
     scale_name: str | None
     schedule: str | None = None
     base: float | None = None
+    shift: float = 0.0
     omega: np.ndarray | None = None
     phase: np.ndarray | None = None
     amplitude: np.ndarray | None = None
@@ -60,10 +61,14 @@ class Convention:
         """Table columns in interleaved order: sine of pair 0, its cosine, sine of pair 1, ..."""
         return np.stack([self.sin_cols, self.cos_cols], axis=1).ravel()
 
+    def pieces(self) -> Frequencies:
+        """The named schedule's exact frequencies, split for exact angle reduction."""
+        return schedules.pieces(self.d_model, self.base, self.shift)
+
     def frequencies(self) -> np.ndarray:
         """ω_i per position (named) or per row (fitted)."""
         if self.exact:
-            return frequency_pieces(self.d_model, self.base, self.schedule).approx
+            return self.pieces().approx
         return self.omega
 
 
@@ -101,12 +106,13 @@ def exact_at(conv: Convention, positions: np.ndarray) -> np.ndarray:
         out[:, 1::2] = conv.amplitude * np.cos(angle)
         return out
     whole = np.floor(positions)
-    if np.array_equal(whole, positions) and np.all(np.abs(whole) <= _MAX_INTEGER_POSITION):
+    fast = conv.schedule in schedules.SHIFTS and np.all(np.abs(whole) <= _MAX_INTEGER_POSITION)
+    if fast and np.array_equal(whole, positions):
         values = sinusoidal_rows(
             whole.astype(np.int64), conv.d_model, base=conv.base, schedule=conv.schedule
         )
     else:
-        pieces = frequency_pieces(conv.d_model, conv.base, conv.schedule)
+        pieces = conv.pieces()
         angle = reduced_angles(whole[:, None], pieces) + np.outer(positions - whole, pieces.approx)
         values = np.empty((len(positions), conv.d_model))
         values[:, 0::2], values[:, 1::2] = np.sin(angle), np.cos(angle)
@@ -151,13 +157,13 @@ def mpmath_row_errors(
     """max |table - exact| of each given row over the paired columns, against mpmath at dps
     digits; positions: the position of each of those rows."""
     values = table[rows][:, conv.order]
-    exact = reference_pe(
+    exact = schedules.reference(
         [float(p) for p in positions],
-        range(conv.d_model),
+        list(range(conv.d_model)),
         conv.d_model,
-        base=conv.base,
-        dps=dps,
-        schedule=conv.schedule,
+        conv.base,
+        conv.shift,
+        dps,
     )
     with mpmath.workdps(dps + 20):
         scale = _scale_mp(conv)
@@ -256,8 +262,8 @@ def _entry_check(
     exact_errors, float_errors = [], []
     for k, position in enumerate(positions):
         chosen = sorted({int(np.argmax(float_all[k])), *dims})
-        exact = reference_pe(
-            [float(position)], chosen, conv.d_model, base=conv.base, schedule=conv.schedule
+        exact = schedules.reference(
+            [float(position)], chosen, conv.d_model, conv.base, conv.shift, 40
         )[0]
         with mpmath.workdps(60):
             scale = _scale_mp(conv)

@@ -17,15 +17,17 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from numeric.angles import frequency_pieces
+from numeric.table_audit import schedules
 from numeric.table_audit.accuracy import cap, sixteen_bit_format
 from numeric.table_audit.convention import Schedule
 from numeric.table_audit.measure import Convention, errors_at
 from numeric.table_audit.orientation import Oriented
 from numeric.table_audit.positions import positions_held
+from numeric.table_audit.precision import to_format, unit_roundoff
 from numeric.table_audit.source import Rows
 
 _NAMING_MARGIN = 2.0  # a named reading may be off by twice what the computation allows
+_SIGMAS = 5.0
 _WHOLE = 0.05  # a position offset this close to a whole number is that number
 _SAME_FREQUENCIES = 1e-9
 
@@ -33,13 +35,16 @@ _SAME_FREQUENCIES = 1e-9
 @dataclass(frozen=True)
 class Named:
     """The convention measured against (named, or the fitted sinusoids), the position of row 0
-    and the step a row, whether the offset is a whole number, and the other named reading whose
-    frequencies are the same (d = 8: the paper's 10000 is tensor2tensor's 1000)."""
+    and the step a row, the other named reading whose frequencies are the same (d = 8: the
+    paper's 10000 is tensor2tensor's 1000), and the 16-bit format the table's frequencies are
+    the named ones rounded to, when they are."""
 
     convention: Convention
     offset: float | None
     step: float
     alternative: str | None
+    frequencies_rounded_to: str | None = None
+    sample_format: str = "float32"
 
 
 def fitted_convention(oriented: Oriented, scale: float, scale_name: str | None) -> Convention:
@@ -78,6 +83,26 @@ def _format_shown(
     return None
 
 
+def _rounded_to(
+    oriented: Oriented, conv: Convention, step: float, precision_u: float
+) -> str | None:
+    """The 16-bit format the table's own frequencies are the named ones rounded to, if any
+    (an implementation that keeps ω_i in float16 or bfloat16, then computes pos·ω in float32)."""
+    frequencies = conv.frequencies() * abs(step)
+    fitted = np.abs(oriented.slope)
+    readable = frequencies < np.pi
+    if readable.sum() < 2:
+        return None
+    for name in ("float16", "bfloat16"):
+        rounded = to_format(conv.frequencies(), name) * abs(step)
+        allowed = _SIGMAS * oriented.slope_sigma + 8 * precision_u * rounded
+        close = np.abs(fitted - rounded) <= allowed
+        apart = np.abs(rounded - frequencies) > allowed
+        if np.all(close[readable]) and np.any(apart[readable]):
+            return name
+    return None
+
+
 def name_convention(
     table: Rows,
     rows: np.ndarray,
@@ -94,9 +119,18 @@ def name_convention(
     fitted_errors = errors_at(values, rows.astype(np.float64), fitted)
     passing = []
     d = 2 * len(oriented.sin_cols)
-    candidates = schedule.candidates or ((("paper", 10000.0),) if d == 2 else ())
-    for name, base in candidates:
-        conv = replace(fitted, schedule=name, base=base, omega=None, phase=None, amplitude=None)
+    candidates = schedule.candidates or (((0.0, 10000.0),) if d == 2 else ())
+    rounded_candidates = []
+    for shift, base in candidates:
+        conv = replace(
+            fitted,
+            schedule=schedules.name_of(shift),
+            base=base,
+            shift=shift,
+            omega=None,
+            phase=None,
+            amplitude=None,
+        )
         offset, _ = read_offset(values, rows, conv, schedule.step)
         positions = offset + schedule.step * rows
         angle = np.abs(positions) * float(conv.frequencies().max())
@@ -105,22 +139,52 @@ def name_convention(
             continue
         errors = errors_at(values, positions, conv)
         allowed = rounding if shown == "rounded" else cap(shown, rounding, scale, angle)
+        rms = float(np.sqrt(np.mean(errors**2)))
         if np.all(errors <= _NAMING_MARGIN * allowed):
-            passing.append((float(np.sqrt(np.mean(errors**2))), name, base, conv, offset))
+            passing.append(
+                (
+                    rms,
+                    shift,
+                    base,
+                    conv,
+                    offset,
+                    _format_named(errors, angle, rounding, scale, precision),
+                )
+            )
+        else:
+            rounded = _rounded_to(oriented, conv, schedule.step, unit_roundoff(precision))
+            if rounded is not None:
+                rounded_candidates.append((rms, shift, base, conv, offset, rounded))
+    if not passing and rounded_candidates:
+        rounded_candidates.sort(key=lambda p: p[0])
+        _, shift, base, conv, offset, rounded = rounded_candidates[0]
+        return Named(conv, offset, schedule.step, None, rounded, rounded)
     if not passing:
-        return Named(fitted, None, 1.0, None)
+        shown = _format_shown(
+            fitted_errors,
+            np.abs(rows) * float(np.abs(oriented.slope).max()),
+            rounding,
+            scale,
+            precision,
+        )
+        return Named(fitted, None, 1.0, None, None, shown or "float32")
     passing.sort(key=lambda p: p[0])
-    _, name, base, conv, offset = passing[0]
+    _, shift, base, conv, offset, shown = passing[0]
     alternative = None
-    for _, other, other_base, _, _ in passing[1:]:
-        if _same_frequencies(d, (name, base), (other, other_base)):
-            alternative = f"{other} with base {other_base:g}"
-    return Named(conv, offset, schedule.step, alternative)
+    for _, other, other_base, *_ in passing[1:]:
+        if _same_frequencies(d, (shift, base), (other, other_base)):
+            alternative = f"{schedules.describe(other)} with base {other_base:g}"
+    return Named(conv, offset, schedule.step, alternative, None, shown)
 
 
-def _same_frequencies(d: int, a: tuple[str, float], b: tuple[str, float]) -> bool:
-    wa = frequency_pieces(d, a[1], a[0]).approx
-    wb = frequency_pieces(d, b[1], b[0]).approx
+def _format_named(errors, angle, rounding, scale, precision) -> str:
+    """The computation the named reading's errors on the sample show (rounded once at best)."""
+    return _format_shown(errors, angle, rounding, scale, precision) or sixteen_bit_format(precision)
+
+
+def _same_frequencies(d: int, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    wa = schedules.pieces(d, a[1], a[0]).approx
+    wb = schedules.pieces(d, b[1], b[0]).approx
     return bool(np.all(np.abs(np.log(wa / wb)) <= _SAME_FREQUENCIES))
 
 

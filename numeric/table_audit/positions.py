@@ -7,7 +7,8 @@ most _RATIO times the one before). The fastest pair sets the final precision: ab
 noise over ω_max, a millionth of a position in a float32 table.
 
 How positions run: one arithmetic run pos = c + s·r over all rows, or runs that restart (packed
-sequences), rows that all hold one position (padding given a fixed position) and rows of zeros.
+sequences), turn back (a table of |c - r|), rows that all hold one position (padding given a
+fixed position) and rows of zeros.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ class Run:
 
 def runs(rows: np.ndarray, position: np.ndarray, step: float, tolerance: float) -> list[Run]:
     """Maximal runs of the given rows (increasing; zero rows left out) whose positions advance
-    by step a row, or stay put; a row that fits neither starts a run of its own."""
+    by step a row, stay put, or go back by step (a table of |c - r|); a row that fits none
+    starts a run of its own."""
     out: list[Run] = []
     i, count = 0, len(rows)
     while i < count:
@@ -102,11 +104,15 @@ def runs(rows: np.ndarray, position: np.ndarray, step: float, tolerance: float) 
         while j + 1 < count:
             r, p = int(rows[j + 1]), float(position[j + 1])
             if kind is None:
-                if abs(p - (start + step * (r - first))) <= tolerance:
-                    kind = step
-                elif abs(p - start) <= tolerance:
-                    kind = 0.0
-                else:
+                kind = next(
+                    (
+                        k
+                        for k in (step, 0.0, -step)
+                        if abs(p - (start + k * (r - first))) <= tolerance
+                    ),
+                    None,
+                )
+                if kind is None:
                     break
             elif abs(p - (start + kind * (r - first))) > tolerance:
                 break

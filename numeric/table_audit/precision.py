@@ -89,7 +89,10 @@ def _written_from(values: np.ndarray, digits: int, name: str) -> bool:
     if ok.all():
         return True
     numpy_type = {"float32": np.float32, "float16": np.float16}.get(name)
-    if numpy_type is None:
+    # The shortest decimals that read back as numbers of a format need, over many values,
+    # all but one of the digits that identify them; fewer digits everywhere is a coarser
+    # rounding (a '%g' CSV of float32 values keeps 6).
+    if numpy_type is None or digits < _IDENTIFYING_DIGITS[name] - 1:
         return False
     for value in values[~ok]:
         shortest = np.format_float_scientific(numpy_type(value), unique=True)

@@ -71,6 +71,7 @@ class Audit:
     pairs_share_frequency: bool
     max_abs_error: float | None
     worst_position: float | None
+    worst_row: int | None
     expected_error: float
     error_by_position: tuple[dict, ...]
     error_method: str
@@ -122,6 +123,7 @@ class Audit:
             pairs_share_frequency=f.pairing.consistent,
             max_abs_error=errors.max_error * unit if errors else None,
             worst_position=float(held.positions[errors.worst_row]) if errors else None,
+            worst_row=int(errors.worst_row) if errors else None,
             expected_error=f.expected * unit,
             error_by_position=tuple(
                 {**b, "max_error": b["max_error"] * unit}
@@ -190,6 +192,8 @@ def _convention_line(a: Audit) -> str:
     parts = [f"layout {a.layout}"]
     if a.schedule in ("paper", "tensor2tensor"):
         parts.append(f"schedule {a.schedule}, base {a.base:g}")
+    elif a.schedule == "diffusers":
+        parts.append(f"schedule base^(−i/(d/2 − {c['shift']:g})), base {a.base:g}")
     elif a.schedule == "custom":
         base = c.get("fitted_base")
         parts.append("schedule custom" + (f" (fitted base {base:.6g})" if base else ""))
