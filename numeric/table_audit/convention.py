@@ -26,6 +26,7 @@ _SIGMAS = 5.0
 # A fitted step within this of a whole number (or its inverse) is that number.
 _MAX_INVERSE_STEP = 4096
 _ALIAS_MARGIN = 0.95
+_NICE_STEP = 1e-7
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,9 @@ def fit_schedule(
         np.all(np.abs(w - folded)[aliased] <= alias_tolerance[aliased])
     )
     step_fitted = sign * math.exp(alpha)
-    alpha_tolerance = _SIGMAS * math.sqrt(cov[0, 0]) + 8 * u
+    # A step this close to a whole number (or its inverse) is that number: the measurement
+    # then says whether it is right.
+    alpha_tolerance = max(_SIGMAS * math.sqrt(cov[0, 0]) + 8 * u, _NICE_STEP)
     step = sign * nice_step(math.exp(alpha), alpha_tolerance)
     d = 2 * pairs
     beta_sigma = math.sqrt(cov[1, 1])

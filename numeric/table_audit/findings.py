@@ -291,31 +291,35 @@ def _exponents(omega: np.ndarray, sigma: np.ndarray, d: int) -> str:
     return f"10000^(−({a_text}i+{c_text})/d)"
 
 
+def _padding_row(f: Facts, r: int) -> str | None:
+    """A single zero row inside the run of positions, as fairseq's padding_idx row."""
+    if not (f.exact and f.held is not None and f.named.step == 1):
+        return None
+    position = f.named.offset + r
+    if not (is_whole(position) and position >= 0):
+        return None
+    # A sinusoidal row is never all zeros (cos 0 = 1): this one was zeroed on purpose.
+    return (
+        f"row {r} is all zeros: a padding row in place of position {position:g} "
+        f"(fairseq-style padding_idx = {r}; tokens start at position {r + 1})"
+    )
+
+
 def _zero_rows(f: Facts) -> list[str]:
     n, zero = f.shape[0], f.zero_rows
     if not zero:
         return []
-    out = []
     zero_set = set(zero)
     leading = next((r for r in range(n) if r not in zero_set), n)
     trailing = next((n - 1 - r for r in range(n) if n - 1 - r not in zero_set), -1)
     inner = [r for r in zero if leading <= r <= trailing]
+    if len(zero) == 1 and (padding := _padding_row(f, zero[0])) is not None:
+        return [padding]
+    out = []
     if leading:
         out.append(f"{_rows(0, leading - 1)} all zeros: left padding")
     if trailing < n - 1:
         out.append(f"{_rows(trailing + 1, n - 1)} all zeros: right padding")
-    held = f.held
-    if len(inner) == 1 and f.pairing.consistent and held is not None and f.exact:
-        r = inner[0]
-        named = f.named
-        position = named.offset + named.step * r
-        if is_whole(position) and named.step == 1:
-            # A sinusoidal row is never all zeros (cos 0 = 1): this one was zeroed on purpose.
-            out.append(
-                f"row {r} is all zeros: a padding row in place of position {position:g} "
-                f"(fairseq-style padding_idx = {r}; tokens start at position {r + 1})"
-            )
-            return out
     if inner:
         out.append(f"row(s) {_listed(inner)} are all zeros")
     return out
@@ -354,7 +358,7 @@ def _runs(f: Facts) -> list[str]:
 
 def _repeats(f: Facts) -> list[str]:
     n = f.shape[0]
-    lost = n - len(f.zero_rows) - f.distinct
+    lost = n - len(f.zero_rows) - (f.distinct - int(bool(f.zero_rows)))
     if f.identical is not None:
         a, b = f.identical
         return [f"rows {a} and {b} are identical; {lost} non-zero rows repeat an earlier row"]

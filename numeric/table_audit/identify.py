@@ -245,7 +245,7 @@ def _identify(
         expected=rounding,
         zero_rows=tuple(int(r) for r in np.flatnonzero(~valid)),
         zero_columns=tuple(int(c) for c in np.flatnonzero(~live)),
-        distinct=found.distinct,
+        distinct=found.distinct + int(not valid.all()),
         identical=found.identical,
         rotation=turn,
     )

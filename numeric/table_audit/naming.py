@@ -169,11 +169,16 @@ def name_convention(
         )
         return Named(fitted, None, 1.0, None, None, shown or "float32")
     passing.sort(key=lambda p: p[0])
-    _, shift, base, conv, offset, shown = passing[0]
+    best = passing[0]
+    same = [p for p in passing if _same_frequencies(d, (best[1], best[2]), (p[1], p[2]))]
+    # Readings of the very same frequencies: the paper's or tensor2tensor's first, base 10000.
+    same.sort(key=lambda p: (p[1] not in schedules.SHIFTS.values(), p[2] != 10000.0, abs(p[1])))
+    _, shift, base, conv, offset, shown = same[0]
     alternative = None
-    for _, other, other_base, *_ in passing[1:]:
-        if _same_frequencies(d, (shift, base), (other, other_base)):
-            alternative = f"{schedules.describe(other)} with base {other_base:g}"
+    for _, other, other_base, *_ in same[1:]:
+        if other in schedules.SHIFTS.values():
+            alternative = f"{schedules.describe(other)} schedule with base {other_base:g}"
+            break
     return Named(conv, offset, schedule.step, alternative, None, shown)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 
 from numeric.angles import Frequencies, reduced_angles
-from numeric.table_audit.source import Rows
+from numeric.table_audit.source import Rows, column_index
 
 _ROTATION_ROWS = 4096
 _CHUNK_ROWS = 1024  # rows per step: the temporaries stay in cache
@@ -61,10 +61,11 @@ def rotation(
         for a in range(0, len(p), _CHUNK_ROWS):
             rows = p[a : a + _CHUNK_ROWS]
             here, there = table[rows], table[rows + k]
-            s, c = here[:, sin_cols], here[:, cos_cols]
+            sines, cosines = column_index(sin_cols), column_index(cos_cols)
+            s, c = here[:, sines], here[:, cosines]
             residual = np.maximum(
-                np.abs(cos_t * s + sin_t * c - there[:, sin_cols]).max(axis=1),
-                np.abs(cos_t * c - sin_t * s - there[:, cos_cols]).max(axis=1),
+                np.abs(cos_t * s + sin_t * c - there[:, sines]).max(axis=1),
+                np.abs(cos_t * c - sin_t * s - there[:, cosines]).max(axis=1),
             )
             error = np.maximum(entry_error(positions[rows]), entry_error(positions[rows + k]))
             tolerance = (1 + np.sqrt(2)) * error + arithmetic + 5 * np.sqrt(2) * abs(k) * drift

@@ -25,6 +25,15 @@ from numeric.table_audit.limits import MAX_FORTRAN_BYTES, mib
 BLOCK_BYTES = 2**24
 
 
+def column_index(cols: np.ndarray) -> slice | np.ndarray:
+    """cols as a slice when they are evenly spaced and increasing (a view, no copy), else as is."""
+    if len(cols) > 1 and np.all(np.diff(cols) == cols[1] - cols[0]) and cols[1] > cols[0]:
+        return slice(int(cols[0]), int(cols[-1]) + 1, int(cols[1] - cols[0]))
+    if len(cols) == 1:
+        return slice(int(cols[0]), int(cols[0]) + 1)
+    return cols
+
+
 def bfloat16_to_float32(words: np.ndarray) -> np.ndarray:
     """bfloat16 numbers given as their 16-bit words, as the float32 numbers they stand for
     (a bfloat16 is the top half of a float32)."""
