@@ -78,7 +78,7 @@ def _precision(rows: Rows, found: Scan) -> tuple[str, str | None]:
 
 def _unit(max_abs: float) -> float:
     """A power of two near the largest value when it is far from 1 (else 1)."""
-    exponent = math.frexp(max_abs)[1] if max_abs > 0 else 0
+    exponent = math.frexp(max_abs)[1] - 1 if max_abs > 0 else 0
     return math.ldexp(1.0, exponent) if abs(exponent) > _UNIT_EXPONENT else 1.0
 
 

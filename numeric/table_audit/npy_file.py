@@ -56,9 +56,10 @@ def _header(handle: BinaryIO, name: str, what: str) -> tuple[tuple[int, ...], bo
     )
     try:
         shape, fortran, dtype = read(handle)
-    except (ValueError, SyntaxError, TypeError, OverflowError, EOFError) as error:
+    except (ValueError, SyntaxError, TypeError, OverflowError, EOFError):
         raise ValueError(
-            f"{name}: {what} has no readable .npy header ({_one_line(error)})"
+            f"{name}: {what} has no readable .npy header (a dict of descr, fortran_order "
+            "and shape, written as Python literals)"
         ) from None
     return check_header(shape, dtype, name), bool(fortran), dtype
 

@@ -68,7 +68,9 @@ def _is_d_digit(values: np.ndarray, digits: int) -> np.ndarray:
     """Per value: whether it is (the float64 nearest to) a decimal of `digits` significant digits."""
     magnitude = np.abs(values)
     exponent = np.floor(np.log10(magnitude))
-    scaled = magnitude * 10.0 ** (digits - 1 - exponent)
+    # 10^exponent in two halves, so neither overflows nor underflows at 1e±308.
+    half = np.floor(exponent / 2)
+    scaled = magnitude / 10.0**half / 10.0 ** (exponent - half) * 10.0 ** (digits - 1)
     # The float64 nearest to a D-digit decimal, scaled, lands within a few ulps of an integer.
     return np.abs(scaled - np.round(scaled)) <= 8 * 2.0**-52 * scaled + 1e-300
 
