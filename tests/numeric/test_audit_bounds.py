@@ -85,12 +85,14 @@ def test_a_zip_bomb_npz_is_refused_from_its_directory(tmp_path):
     """256 MiB of zeros compressed into a few hundred KB: its size is read from the zip."""
     path = tmp_path / "bomb.npz"
     rows = MAX_NPZ_MEMBER_BYTES * 2 // (1024 * 4)
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        with archive.open("pe.npy", "w", force_zip64=True) as member:
-            member.write(npy_header((rows, 1024)))
-            zeros = bytes(2**22)
-            for _ in range(rows * 4096 // len(zeros)):
-                member.write(zeros)
+    with (
+        zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive,
+        archive.open("pe.npy", "w", force_zip64=True) as member,
+    ):
+        member.write(npy_header((rows, 1024)))
+        zeros = bytes(2**22)
+        for _ in range(rows * 4096 // len(zeros)):
+            member.write(zeros)
     assert path.stat().st_size < 2**21
     mb, outcome = audit_in_child(path)
     assert "decompresses to" in outcome and "save it with np.save as .npy" in outcome
