@@ -35,21 +35,19 @@ def _one_line(error: BaseException) -> str:
 
 
 def _header(handle: BinaryIO, name: str, what: str) -> tuple[tuple[int, ...], bool, np.dtype]:
-    """(shape, fortran_order, dtype) from the .npy header at handle's position, checked."""
+    """(shape, fortran_order, dtype) from the .npy header at handle's position, checked; what:
+    the file ('') or the .npz member ("array 'pe'") it is in, for messages."""
+    where = f"{name}: {what}" if what else name
     start = handle.read(len(_MAGIC) + 2)
     if start[: len(_MAGIC)] != _MAGIC:
         if start[:1] == _PICKLE_PROTOCOL:
-            raise ValueError(
-                f"{name}: {what} is a Python pickle, not a .npy array; pickles are refused"
-            )
+            raise ValueError(f"{where} is a Python pickle, not a .npy array; pickles are refused")
         raise ValueError(
-            f"{name}: {what} is not a .npy file (it does not start with NumPy's magic string)"
+            f"{where} is not a .npy file (it does not start with NumPy's magic string)"
         )
     major = start[len(_MAGIC)] if len(start) > len(_MAGIC) else 0
     if major not in (1, 2, 3):
-        raise ValueError(
-            f"{name}: {what} has .npy format version {major}; versions 1 to 3 are read"
-        )
+        raise ValueError(f"{where} has .npy format version {major}; versions 1 to 3 are read")
     # Version 3 differs from 2 only in allowing UTF-8 in the header; dtype text is ASCII.
     read = (
         np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
@@ -58,8 +56,8 @@ def _header(handle: BinaryIO, name: str, what: str) -> tuple[tuple[int, ...], bo
         shape, fortran, dtype = read(handle)
     except (ValueError, SyntaxError, TypeError, OverflowError, EOFError):
         raise ValueError(
-            f"{name}: {what} has no readable .npy header (a dict of descr, fortran_order "
-            "and shape, written as Python literals)"
+            f"{where} has no readable .npy header (a dict of descr, fortran_order and shape, "
+            "written as Python literals)"
         ) from None
     return check_header(shape, dtype, name), bool(fortran), dtype
 
@@ -87,7 +85,7 @@ def check_header(shape: object, dtype: np.dtype, name: str) -> tuple[int, int]:
 def read_npy(path: Path) -> np.ndarray:
     """The table in a .npy file, memory-mapped read-only (never read whole)."""
     with open(path, "rb") as handle:
-        shape, fortran, dtype = _header(handle, path.name, "the file")
+        shape, fortran, dtype = _header(handle, path.name, "")
         offset = handle.tell()
     size = path.stat().st_size
     needed = shape[0] * shape[1] * dtype.itemsize
