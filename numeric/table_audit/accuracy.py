@@ -142,15 +142,13 @@ def shift_envelope(
 def growth_words(accuracy: Accuracy, omega_max: float, amplitude: float) -> str:
     """How the error grows, in words: per 1000 positions, and where it would reach 1e-3."""
     per_thousand = accuracy.envelope_b * omega_max * 1000
-    text = f"it grows about linearly with position, by up to {per_thousand:.1g} per 1000 positions"
     harmless = HARMLESS * amplitude
-    if accuracy.max_error < harmless:
-        at = accuracy.reaches(harmless, omega_max)
-        where = f"; it would reach {harmless:.0e} near position {_round(at)}" if at else ""
-        return f"{text}; harmless at this length (below {harmless:.0e}){where}"
     at = accuracy.reaches(harmless, omega_max)
+    if accuracy.max_error < harmless:
+        where = f"; it would reach {harmless:.0e} near position {_round(at)}" if at else ""
+        return f"up to {per_thousand:.1g} more per 1000 positions: harmless at this length{where}"
     where = f" from about position {_round(at)}" if at else ""
-    return f"{text}; above {harmless:.0e}{where}"
+    return f"up to {per_thousand:.1g} more per 1000 positions: above {harmless:.0e}{where}"
 
 
 def _round(position: float) -> str:

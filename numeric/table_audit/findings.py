@@ -358,6 +358,8 @@ def _runs(f: Facts) -> list[str]:
 
 def _repeats(f: Facts) -> list[str]:
     n = f.shape[0]
+    if f.held is not None and f.exact and course(f.held, f.named.step).turns:
+        return []  # rows of |c - r| hold each position twice by design
     lost = n - len(f.zero_rows) - (f.distinct - int(bool(f.zero_rows)))
     if f.identical is not None:
         a, b = f.identical
@@ -383,29 +385,38 @@ def _accuracy(f: Facts) -> list[str]:
         return out
     omega_max = float(np.abs(f.named.convention.frequencies()).max())
     amplitude = f.scale or 1.0
+    error = f"{e.max_error * unit:.2g}"
+    position = _number(a.worst_position)
+    allowed = f"one {f.precision} rounding allows {f.expected * unit:.1g}"
+    rounded = f.named.frequencies_rounded_to
     if a.grade == "rounded once":
         out.append(
             f"{where}: rounded once, as accurate as {f.precision} allows ({f.expected * unit:.1g})"
         )
     elif a.grade == "not sinusoidal":
         out.append(f"{where}: beyond what any computation of this formula gives (even in 16 bits)")
-    else:
-        fmt = a.computed_in
-        rounded = f.named.frequencies_rounded_to
-        cause = {
-            "float64": "the angles pos·ω were rounded in float64",
-            "float32": "the angles pos·ω were rounded in float32, as torch code computes them",
-        }.get(fmt, f"pos·ω was computed in {fmt}: positions collapse and rows repeat")
-        if rounded:
-            fmt = f"16 bits: the frequencies ω were rounded to {rounded} before use"
-            cause = "pos·ω then in float32; the rows stay distinct, but each angle is off by pos·Δω"
-        text = (
-            f"{where}, beyond the {f.expected * unit:.1g} one {f.precision} rounding allows: "
-            f"computed in {fmt} ({cause})"
+    elif rounded:
+        out.append(
+            f"computed with the frequencies rounded to {rounded} (then pos·ω in float32): the "
+            f"rows stay distinct, but each angle is off by pos·Δω, so the error reaches {error} "
+            f"at position {position} ({allowed})"
         )
-        if fmt in ("float64", "float32"):
-            text += "; " + growth_words(a, omega_max, amplitude)
-        out.append(text)
+    elif a.computed_in == "float32":
+        out.append(
+            "computed in float32 (the angles pos·ω rounded, as torch code does): the error "
+            f"grows about linearly with position, to {error} at position {position} "
+            f"({allowed}); " + growth_words(a, omega_max, amplitude)
+        )
+    elif a.computed_in == "float64":
+        out.append(
+            "computed in float64 (the angles pos·ω rounded in float64): the error grows with "
+            f"position, to {error} at position {position} ({allowed}), harmless at any length"
+        )
+    else:
+        out.append(
+            f"computed in {a.computed_in}: pos·ω in {a.computed_in} loses positions (rows "
+            f"repeat) and the error reaches {error} at position {position} ({allowed})"
+        )
     if e.cross_check is not None and not e.cross_check["agrees"]:
         out.append(
             "the mpmath cross-check disagrees with the float64 exact table by "

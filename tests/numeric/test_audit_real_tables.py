@@ -241,3 +241,23 @@ def test_the_set_covers_what_the_issue_names():
     }
     assert all(kinds.values()), [k for k, v in kinds.items() if not v]
     assert math.isclose(len(ENTRIES), 46)
+
+
+# Who uses a convention, as the findings say it: each claim was read in the library's source
+# (numeric.table_audit.findings.who) and is checked here on the tables those libraries made.
+ATTRIBUTIONS = {
+    "gptj_sincos.npy": "GPT-J's and CTRL's order",
+    "ctrl_fp32.npy": "GPT-J's and CTRL's order",
+    "musicgen_table.npy": "MusicGen's order",
+    "fairseq_table.npy": "fairseq's, tensor2tensor's and Whisper's convention",
+    "whisper_encoder_pos.npy": "fairseq's, tensor2tensor's and Whisper's convention",
+    "x_transformers_scaled_sin.npy": "x-transformers' ScaledSinusoidalEmbedding",
+    "nemo_posenc.npy": "the paper's convention",
+    "keras_hub_sine.npy": "the paper's convention",
+}
+
+
+@pytest.mark.parametrize(("name", "words"), sorted(ATTRIBUTIONS.items()))
+def test_the_library_named_is_the_one_that_made_the_table(name, words):
+    entry = next(e for e in ENTRIES if e["file"] == name)
+    assert words in result_of(entry).findings[0]
