@@ -256,7 +256,8 @@ def fit_pairs(
         stop = min(n, first + length)
         rows = sample_rows(valid, stop, _WINDOW_ROWS)
         p = rows.astype(np.float64)
-        xa, xb = gather(table, rows, a_cols), gather(table, rows, b_cols)
+        values = table[rows]
+        xa, xb = values[:, a_cols], values[:, b_cols]
         theta = np.arctan2(xa, xb)
         if slope is None:
             slope, phase, noise, centre = _robust_start(p, theta, floor)

@@ -53,7 +53,7 @@ def to_format(values: np.ndarray, name: str) -> np.ndarray:
 
 def fits(block: np.ndarray, name: str) -> bool:
     """Whether every value of block is exactly a number of format name."""
-    return bool(np.array_equal(to_format(block, name), block))
+    return bool(np.array_equal(to_format(block.astype(np.float64), name), block))
 
 
 def narrower_formats(stored: str) -> tuple[str, ...]:

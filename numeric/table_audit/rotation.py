@@ -18,7 +18,7 @@ import numpy as np
 from numeric.angles import Frequencies, reduced_angles
 from numeric.table_audit.source import Rows, column_index
 
-_ROTATION_ROWS = 4096
+_ROTATION_ROWS = 2048
 _CHUNK_ROWS = 1024  # rows per step: the temporaries stay in cache
 _U64 = 2.0**-53
 

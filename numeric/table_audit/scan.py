@@ -39,7 +39,7 @@ def _hashes(block: np.ndarray, multipliers: np.ndarray, columns: slice) -> np.nd
     """A hash of each row from some of its columns (equal rows hash alike; rows that share a
     hash are compared in full afterwards)."""
     # + 0.0 turns -0.0 into 0.0, so rows equal by value hash alike.
-    bits = (block[:, columns] + 0.0).view(np.uint64)
+    bits = (block[:, columns].astype(np.float64) + 0.0).view(np.uint64)
     bits ^= bits >> np.uint64(29)
     return (bits * multipliers).sum(axis=1, dtype=np.uint64)
 
@@ -87,7 +87,7 @@ def scan(rows: Rows, what: str = "table") -> Scan:
     hashed = len(range(width)[columns])
     multipliers = np.random.default_rng(_HASH_SEED).integers(1, 2**63, hashed, dtype=np.uint64) | 1
     max_abs, identical, previous = 0.0, None, None
-    for a, b, block in rows.blocks(raw=True):
+    for a, b, block in rows.blocks(stored=True):
         found = first_non_finite(block)
         if found is not None:
             r, c = found

@@ -73,14 +73,19 @@ class _File:
         if index.size and (index.min() < 0 or index.max() >= n):
             raise IndexError(f"row index out of range for a table of {n} rows")
         out = np.empty((len(index), self.shape[1]), dtype=self.dtype)
+        if len(index) == 0:
+            return out
         # Runs of consecutive rows are read at once.
-        breaks = np.flatnonzero(np.diff(index) != 1) + 1
-        for part, rows in zip(
-            np.split(np.arange(len(index)), breaks), np.split(index, breaks), strict=True
-        ):
-            if len(rows):
-                data = self._read(int(rows[0]), len(rows))
-                out[part] = np.frombuffer(data, dtype=self.dtype).reshape(len(rows), -1)
+        starts = [0, *(np.flatnonzero(np.diff(index) != 1) + 1).tolist()]
+        ends = [*starts[1:], len(index)]
+        flat = out.reshape(-1) if out.flags.c_contiguous else None
+        width = self.shape[1]
+        for a, b in zip(starts, ends, strict=True):
+            data = np.frombuffer(self._read(int(index[a]), b - a), dtype=self.dtype)
+            if flat is not None:
+                flat[a * width : b * width] = data
+            else:
+                out[a:b] = data.reshape(b - a, width)
         return out
 
     def __del__(self) -> None:
@@ -151,12 +156,17 @@ class Rows:
             setattr(rows, name, value)
         return rows
 
-    def raw(self, index: object) -> np.ndarray:
-        """The rows as stored, before any cast, constant or unit, as float64 (bfloat16 exact)."""
+    def stored_values(self, index: object) -> np.ndarray:
+        """The rows as stored, in a native float type that holds them exactly (bfloat16 as
+        float32), before any cast, constant or unit."""
         block = self._file.rows(index) if self._file is not None else np.asarray(self.array[index])
         if self.stored == "bfloat16":
-            return bfloat16_to_float32(block).astype(np.float64)
-        return block.astype(np.float64)
+            return bfloat16_to_float32(block)
+        return block if block.dtype.isnative else block.astype(block.dtype.newbyteorder("="))
+
+    def raw(self, index: object) -> np.ndarray:
+        """The rows as stored, before any cast, constant or unit, as float64 (bfloat16 exact)."""
+        return self.stored_values(index).astype(np.float64)
 
     def __getitem__(self, index: object) -> np.ndarray:
         values = self.raw(index)
@@ -172,10 +182,10 @@ class Rows:
         """Rows per block of a whole pass."""
         return max(1, BLOCK_BYTES // (8 * max(columns or self.shape[1], 1)))
 
-    def blocks(self, raw: bool = False) -> Iterator[tuple[int, int, np.ndarray]]:
-        """(a, b, rows a .. b-1) over the whole table, in order."""
+    def blocks(self, stored: bool = False) -> Iterator[tuple[int, int, np.ndarray]]:
+        """(a, b, rows a .. b-1) over the whole table, in order: as read, or as stored."""
         n, step = self.shape[0], self.block_rows()
-        read: Callable[[object], np.ndarray] = self.raw if raw else self.__getitem__
+        read: Callable[[object], np.ndarray] = self.stored_values if stored else self.__getitem__
         for a in range(0, n, step):
             b = min(n, a + step)
             yield a, b, read(slice(a, b))
