@@ -162,6 +162,8 @@ def _position_words(f: Facts) -> list[str]:
     out = []
     if step != 1:
         out.append(f"positions scaled by {_number(step)}: {where}")
+    if c.restarts:
+        return out  # the packed sequences' sentence says where each starts
     if padded:
         out.append(
             f"the sequence starts at row {c.first.first}, which holds position "
@@ -339,12 +341,19 @@ def _runs(f: Facts) -> list[str]:
             f"({where}one position given to every row)"
         )
     if c.restarts:
-        starts = sorted({_number(r.start) for r in c.restarts})
-        again = f" at position {starts[0]}" if len(starts) == 1 else ""
-        out.append(
-            f"positions restart{again} at row(s) {_listed([r.first for r in c.restarts])}: "
-            f"{len(c.restarts) + 1} packed sequences"
-        )
+        sequences = [c.first, *c.restarts]
+        starts = {_number(r.start) for r in sequences}
+        rows = _listed([r.first for r in sequences])
+        if len(starts) == 1:
+            out.append(
+                f"{len(sequences)} packed sequences, each counting from position "
+                f"{starts.pop()}: they start at rows {rows}"
+            )
+        else:
+            out.append(
+                f"{len(sequences)} packed sequences: positions restart at rows "
+                f"{_listed([r.first for r in c.restarts])}"
+            )
     if c.turns and c.transform is None:
         out.append(f"positions turn back at row(s) {_listed([r.first for r in c.turns])}")
     if len(held.unexplained) and not (f.accuracy and f.accuracy.grade == "computed in 16 bits"):
@@ -358,8 +367,10 @@ def _runs(f: Facts) -> list[str]:
 
 def _repeats(f: Facts) -> list[str]:
     n = f.shape[0]
-    if f.held is not None and f.exact and course(f.held, f.named.step).turns:
-        return []  # rows of |c - r| hold each position twice by design
+    if f.held is not None and f.exact:
+        c = course(f.held, f.named.step)
+        if c.turns or (c.restarts and f.identical is None):
+            return []  # packed sequences and rows of |c - r| repeat positions by design
     lost = n - len(f.zero_rows) - (f.distinct - int(bool(f.zero_rows)))
     if f.identical is not None:
         a, b = f.identical
