@@ -170,7 +170,7 @@ def test_nemo_scale_is_not_attributed_to_x_transformers():
 
 @pytest.mark.parametrize("d", [1024, 1152])
 def test_a_float64_paper_table_at_real_widths_is_the_paper_schedule(d):
-    table = sincos_grid_1d(d, np.arange(256, dtype=np.float64))
+    table = sincos_grid_1d(d, np.arange(128, dtype=np.float64))
     result = audit(table)
     assert (result.schedule, result.base, result.position_offset) == ("paper", 10000.0, 0)
     assert result.accuracy["grade"] in ("rounded once", "computed in float64") and result.clean
