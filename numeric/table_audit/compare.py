@@ -99,6 +99,8 @@ def compare(
         same = first is None
     if count == 0:
         findings.append("the tables share no positions")
+    elif same and isinstance(mapping, str):
+        findings.append(f"the tables are equal entry by entry (max difference {worst:.1e})")
     elif same:
         moved = (
             "the same column order"

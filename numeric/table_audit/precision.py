@@ -32,6 +32,7 @@ def decimal_digits(precision: str) -> int | None:
 
 
 def digits_name(digits: int) -> str:
+    """'6 significant digits' (and '1 significant digits', so that it parses back)."""
     return f"{digits}{_DIGITS_SUFFIX}"
 
 

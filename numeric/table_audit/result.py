@@ -156,7 +156,12 @@ class Audit:
     def report_lines(self, width: int = WIDTH) -> list[str]:
         """A short human report, each line at most `width` columns."""
         n, d = self.shape
-        lines = [f"audit of a ({n}, {d}) {self.dtype} table; values are {self.precision} numbers"]
+        carried = (
+            f"values carry {self.precision}"
+            if self.precision.endswith("digits")
+            else f"values are {self.precision} numbers"
+        )
+        lines = [f"audit of a ({n}, {d}) {self.dtype} table; {carried}"]
         s = self.structure
         reasons = "; ".join(s["reasons"])
         lines += _wrap(f"structure: {s['verdict']}" + (f" ({reasons})" if reasons else ""), width)
