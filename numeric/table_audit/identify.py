@@ -116,7 +116,10 @@ def audit(table: np.ndarray | Rows, *, exact_dps: int | None = None, what: str =
     mpmath at that many digits (slow; for small tables), else use the float64 exact table
     everywhere and mpmath on the worst and a sample of rows; what: how error messages name it.
     """
-    rows = table if isinstance(table, Rows) else as_rows(check_array(table, what), what)
+    if isinstance(table, Rows):
+        rows, what = table, (table.what if what == "table" else what)
+    else:
+        rows = as_rows(check_array(table, what), what)
     if exact_dps is not None and (
         not isinstance(exact_dps, int) or isinstance(exact_dps, bool) or exact_dps < 15
     ):

@@ -145,3 +145,16 @@ def test_a_truncated_npz_and_an_empty_csv_are_one_line_naming_the_file(tmp_path,
         status, _, err = run(capsys, str(tmp_path / name))
         assert status == 2
         assert err.count("\n") == 1 and name in err and "Warning" not in err
+
+
+def test_tables_of_1e308_values_are_audited_and_compared(tmp_path, capsys):
+    np.save(tmp_path / "huge.npy", sinusoidal_pe(400, 16) * (1e308 / 1.5))
+    np.save(tmp_path / "flat.npy", np.full((10, 4), 1e308))
+    status, out, _ = run(capsys, str(tmp_path / "huge.npy"), "--json")
+    assert status == 0 and json.loads(out)["scale"] == pytest.approx(1e308 / 1.5)
+    status, out, _ = run(
+        capsys, str(tmp_path / "huge.npy"), "--against", str(tmp_path / "huge.npy")
+    )
+    assert status == 0 and out.startswith("same encoding")
+    status, out, _ = run(capsys, str(tmp_path / "flat.npy"))
+    assert status == 1 and "structure: not sinusoidal" in out
