@@ -93,7 +93,7 @@ def fit_schedule(
     s = np.hypot(slope_sigma / w, 4 * u * (1 + np.abs(y)))
     # The slower half is never aliased unless the step is huge: fit it, then all pairs the
     # fit says are below π a row, and check that the rest fold to where it says they should.
-    unaliased = i >= pairs // 2
+    unaliased = i >= pairs // 2 if pairs >= 4 else np.ones(pairs, dtype=bool)
     for _ in range(2):
         if unaliased.sum() < 2:
             return Schedule((), False, None, sign, sign, ())

@@ -552,7 +552,8 @@ def _accuracy_verdict(f: Facts) -> dict:
         return {"grade": "not sinusoidal" if not f.pairing.consistent else None}
     omega_max = float(np.abs(f.named.convention.frequencies()).max()) if f.named else 0.0
     return {
-        "grade": a.grade if f.exact else f"{a.grade} (against the fitted sinusoids)",
+        "grade": a.grade,
+        "against": "the exact table of the convention" if f.exact else "the fitted sinusoids",
         "computed_in": a.computed_in,
         "max_error": a.max_error * f.unit,
         "worst_position": a.worst_position,

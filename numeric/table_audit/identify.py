@@ -205,7 +205,19 @@ def _identify(
         errors = measure_error(view, held.positions, conv, precision, exact_dps, held.errors)
         omega_max = float(np.abs(conv.frequencies()).max())
         angles = np.abs(held.positions) * omega_max
-        accuracy = grade(errors.per_row, angles, held.positions, rounding, amplitude, precision)
+        graded = errors.per_row
+        if not conv.exact:
+            # Fitted sinusoids carry their fit's uncertainty: not the table's error.
+            slack = (
+                5
+                * amplitude
+                * np.max(
+                    np.abs(held.positions)[:, None] * oriented.slope_sigma + oriented.phase_sigma,
+                    axis=1,
+                )
+            )
+            graded = np.maximum(graded - slack, 0.0)
+        accuracy = grade(graded, angles, held.positions, rounding, amplitude, precision)
         rounded = named.frequencies_rounded_to
         turn = _rotation(
             view,

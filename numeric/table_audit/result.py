@@ -220,8 +220,10 @@ def _accuracy_line(a: Audit) -> str:
     grade = acc.get("grade")
     if grade is None or a.max_abs_error is None:
         return grade or "not measured"
+    against = "" if acc.get("against", "").startswith("the exact") else ", against its own fit"
+    where = f"position {a.worst_position:g}" if not against else f"row {a.worst_row}"
     return (
-        f"{grade}: max error {a.max_abs_error:.2e} at position {a.worst_position:g} "
+        f"{grade}{against}: max error {a.max_abs_error:.2e} at {where} "
         f"(one {a.precision} rounding allows {a.expected_error:.1e})"
     )
 
