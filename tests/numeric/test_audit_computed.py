@@ -296,3 +296,16 @@ def test_a_large_float64_computed_table_keeps_its_offset():
     assert (result.layout, result.schedule, result.position_offset) == ("concatenated", "paper", 0)
     assert result.accuracy["grade"] == "rounded once" and result.clean
     assert_error_within_two(result, table, np.arange(n), "concatenated")
+
+
+def test_a_custom_base_is_custom_with_its_fitted_base():
+    """A geometric schedule from a base nobody names: not called 10000, and sound."""
+    omega = (f32(10181.9) ** -(2 * np.arange(32) / 64).astype(f32)).astype(f32)
+    angle = np.arange(2000, dtype=f32)[:, None] * omega
+    table = np.empty((2000, 64), f32)
+    table[:, 0::2], table[:, 1::2] = np.sin(angle), np.cos(angle)
+    result = audit(table)
+    assert result.schedule == "custom" and result.base is None
+    assert result.convention["fitted_base"] == pytest.approx(10181.9, rel=1e-4)
+    assert result.accuracy["against"] == "the fitted sinusoids"
+    assert result.structure["verdict"] == "sound" and result.clean
