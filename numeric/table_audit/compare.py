@@ -15,8 +15,6 @@ from numeric.table_audit.load import as_rows, check_array
 from numeric.table_audit.result import Audit, Comparison
 from numeric.table_audit.source import Rows
 
-_CHUNK_ROWS = 4096
-
 
 def _mapping(a: Audit, b: Audit) -> tuple[np.ndarray, float, int] | str:
     """(permutation, scale, row offset) matching b's columns to a's, or why there is none."""
@@ -47,8 +45,9 @@ def _first_difference(a, b, perm, scale, shift, tolerance) -> tuple[float, dict 
     and the number of rows compared."""
     rows = np.arange(max(0, -shift), min(b.shape[0], a.shape[0] - shift))
     worst, first = 0.0, None
-    for start in range(0, len(rows), _CHUNK_ROWS):
-        r = rows[start : start + _CHUNK_ROWS]
+    chunk = max(1, b.block_rows() // 2)
+    for start in range(0, len(rows), chunk):
+        r = rows[start : start + chunk]
         vb = b[r]
         va = scale * a[r + shift][:, perm]
         diff = np.abs(vb - va)

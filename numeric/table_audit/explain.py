@@ -70,8 +70,9 @@ def explain_rows(
     bad = np.flatnonzero(valid & (errors > limit))
     errors = errors.copy()
     explained = []
-    for a in range(0, len(bad), _READ_ROWS):
-        rows = bad[a : a + _READ_ROWS]
+    step = table.rows_within(_READ_ROWS)
+    for a in range(0, len(bad), step):
+        rows = bad[a : a + step]
         values = table[rows]
         held = _snap(positions_held(values, conv, near=positions[rows]), offset, step)
         there = errors_at(values, held, conv)

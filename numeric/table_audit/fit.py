@@ -102,7 +102,8 @@ def column_frequencies(
         p = p[valid[p - h] & valid[p] & valid[p + h]]
         if len(p) < 8:
             break
-        p = p[np.unique(np.linspace(0, len(p) - 1, min(_CENTERS, len(p))).round().astype(int))]
+        count = min(table.rows_within(_CENTERS), len(p))
+        p = p[np.unique(np.linspace(0, len(p) - 1, count).round().astype(int))]
         # A column not yet read well takes each longer stride: below the target at h, its
         # angle at 2h is below 2·target < π, so the longer stride cannot alias.
         take = np.flatnonzero(~chosen)
@@ -135,7 +136,8 @@ def constant_offset(table: Rows, valid: np.ndarray, cols: np.ndarray) -> tuple[f
     p = p[valid[p - 1] & valid[p] & valid[p + 1]]
     if len(p) < 16 or len(cols) < 2:
         return 0.0, 0.0, 0
-    p = p[np.unique(np.linspace(0, len(p) - 1, min(_CENTERS, len(p))).round().astype(int))]
+    count = min(table.rows_within(_CENTERS), len(p))
+    p = p[np.unique(np.linspace(0, len(p) - 1, count).round().astype(int))]
     x0 = gather(table, p, cols)
     both = (gather(table, p - 1, cols) + gather(table, p + 1, cols)) / 2
     # both = c·x + (1 - c)·K per column, by least squares on centred values.
@@ -250,11 +252,12 @@ def fit_pairs(
     n = table.shape[0]
     first = int(np.argmax(valid))
     slope = phase = None
-    length = _FIRST_WINDOW
+    length = table.rows_within(_FIRST_WINDOW)
+    window = table.rows_within(_WINDOW_ROWS)
     kept = None
     while True:
         stop = min(n, first + length)
-        rows = sample_rows(valid, stop, _WINDOW_ROWS)
+        rows = sample_rows(valid, stop, window)
         p = rows.astype(np.float64)
         values = table[rows]
         xa, xb = values[:, a_cols], values[:, b_cols]
@@ -302,7 +305,7 @@ def column_residual(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each column's largest distance from its own fitted sinusoid A·sin(w·row + φ), on sampled
     rows, and how much of that the uncertainty of w alone can explain (σ_w · row · A)."""
-    rows = sample_rows(valid, table.shape[0], _WINDOW_ROWS)
+    rows = sample_rows(valid, table.shape[0], table.rows_within(_WINDOW_ROWS))
     x = gather(table, rows, cols)
     p = rows.astype(np.float64)
     angle = np.outer(p, np.maximum(omega, 1e-5 / max(float(rows.max()), 1.0)))

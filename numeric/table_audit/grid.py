@@ -66,7 +66,7 @@ def find_grid(rows: Rows, valid: np.ndarray, live: np.ndarray) -> Grid | None:
     n = rows.shape[0]
     if n < 4 or not valid.all():
         return None
-    head = rows[0 : min(n, _HEAD_ROWS)]
+    head = rows[0 : min(n, rows.rows_within(_HEAD_ROWS))]
     for width in _candidates(head, live, n):
         found = _check(rows, width, live)
         if found is not None:

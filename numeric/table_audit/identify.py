@@ -72,7 +72,8 @@ def _precision(rows: Rows, found: Scan) -> tuple[str, str | None]:
     if rows.stored != "float64":
         return rows.stored, None
     sample = np.flatnonzero(found.valid)
-    sample = sample[np.linspace(0, len(sample) - 1, min(_SAMPLE_ROWS, len(sample))).astype(int)]
+    count = min(rows.rows_within(_SAMPLE_ROWS), len(sample))
+    sample = sample[np.linspace(0, len(sample) - 1, count).astype(int)]
     return decimal_precision(sample_values(rows.raw(sample)))
 
 

@@ -20,6 +20,8 @@ MAX_SAFETENSORS_TENSORS = 100_000
 # .csv/.txt: one line's length, and the values of the whole table (read into memory).
 MAX_TEXT_LINE_BYTES = 2**22
 MAX_TEXT_VALUES = 2**24
+# Columns of a table: every sample of rows is bounded in bytes, down to 16 rows of this many.
+MAX_COLUMNS = 2**16
 # A memory-mapped table stored column by column is copied into row order up to this size.
 MAX_FORTRAN_BYTES = 2**27
 # Names listed in one error message before "and N more".

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
+from numeric.table_audit.limits import MAX_COLUMNS
 from numeric.table_audit.npy_file import read_npy, read_npz
 from numeric.table_audit.safetensors_file import read_safetensors
 from numeric.table_audit.source import Rows, bfloat16_to_float32
 from numeric.table_audit.text_file import read_text
 
 SUFFIXES = (".npy", ".npz", ".csv", ".txt", ".safetensors")
-# Rows checked at a time for NaN and inf, so a memory-mapped table is never read whole.
-_CHUNK_ROWS = 8192
 _FLOATS = "only float16, float32, bfloat16 or float64 numbers are allowed"
 
 
@@ -74,6 +73,10 @@ def check_array(table: object, what: str = "table") -> np.ndarray:
         raise ValueError(
             f"{what} is empty (shape {table.shape}); it needs at least one row and column"
         )
+    if table.shape[1] > MAX_COLUMNS:
+        raise ValueError(
+            f"{what} has {table.shape[1]} columns; tables of at most {MAX_COLUMNS} are read"
+        )
     if table.dtype.name != "bfloat16" and (
         table.dtype.kind != "f" or table.dtype.itemsize not in (2, 4, 8)
     ):
@@ -99,8 +102,7 @@ def check_table(table: object, what: str = "table") -> np.ndarray:
     ValueError; a memory-mapped table is checked a block of rows at a time."""
     table = check_array(table, what)
     rows = as_rows(table, what)
-    for a in range(0, table.shape[0], _CHUNK_ROWS):
-        block = rows.raw(slice(a, a + _CHUNK_ROWS))
+    for a, _, block in rows.blocks(stored=True):
         found = first_non_finite(block)
         if found is not None:
             r, c = found

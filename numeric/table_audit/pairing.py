@@ -127,7 +127,8 @@ def column_phases(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each column's amplitude and phase φ with x ≈ A·sin(w·row + φ), fitted on the first rows."""
     first = int(np.argmax(valid))
-    rows = fit.sample_rows(valid, min(table.shape[0], first + 256), 256)
+    count = table.rows_within(256)
+    rows = fit.sample_rows(valid, min(table.shape[0], first + count), count)
     x = fit.gather(table, rows, cols)
     angle = np.outer(rows.astype(np.float64), np.maximum(omega, 1e-5 / max(float(rows.max()), 1.0)))
     s, c = np.sin(angle), np.cos(angle)

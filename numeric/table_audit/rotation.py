@@ -58,8 +58,9 @@ def rotation(
         cos_t, sin_t = np.cos(angle), np.sin(angle)
         arithmetic = 2 * np.sqrt(2) * _U64 * amplitude * (float(np.abs(angle).max()) + 3)
         worst = (0.0, 1.0, int(p[0]))
-        for a in range(0, len(p), _CHUNK_ROWS):
-            rows = p[a : a + _CHUNK_ROWS]
+        chunk = table.rows_within(_CHUNK_ROWS) // 2
+        for a in range(0, len(p), chunk):
+            rows = p[a : a + chunk]
             here, there = table[rows], table[rows + k]
             sines, cosines = column_index(sin_cols), column_index(cos_cols)
             s, c = here[:, sines], here[:, cosines]

@@ -20,9 +20,10 @@ import numpy as np
 
 from numeric.table_audit.limits import MAX_FORTRAN_BYTES, mib
 
-# Bytes of float64 values per block of a whole pass: large enough to be fast, small enough
-# that a few of them stay far below the audit's memory bound.
+# Bytes of float64 values per block of a whole pass, and per sample of rows: large enough to
+# be fast, small enough that a few of them stay far below the audit's memory bound.
 BLOCK_BYTES = 2**24
+_MIN_SAMPLE = 16
 
 
 def column_index(cols: np.ndarray) -> slice | np.ndarray:
@@ -177,6 +178,10 @@ class Rows:
         if self.unit != 1.0:
             values *= 1.0 / self.unit
         return values
+
+    def rows_within(self, count: int) -> int:
+        """count, or fewer rows when count rows of this table would pass BLOCK_BYTES."""
+        return max(_MIN_SAMPLE, min(count, BLOCK_BYTES // (8 * max(self.shape[1], 1))))
 
     def block_rows(self, columns: int | None = None) -> int:
         """Rows per block of a whole pass."""

@@ -197,3 +197,17 @@ def test_a_large_sinusoidal_table_is_audited_in_bounded_memory(tmp_path):
     del table
     mb, outcome = audit_in_child(path)
     assert outcome == "audited: sound" and mb < BOUND_MB
+
+
+def test_wide_tables_are_read_a_few_rows_at_a_time(tmp_path):
+    """Every sample of rows is bounded in bytes: a 65536-wide table costs what a narrow one does,
+    and a wider one is refused from its header."""
+    path = tmp_path / "wide.npy"
+    prefix = npy_header((256, 2**16))
+    sparse(path, prefix, len(prefix) + 256 * 2**16 * 4)
+    mb, outcome = audit_in_child(path)
+    assert "needs at least 4 non-zero rows" in outcome and mb < 256
+    prefix = npy_header((4, 2**16 + 2))
+    sparse(tmp_path / "wider.npy", prefix, len(prefix) + 4 * (2**16 + 2) * 4)
+    mb, outcome = audit_in_child(tmp_path / "wider.npy")
+    assert f"has {2**16 + 2} columns; tables of at most {2**16} are read" in outcome
