@@ -70,9 +70,9 @@ def explain_rows(
     bad = np.flatnonzero(valid & (errors > limit))
     errors = errors.copy()
     explained = []
-    step = table.rows_within(_READ_ROWS)
-    for a in range(0, len(bad), step):
-        rows = bad[a : a + step]
+    chunk = table.rows_within(_READ_ROWS)
+    for a in range(0, len(bad), chunk):
+        rows = bad[a : a + chunk]
         values = table[rows]
         held = _snap(positions_held(values, conv, near=positions[rows]), offset, step)
         there = errors_at(values, held, conv)
