@@ -74,7 +74,7 @@ def robust_ratio(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per column, c with y ≈ c·x by least squares, refitted once without the points whose
     residual is an outlier; returns c and its standard error."""
     keep = np.ones(x.shape, dtype=bool)
-    for _ in range(2):
+    for attempt in range(2):
         w = keep.astype(np.float64)
         power = np.einsum("ij,ij->j", w * x, x)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -83,8 +83,12 @@ def robust_ratio(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             count = np.maximum(w.sum(0) - 1, 1)
             spread = np.sqrt(np.einsum("ij,ij->j", w * residual, residual) / count)
             sigma = spread / np.sqrt(power)
+        if attempt == 1:
+            break
         scale = _MAD * np.median(np.abs(residual), axis=0)
-        keep = np.abs(residual) <= np.maximum(_OUTLIER * scale, 4 * spread * 1e-3 + 1e-300)
+        keep = np.abs(residual) <= np.maximum(_OUTLIER * scale, 1e-300)
+        if keep.all():
+            break
     return c, sigma
 
 
@@ -107,8 +111,9 @@ def column_frequencies(
         # A column not yet read well takes each longer stride: below the target at h, its
         # angle at 2h is below 2·target < π, so the longer stride cannot alias.
         take = np.flatnonzero(~chosen)
-        x0 = gather(table, p, cols[take])
-        both = gather(table, p - h, cols[take]) + gather(table, p + h, cols[take])
+        values = table[np.concatenate([p - h, p, p + h])][:, cols[take]]
+        before, x0, after = values[: len(p)], values[len(p) : 2 * len(p)], values[2 * len(p) :]
+        both = before + after
         c, c_sigma = robust_ratio(x0, both / 2)
         angle = np.arccos(np.clip(np.nan_to_num(c, nan=1.0), -1.0, 1.0))
         # arccos' slope 1/sin(angle) blows up near 0, where the error goes as sqrt(2·δc) instead.

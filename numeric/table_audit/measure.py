@@ -19,7 +19,7 @@ from numeric.angles import OMEGA_BITS, Frequencies, reduced_angles
 from numeric.precision import default_dims
 from numeric.table_audit import schedules
 from numeric.table_audit.source import Rows, column_index
-from numeric.tables import accuracy_bound, sinusoidal_rows
+from numeric.tables import accuracy_bound, sinusoidal_pe, sinusoidal_rows
 
 YARDSTICK = accuracy_bound(np.float64)  # error of the float64 exact table, per unit amplitude
 FULL_MPMATH_ENTRIES = 50_000  # float64 tables up to this size are measured entirely with mpmath
@@ -107,7 +107,16 @@ def exact_at(conv: Convention, positions: np.ndarray) -> np.ndarray:
         return out
     whole = np.floor(positions)
     fast = conv.schedule in schedules.SHIFTS and np.all(np.abs(whole) <= _MAX_INTEGER_POSITION)
-    if fast and np.array_equal(whole, positions):
+    if fast and np.array_equal(whole, positions) and _counting(positions):
+        # Positions p, p+1, ...: the table's own block recurrence, the fastest path.
+        values = sinusoidal_pe(
+            len(positions),
+            conv.d_model,
+            base=conv.base,
+            start=int(positions[0]),
+            schedule=conv.schedule,
+        )
+    elif fast and np.array_equal(whole, positions):
         values = sinusoidal_rows(
             whole.astype(np.int64), conv.d_model, base=conv.base, schedule=conv.schedule
         )
@@ -117,6 +126,11 @@ def exact_at(conv: Convention, positions: np.ndarray) -> np.ndarray:
         values = np.empty((len(positions), conv.d_model))
         values[:, 0::2], values[:, 1::2] = np.sin(angle), np.cos(angle)
     return values if conv.scale == 1.0 else values * conv.scale
+
+
+def _counting(positions: np.ndarray) -> bool:
+    """Whether the positions are p, p+1, p+2, ... (at least two of them)."""
+    return len(positions) > 1 and bool(np.all(np.diff(positions) == 1))
 
 
 def errors_at(values: np.ndarray, positions: np.ndarray, conv: Convention) -> np.ndarray:

@@ -61,7 +61,8 @@ def rotation(
         chunk = table.rows_within(_CHUNK_ROWS) // 2
         for a in range(0, len(p), chunk):
             rows = p[a : a + chunk]
-            here, there = table[rows], table[rows + k]
+            both = table[np.concatenate([rows, rows + k])]
+            here, there = both[: len(rows)], both[len(rows) :]
             sines, cosines = column_index(sin_cols), column_index(cos_cols)
             s, c = here[:, sines], here[:, cosines]
             residual = np.maximum(

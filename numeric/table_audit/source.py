@@ -24,6 +24,8 @@ from numeric.table_audit.limits import MAX_FORTRAN_BYTES, mib
 # be fast, small enough that a few of them stay far below the audit's memory bound.
 BLOCK_BYTES = 2**24
 _MIN_SAMPLE = 16
+# Rows at most this many bytes apart are read in one call.
+_MERGED_BYTES = 2**15
 
 
 def column_index(cols: np.ndarray) -> slice | np.ndarray:
@@ -76,17 +78,18 @@ class _File:
         out = np.empty((len(index), self.shape[1]), dtype=self.dtype)
         if len(index) == 0:
             return out
-        # Runs of consecutive rows are read at once.
-        starts = [0, *(np.flatnonzero(np.diff(index) != 1) + 1).tolist()]
-        ends = [*starts[1:], len(index)]
-        flat = out.reshape(-1) if out.flags.c_contiguous else None
-        width = self.shape[1]
+        order = np.argsort(index, kind="stable")
+        wanted = index[order]
+        # Rows close together are read in one call, the rows between them included: a call
+        # costs more than reading a few kilobytes.
+        gap = max(1, _MERGED_BYTES // self.row_bytes)
+        starts = [0, *(np.flatnonzero(np.diff(wanted) > gap) + 1).tolist()]
+        ends = [*starts[1:], len(wanted)]
         for a, b in zip(starts, ends, strict=True):
-            data = np.frombuffer(self._read(int(index[a]), b - a), dtype=self.dtype)
-            if flat is not None:
-                flat[a * width : b * width] = data
-            else:
-                out[a:b] = data.reshape(b - a, width)
+            first, last = int(wanted[a]), int(wanted[b - 1])
+            data = np.frombuffer(self._read(first, last - first + 1), dtype=self.dtype)
+            span = data.reshape(last - first + 1, self.shape[1])
+            out[order[a:b]] = span[wanted[a:b] - first]
         return out
 
     def __del__(self) -> None:

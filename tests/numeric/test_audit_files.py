@@ -331,3 +331,19 @@ def test_tables_of_huge_and_tiny_values_are_audited(tmp_path):
     constant = audit(np.full((10, 4), 1e308))
     assert constant.structure["verdict"] == "not sinusoidal" and not constant.clean
     json.dumps(constant.to_json(), allow_nan=False)
+
+
+def test_rows_read_from_a_file_are_the_rows_of_the_array(tmp_path):
+    """Any index array (unsorted, repeated, close or far apart) and any slice read the same rows
+    as NumPy's own indexing, in both byte orders."""
+    rng = np.random.default_rng(1)
+    table = rng.standard_normal((5000, 37)).astype(np.float32)
+    for dtype in ("<f4", ">f8"):
+        np.save(tmp_path / "t.npy", table.astype(dtype))
+        rows = open_table(tmp_path / "t.npy")
+        for _ in range(100):
+            index = rng.integers(0, 5000, rng.integers(0, 300))
+            assert np.array_equal(rows.raw(index), table[index].astype(np.float64))
+            start = int(rng.integers(0, 5000))
+            stop = int(rng.integers(start, 5001))
+            assert np.array_equal(rows.raw(slice(start, stop)), table[start:stop])
