@@ -261,3 +261,12 @@ ATTRIBUTIONS = {
 def test_the_library_named_is_the_one_that_made_the_table(name, words):
     entry = next(e for e in ENTRIES if e["file"] == name)
     assert words in result_of(entry).findings[0]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"] for e in ENTRIES])
+def test_the_report_and_json_of_a_real_table(entry):
+    result = result_of(entry)
+    report = json.loads(json.dumps(result.to_json(), allow_nan=False))
+    assert {"structure", "convention", "accuracy", "precision"} <= set(report)
+    for width in (80, 100):
+        assert all(len(line) <= width for line in result.report_lines(width))
