@@ -38,10 +38,6 @@ GRADES = (
     "computed in 16 bits",
     "not sinusoidal",
 )
-_FORMAT_OF = {
-    "computed in float64": "float64",
-    "computed in float32": "float32",
-}
 
 
 def cap(format_name: str, rounding: float, amplitude: float, angle: np.ndarray) -> np.ndarray:
@@ -63,12 +59,6 @@ class Accuracy:
     angle_max: float
     max_error: float
     worst_position: float
-
-    @property
-    def exit_ok(self) -> bool:
-        """Whether this accuracy is what ordinary computation gives: rounded once, float64 or
-        float32 (16 bits loses positions)."""
-        return self.grade in GRADES[:3]
 
     def envelope(self, angle: np.ndarray) -> np.ndarray:
         return self.envelope_a + self.envelope_b * angle

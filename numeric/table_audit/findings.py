@@ -1,27 +1,20 @@
-"""The audit's three verdicts (structure, convention, accuracy) and its findings: sentences a
-person reads, built from what the fit and the measurement found.
+"""The audit's findings: sentences a person reads, built from what the fit and the measurement
+found (numeric.table_audit.facts).
 
 Every number a sentence gives is in the table's own units (a table audited divided by a power of
 two, numeric.table_audit.identify, is reported multiplied back). Who uses a convention is said
-only where the library's own source was read (tests/numeric/test_audit_real.py checks the
+only where the library's own source was read (tests/numeric/test_audit_real_tables.py checks the
 sentences against tables those libraries made).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from itertools import pairwise
-
 import numpy as np
 
-from numeric.table_audit.accuracy import Accuracy, growth_words
-from numeric.table_audit.convention import Schedule
-from numeric.table_audit.explain import RowPositions
-from numeric.table_audit.measure import ErrorMeasure
-from numeric.table_audit.naming import Named, is_whole
-from numeric.table_audit.orientation import Oriented
-from numeric.table_audit.pairing import Pairing
-from numeric.table_audit.positions import Run
+from numeric.table_audit.accuracy import growth_words
+from numeric.table_audit.facts import Facts
+from numeric.table_audit.naming import is_whole
+from numeric.table_audit.positions import course
 
 _LAYOUT_WORDS = {
     "interleaved": "interleaved (sin, cos) pairs",
@@ -32,53 +25,7 @@ _LAYOUT_WORDS = {
 _LISTED = 5  # rows or columns named one by one before "and N more"
 
 
-@dataclass(frozen=True)
-class Facts:
-    """Everything the verdicts and sentences need; see numeric.table_audit.identify for where
-    each comes from. Errors, scale and rotation are in units of `unit`."""
-
-    shape: tuple[int, int]
-    dtype: str
-    precision: str
-    pairing: Pairing
-    oriented: Oriented | None
-    schedule: Schedule | None
-    named: Named | None
-    scale: float | None
-    scale_name: str | None
-    same_amplitude: bool
-    constant: float | None
-    unit: float
-    columns_sinusoidal: bool
-    held: RowPositions | None
-    errors: ErrorMeasure | None
-    accuracy: Accuracy | None
-    expected: float
-    zero_rows: tuple[int, ...]
-    zero_columns: tuple[int, ...]
-    distinct: int
-    identical: tuple[int, int] | None
-    rotation: dict
-
-    @property
-    def exact(self) -> bool:
-        return self.named is not None and self.named.convention.exact
-
-    @property
-    def layout(self) -> str | None:
-        return self.oriented.layout if self.oriented is not None else None
-
-    @property
-    def schedule_name(self) -> str | None:
-        """'paper', 'tensor2tensor', 'custom', or None (no pairs, or one pair)."""
-        if self.named is None:
-            return None
-        if self.exact:
-            return self.named.convention.schedule if len(self.pairing.pairs.slope) > 1 else None
-        return "custom"
-
-
-def _listed(items: tuple[int, ...] | list[int]) -> str:
+def listed(items: tuple[int, ...] | list[int]) -> str:
     items = list(items)
     shown = ", ".join(str(i) for i in items[:_LISTED])
     return shown + (f" and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
@@ -140,7 +87,7 @@ def _position_words(f: Facts) -> list[str]:
     if named is None or not f.exact or held is None:
         return []
     step = named.step
-    c = course(held, step)
+    c = course(held.runs, step)
     padded = held.runs[0].first > 0 or held.runs[0].step == 0
     where = f"row r holds position {formula(c.offset, step)}"
     if c.transform == "abs":
@@ -174,42 +121,7 @@ def _position_words(f: Facts) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class Course:
-    """How positions run down the rows: the first run that advances, runs that restart the
-    count later (packed sequences), runs that turn back (a table of |c - r|), runs of rows that
-    all hold one position, the position of row 0 by the first run, and 'abs' when the table
-    holds |c + s·r| (it runs down to 0 and back up)."""
-
-    first: Run
-    restarts: list[Run]
-    turns: list[Run]
-    plateaus: list[Run]
-    offset: float
-    transform: str | None
-
-
-def course(held: RowPositions, step: float) -> Course:
-    """The Course of the rows' positions (see Course)."""
-    moving = [r for r in held.runs if r.step != 0 or r.rows == 1]
-    first = moving[0] if moving else held.runs[0]
-    restarts, turns = [], []
-    for before, run in pairwise(moving):
-        if run.step != 0 and run.step == -before.step and run.first == before.last + 1:
-            turns.append(run)
-        else:
-            restarts.append(run)
-    transform = None
-    if len(turns) == 1 and not restarts:
-        before = moving[moving.index(turns[0]) - 1]
-        end = before.start + before.step * (before.last - before.first)
-        if end == 0 and turns[0].start == abs(step):
-            transform = "abs"
-    plateaus = [r for r in held.runs if r.step == 0 and r.rows > 1]
-    return Course(first, restarts, turns, plateaus, first.start - step * first.first, transform)
-
-
-def _convention(f: Facts) -> list[str]:
+def convention_sentences(f: Facts) -> list[str]:
     p = f.pairing
     out = []
     if not p.consistent:
@@ -269,11 +181,11 @@ def _convention(f: Facts) -> list[str]:
     if s is not None and s.aliased and f.exact:
         pairs = list(s.aliased)
         out.append(
-            f"pair(s) {_listed(pairs)} turn by more than π a row (aliased): sampled at these "
+            f"pair(s) {listed(pairs)} turn by more than π a row (aliased): sampled at these "
             "positions they look like slower sinusoids, and are measured at their true frequency"
         )
     if p.leftover:
-        out.append(f"column(s) {_listed(p.leftover)} have no partner and are not measured")
+        out.append(f"column(s) {listed(p.leftover)} have no partner and are not measured")
     return out
 
 
@@ -323,7 +235,7 @@ def _zero_rows(f: Facts) -> list[str]:
     if trailing < n - 1:
         out.append(f"{_rows(trailing + 1, n - 1)} all zeros: right padding")
     if inner:
-        out.append(f"row(s) {_listed(inner)} are all zeros")
+        out.append(f"row(s) {listed(inner)} are all zeros")
     return out
 
 
@@ -333,7 +245,7 @@ def _runs(f: Facts) -> list[str]:
     if held is None:
         return []
     out = []
-    c = course(held, f.named.step if f.named is not None else 1.0)
+    c = course(held.runs, f.named.step if f.named is not None else 1.0)
     for run in c.plateaus:
         where = "left padding, " if run.first == held.runs[0].first else ""
         out.append(
@@ -343,7 +255,7 @@ def _runs(f: Facts) -> list[str]:
     if c.restarts:
         sequences = [c.first, *c.restarts]
         starts = {_number(r.start) for r in sequences}
-        rows = _listed([r.first for r in sequences])
+        rows = listed([r.first for r in sequences])
         if len(starts) == 1:
             out.append(
                 f"{len(sequences)} packed sequences, each counting from position "
@@ -352,14 +264,14 @@ def _runs(f: Facts) -> list[str]:
         else:
             out.append(
                 f"{len(sequences)} packed sequences: positions restart at rows "
-                f"{_listed([r.first for r in c.restarts])}"
+                f"{listed([r.first for r in c.restarts])}"
             )
     if c.turns and c.transform is None:
-        out.append(f"positions turn back at row(s) {_listed([r.first for r in c.turns])}")
+        out.append(f"positions turn back at row(s) {listed([r.first for r in c.turns])}")
     if len(held.unexplained) and not (f.accuracy and f.accuracy.grade == "computed in 16 bits"):
         worst = float(np.nanmax(held.errors[held.unexplained])) * f.unit
         out.append(
-            f"row(s) {_listed(list(held.unexplained))} match no position of this encoding "
+            f"row(s) {listed(list(held.unexplained))} match no position of this encoding "
             f"within what its computation allows (error up to {worst:.2g})"
         )
     return out
@@ -368,7 +280,7 @@ def _runs(f: Facts) -> list[str]:
 def _repeats(f: Facts) -> list[str]:
     n = f.shape[0]
     if f.held is not None and f.exact:
-        c = course(f.held, f.named.step)
+        c = course(f.held.runs, f.named.step)
         if c.turns or (c.restarts and f.identical is None):
             return []  # packed sequences and rows of |c - r| repeat positions by design
     lost = n - len(f.zero_rows) - (f.distinct - int(bool(f.zero_rows)))
@@ -451,12 +363,12 @@ def _rotation(f: Facts) -> list[str]:
 def describe(f: Facts) -> list[str]:
     """The findings, most important first."""
     zero_columns = (
-        [f"column(s) {_listed(f.zero_columns)} are all zeros (e.g. padding of an odd d)"]
+        [f"column(s) {listed(f.zero_columns)} are all zeros (e.g. padding of an odd d)"]
         if f.zero_columns
         else []
     )
     return (
-        _convention(f)
+        convention_sentences(f)
         + _zero_rows(f)
         + _runs(f)
         + zero_columns
@@ -464,99 +376,3 @@ def describe(f: Facts) -> list[str]:
         + _accuracy(f)
         + _rotation(f)
     )
-
-
-def _collapse(f: Facts) -> bool:
-    """Whether two consecutive rows are equal where no padding explains it."""
-    if f.identical is None:
-        return False
-    a, b = f.identical
-    if f.held is not None:
-        for run in f.held.runs:
-            if run.step == 0 and run.first <= a and b <= run.last:
-                return False
-    return True
-
-
-def verdicts(f: Facts) -> dict:
-    """The three verdicts: structure, convention, accuracy (see numeric.table_audit.result)."""
-    p = f.pairing
-    reasons = []
-    if not p.consistent:
-        verdict = (
-            "faulty"
-            if p.split_frequencies is not None or f.columns_sinusoidal
-            else ("not sinusoidal")
-        )
-        reasons.append(_convention(f)[0])
-    else:
-        verdict = "sound"
-        if p.leftover:
-            reasons.append(f"column(s) {_listed(p.leftover)} have no partner")
-        if f.held is not None and len(f.held.unexplained):
-            reasons.append(f"{len(f.held.unexplained)} row(s) match no position of this encoding")
-        if _collapse(f):
-            a, b = f.identical
-            reasons.append(f"rows {a} and {b} are identical: positions collapse")
-        if not f.rotation["passed"]:
-            reasons.append("the shift identity fails on the table")
-        if reasons:
-            verdict = "faulty"
-    return {
-        "structure": {"verdict": verdict, "reasons": reasons},
-        "convention": _convention_verdict(f),
-        "accuracy": _accuracy_verdict(f),
-    }
-
-
-def _convention_verdict(f: Facts) -> dict:
-    named, held = f.named, f.held
-    name = f.schedule_name
-    out = {
-        "verdict": "named" if f.exact and name else (name or "none"),
-        "layout": f.layout,
-        "schedule": name,
-        "base": named.convention.base if f.exact and name else None,
-        "shift": named.convention.shift if f.exact and name else None,
-        "fitted_base": f.schedule.fitted_base if f.schedule is not None else None,
-        "scale": None if f.scale is None else f.scale * f.unit,
-        "scale_name": f.scale_name,
-        "position_of_row_0": named.offset if f.exact else None,
-        "position_step": named.step if f.exact else None,
-        "position_transform": None,
-        "direction": None,
-        "constant": f.constant,
-        "aliased_pairs": list(f.schedule.aliased) if f.schedule is not None and f.exact else [],
-        "frequencies_rounded_to": named.frequencies_rounded_to if named is not None else None,
-        "zero_rows": list(f.zero_rows),
-        "packed_restarts": [],
-        "turns": [],
-        "plateaus": [],
-    }
-    if f.oriented is not None:
-        out["direction"] = "descending" if f.oriented.descending else "ascending"
-    if held is not None and f.exact:
-        c = course(held, named.step)
-        out["position_of_row_0"] = c.offset
-        out["position_transform"] = c.transform
-        out["packed_restarts"] = [{"row": r.first, "position": r.start} for r in c.restarts]
-        out["turns"] = [{"row": r.first, "position": r.start} for r in c.turns]
-        out["plateaus"] = [{"rows": [r.first, r.last], "position": r.start} for r in c.plateaus]
-        out["first_row"] = {"row": c.first.first, "position": c.first.start}
-    return out
-
-
-def _accuracy_verdict(f: Facts) -> dict:
-    a = f.accuracy
-    if a is None:
-        return {"grade": "not sinusoidal" if not f.pairing.consistent else None}
-    omega_max = float(np.abs(f.named.convention.frequencies()).max()) if f.named else 0.0
-    return {
-        "grade": a.grade,
-        "against": "the exact table of the convention" if f.exact else "the fitted sinusoids",
-        "computed_in": a.computed_in,
-        "max_error": a.max_error * f.unit,
-        "worst_position": a.worst_position,
-        "expected_error": f.expected * f.unit,
-        "growth_per_position": a.envelope_b * omega_max * f.unit,
-    }

@@ -19,7 +19,8 @@ from numeric.table_audit import fit
 from numeric.table_audit.accuracy import Accuracy, cap, grade, shift_envelope
 from numeric.table_audit.convention import Schedule, fit_scale, fit_schedule
 from numeric.table_audit.explain import RowPositions, explain_rows, run_positions
-from numeric.table_audit.findings import Facts, describe, verdicts
+from numeric.table_audit.facts import Facts
+from numeric.table_audit.findings import describe
 from numeric.table_audit.grid import find_grid, sub_tables
 from numeric.table_audit.grid_result import grid_audit
 from numeric.table_audit.load import as_rows, check_array
@@ -47,6 +48,7 @@ from numeric.table_audit.result import Audit
 from numeric.table_audit.rotation import exact_turn, rotation
 from numeric.table_audit.scan import Scan, nonzero_rows_and_columns, scan
 from numeric.table_audit.source import Rows
+from numeric.table_audit.verdicts import verdicts
 
 _MIN_ROWS = 4
 # Tables whose largest value lies outside [2^-64, 2^64] are audited divided by a power of two.

@@ -14,6 +14,7 @@ fixed position) and rows of zeros.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -140,3 +141,38 @@ def positions_held(
         values, conv.sin_cols, conv.cos_cols, frequency, conv.phase, near, sequence
     )
     return sign * held
+
+
+@dataclass(frozen=True)
+class Course:
+    """How positions run down the rows: the first run that advances, runs that restart the
+    count later (packed sequences), runs that turn back (a table of |c - r|), runs of rows that
+    all hold one position, the position of row 0 by the first run, and 'abs' when the table
+    holds |c + s·r| (it runs down to 0 and back up)."""
+
+    first: Run
+    restarts: list[Run]
+    turns: list[Run]
+    plateaus: list[Run]
+    offset: float
+    transform: str | None
+
+
+def course(found: list[Run], step: float) -> Course:
+    """The Course of runs of positions (numeric.table_audit.positions.runs; see Course)."""
+    moving = [r for r in found if r.step != 0 or r.rows == 1]
+    first = moving[0] if moving else found[0]
+    restarts, turns = [], []
+    for before, run in pairwise(moving):
+        if run.step != 0 and run.step == -before.step and run.first == before.last + 1:
+            turns.append(run)
+        else:
+            restarts.append(run)
+    transform = None
+    if len(turns) == 1 and not restarts:
+        before = moving[moving.index(turns[0]) - 1]
+        end = before.start + before.step * (before.last - before.first)
+        if end == 0 and turns[0].start == abs(step):
+            transform = "abs"
+    plateaus = [r for r in found if r.step == 0 and r.rows > 1]
+    return Course(first, restarts, turns, plateaus, first.start - step * first.first, transform)
