@@ -1,11 +1,13 @@
 """audit(table): fit the table's columns, name the convention, then measure the table against it.
 
 The steps, each in its own module: one pass over the rows (scan: finite values, the format they
-fit, zero rows, repeats); the format the values carry (precision); a constant added to every
-value (fit.constant_offset); pairs of columns (pairing) and which is the sine (orientation);
-candidate schedules and the position step (convention); the name, decided by measurement
-(naming); the position every row holds (explain); the error at those positions (measure); its
-grade (accuracy); the shift identity on the table itself (rotation); then the findings.
+fit, zero rows, repeats); the format the values carry (precision); a 2-D grid, audited as its two
+1-D tables (grid, grid_result); a constant added to every value (fit.constant_offset); pairs of
+columns (pairing) and which is the sine (orientation); candidate schedules and the position step
+(convention, schedules); the name, decided by measurement (naming); the position every row holds
+(explain, positions); the error at those positions (measure); its grade (accuracy); the shift
+identity on the table itself (rotation); then the verdicts and findings (facts, verdicts,
+findings, result). Every read goes through numeric.table_audit.source, in bounded memory.
 """
 
 from __future__ import annotations
