@@ -309,3 +309,35 @@ def test_computed_table_error_within_factor_two_on_every_row(dtype):
     assert result.accuracy["grade"] == (
         "computed in float32" if dtype == np.float32 else "computed in 16 bits"
     )
+
+
+@pytest.mark.parametrize("trial", range(36))
+def test_any_table_gets_a_verdict_or_a_one_line_error(trial):
+    """Random noise, rounded noise, tables at any start and dtype, scaled, with zero rows,
+    reversed and shifted by a constant, columns shuffled: never a traceback."""
+    rng = np.random.default_rng(trial)
+    n = int(rng.integers(4, 300))
+    d = int(rng.choice([2, 4, 6, 8, 16, 32]))
+    kind = trial % 6
+    if kind == 0:
+        table = rng.standard_normal((n, d + int(rng.integers(0, 2))))
+    elif kind == 1:
+        dtype = rng.choice([np.float16, np.float32, np.float64])
+        table = sinusoidal_pe(n, d, start=int(rng.integers(-500, 500)), dtype=dtype)
+    elif kind == 2:
+        table = sinusoidal_pe(n, d, layout="concatenated") * rng.uniform(1e-3, 1e3)
+        table[rng.integers(0, n, 3)] = 0
+    elif kind == 3:
+        table = np.round(rng.standard_normal((n, d)), 2)
+    elif kind == 4:
+        table = sinusoidal_pe(n, d)[::-1] + rng.uniform(-2, 2)
+    else:
+        table = sinusoidal_pe(n, d)[:, rng.permutation(d)]
+    try:
+        result = audit(table)
+    except ValueError as error:
+        assert "\n" not in str(error)
+        return
+    json.dumps(result.to_json(), allow_nan=False)
+    assert result.structure["verdict"] in ("sound", "faulty", "not sinusoidal")
+    assert all(len(line) <= 80 for line in result.report_lines(80))
