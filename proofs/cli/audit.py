@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from numeric.table_audit import audit, compare, load_table
+from proofs.cli.usage import user_input
 
 NAME = "audit"
 HELP = "identify a positional-encoding table (.npy, .npz, .csv, .txt, .safetensors) and measure it"
@@ -30,13 +30,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load the table(s), audit or compare, print the report; exit 0 only for a clean result."""
-    table = load_table(args.file, key=args.key)
-    if args.against is None:
-        result = audit(table)
-        ok = result.clean
-    else:
-        result = compare(table, load_table(args.against, key=args.against_key))
-        ok = result.same
+    from numeric.table_audit import audit, compare, load_table
+
+    # The file is the user's input: what the readers and the audit refuse is named in one line.
+    with user_input():
+        table = load_table(args.file, key=args.key)
+        if args.against is None:
+            result = audit(table)
+            ok = result.clean
+        else:
+            result = compare(table, load_table(args.against, key=args.against_key))
+            ok = result.same
     if args.json:
         print(json.dumps(result.to_json(), indent=2, allow_nan=False))
     else:

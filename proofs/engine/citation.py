@@ -99,7 +99,7 @@ def substitute(expr: sp.Basic, bindings: Mapping[sp.Symbol, sp.Expr]) -> sp.Basi
 
     >>> k, w = sp.symbols("k omega")
     >>> substitute(sp.cos(k*w), {k: -k})
-    cos(-k*omega)
+    cos((-k)*omega)
     """
     if not bindings:
         return expr
