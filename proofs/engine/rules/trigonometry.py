@@ -154,6 +154,26 @@ def pythagorean(expr: sp.Basic) -> sp.Basic:
     return atoms.expression(reduced)
 
 
+def is_integer_multiple(m: sp.Expr, n: int = 1) -> bool:
+    """Whether m is n times an integer, read off its structure: a rational number, or an integer
+    coefficient (a multiple of n) times symbols declared integer. Never SymPy's is_integer on a
+    number, which may evaluate it in floating point.
+
+    >>> k = sp.Symbol("k", integer=True)
+    >>> is_integer_multiple(4 * k, 2), is_integer_multiple(k, 2), is_integer_multiple(sp.Rational(6, 3), 2)
+    (True, False, True)
+    """
+    if m.is_Rational:
+        return (m / n).is_Integer
+    coefficient, rest = m.as_coeff_Mul()
+    factors = sp.Mul.make_args(rest)
+    return (
+        coefficient.is_Integer
+        and int(coefficient) % n == 0
+        and all(isinstance(f, sp.Symbol) and f.is_integer is True for f in factors)
+    )
+
+
 def _pi_multiples(argument: sp.Expr) -> tuple[list[sp.Expr], list[sp.Expr]]:
     """The terms of argument split into (multiples m·π, m free of π; the other terms)."""
     multiples, rest = [], []
@@ -181,7 +201,7 @@ def period(expr: sp.Basic) -> sp.Basic:
         kept, changed = [], False
         for term in multiples:
             m = term / sp.pi
-            if (m / 2).is_integer:
+            if is_integer_multiple(m, 2):
                 changed = True
             elif m.is_Rational and not 0 <= m < 2:
                 kept.append((m - 2 * math.floor(m / 2)) * sp.pi)
@@ -208,10 +228,10 @@ def half_period(expr: sp.Basic) -> sp.Basic:
         if not isinstance(e, _CIRCULAR):
             return e
         multiples, rest = _pi_multiples(e.args[0])
-        turns = [t / sp.pi for t in multiples if (t / sp.pi).is_integer]
+        turns = [t / sp.pi for t in multiples if is_integer_multiple(t / sp.pi)]
         if not turns:
             return e
-        others = [t for t in multiples if not (t / sp.pi).is_integer]
+        others = [t for t in multiples if not is_integer_multiple(t / sp.pi)]
         left = sp.Add(*rest, *others)
         sign = sp.Pow(-1, sp.Add(*turns))
         if left == 0:
