@@ -11,7 +11,7 @@ import numpy as np
 from numeric import validate
 from numeric.checks.bounded import table_bounds
 from numeric.checks.unique import unique_rows
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import frequencies, sinusoidal_pe
 
 PE_ROWS = (0, 1, 10)  # the rows the module prints
@@ -208,18 +208,6 @@ def _exercise_3(table: np.ndarray, omegas: np.ndarray, dims: Sequence[int]) -> T
         note="lower dims turn faster: counted cycles never increase with the dim",
         passed=agree and slower,
     )
-
-
-# The tables of module_report, in its order, by name (pe-proofs tables --table, the lesson).
-TABLE_NAMES = (
-    "pe_rows",
-    "bounds",
-    "unique",
-    "rotation",
-    "exercise_1",
-    "exercise_2",
-    "exercise_3",
-)
 
 
 def module_report(

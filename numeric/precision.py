@@ -9,7 +9,7 @@ import numpy as np
 from numeric import validate
 from numeric.module import module_formula_rows
 from numeric.reference import max_deviation, reference_pe
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import sinusoidal_pe
 
 FLOAT16_MAX = 65504  # largest finite float16: larger positions overflow to inf in the formula

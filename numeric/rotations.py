@@ -12,7 +12,7 @@ def rotation_blocks(k: float, omegas: np.ndarray) -> np.ndarray:
     return np.stack([np.stack([c, s], axis=-1), np.stack([-s, c], axis=-1)], axis=-2)
 
 
-def shift_matrix(k: float, omegas: np.ndarray) -> np.ndarray:
+def stacked_rotations(k: float, omegas: np.ndarray) -> np.ndarray:
     """M_k as a dense (d_model, d_model) matrix, pairs interleaved."""
     blocks = rotation_blocks(k, omegas)
     d = 2 * blocks.shape[0]

@@ -26,8 +26,10 @@ from proofs.definitions import (
     pe_pair,
 )
 from proofs.engine.blocks import BlockEquation, BlockSum, Inner, Label
+from proofs.engine.citation import Lemma, Termwise
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Blockwise, NonNegative
+from proofs.engine.rules import COMMON_ANGLE, COUNT_TERMS, MATRIX_PRODUCT, PYTHAGOREAN
 from proofs.engine.theorem import Theorem
 
 NAME = "bounded"
@@ -43,17 +45,22 @@ def pair_norm_derivation() -> Derivation:
     w = omega()
     pair = pe_pair(POS, w)
     return Derivation(
+        "pair_unit_length",
         "One pair has unit length: sin²(pos·ω_i) + cos²(pos·ω_i) = 1",
         (
-            Step(_gram(pair), "squared length of pair i"),
+            Step(_gram(pair)),
             Step(
                 sp.ImmutableMatrix([[sp.sin(POS * w) ** 2 + sp.cos(POS * w) ** 2]]),
-                "matrix product",
+                by=MATRIX_PRODUCT,
             ),
-            Step(sp.ImmutableMatrix([[1]]), "Pythagorean identity sin²x + cos²x = 1"),
+            Step(sp.ImmutableMatrix([[1]]), by=PYTHAGOREAN, note="sin²x + cos²x = 1"),
         ),
         display=((w, OMEGA_I),),
     )
+
+
+# sin x and cos x written over the half angle (sin x = 2 sin(x/2) cos(x/2)), then cos² = 1 − sin².
+DOUBLE_ANGLE = (COMMON_ANGLE, PYTHAGOREAN)
 
 
 def bound_facts() -> tuple[NonNegative, ...]:
@@ -62,37 +69,47 @@ def bound_facts() -> tuple[NonNegative, ...]:
     half_sin, half_cos = sp.sin(x / 2), sp.cos(x / 2)
     return (
         NonNegative(
+            "sin_at_most_1",
             "sin(pos·ω_i) ≤ 1: 1 − sin x = (sin(x/2) − cos(x/2))² ≥ 0",
             1 - sp.sin(x),
             (half_sin - half_cos) ** 2,
+            DOUBLE_ANGLE,
         ),
         NonNegative(
+            "sin_at_least_minus_1",
             "sin(pos·ω_i) ≥ −1: 1 + sin x = (sin(x/2) + cos(x/2))² ≥ 0",
             1 + sp.sin(x),
             (half_sin + half_cos) ** 2,
+            DOUBLE_ANGLE,
         ),
         NonNegative(
-            "cos(pos·ω_i) ≤ 1: 1 − cos x = 2·sin²(x/2) ≥ 0", 1 - sp.cos(x), 2 * half_sin**2
+            "cos_at_most_1",
+            "cos(pos·ω_i) ≤ 1: 1 − cos x = 2·sin²(x/2) ≥ 0",
+            1 - sp.cos(x),
+            2 * half_sin**2,
+            DOUBLE_ANGLE,
         ),
         NonNegative(
-            "cos(pos·ω_i) ≥ −1: 1 + cos x = 2·cos²(x/2) ≥ 0", 1 + sp.cos(x), 2 * half_cos**2
+            "cos_at_least_minus_1",
+            "cos(pos·ω_i) ≥ −1: 1 + cos x = 2·cos²(x/2) ≥ 0",
+            1 + sp.cos(x),
+            2 * half_cos**2,
+            DOUBLE_ANGLE,
         ),
     )
 
 
-def general_norm_derivation() -> Derivation:
+def general_norm_derivation(pair: Derivation) -> Derivation:
     """‖PE(pos)‖² = d_model/2 with d_model symbolic: the pair identity summed over i."""
     w = omega()
     pairs = (I, 0, D_MODEL / 2 - 1)
     return Derivation(
+        "norm_any_d",
         "The whole vector, any d_model: ‖PE(pos)‖² = d_model/2",
         (
-            Step(
-                sp.Sum(sp.sin(POS * w) ** 2 + sp.cos(POS * w) ** 2, pairs),
-                "squared norm, summed pair by pair over i = 0 .. d_model/2 − 1",
-            ),
-            Step(sp.Sum(sp.Integer(1), pairs), "the pair identity inside the sum"),
-            Step(D_MODEL / 2, "count the d_model/2 terms"),
+            Step(sp.Sum(sp.sin(POS * w) ** 2 + sp.cos(POS * w) ** 2, pairs)),
+            Step(sp.Sum(sp.Integer(1), pairs), by=Termwise(Lemma(pair))),
+            Step(D_MODEL / 2, by=COUNT_TERMS, note="d_model/2 terms"),
         ),
         display=((w, OMEGA_I),),
     )
@@ -103,6 +120,7 @@ def vector_norm_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise
     pe = pe_blocks(POS, d_model)
     ones = BlockSum(pairs(sp.ImmutableMatrix([[1]]), d_model), Label("1", "1"))
     return Blockwise(
+        "norm_concrete",
         f"The whole vector, d_model = {d_model}: ‖PE(pos)‖² = Σ_i 1 = d_model/2 = {d_model // 2}",
         BlockEquation(Inner(pe, pe), ones),
         lemma or pair_norm_derivation(),
@@ -133,7 +151,7 @@ def build(d_model: int = 8) -> Theorem:
         parts=(
             pair,
             *bound_facts(),
-            general_norm_derivation(),
+            general_norm_derivation(pair),
             vector_norm_fact(d_model, pair),
         ),
         twin="numeric.checks.bounded.bounds_and_norms_table",
@@ -147,6 +165,7 @@ def build(d_model: int = 8) -> Theorem:
             "Bounded with equality of norms: no position's encoding can outweigh a token "
             "embedding by growing, unlike the raw index.",
         ),
+        brief=True,
     )
 
 

@@ -51,7 +51,7 @@ def _concrete_d_model(d_model: int) -> int:
     return d_model
 
 
-def frequencies(d_model: int, base: sp.Expr = BASE) -> list[sp.Expr]:
+def omegas(d_model: int, base: sp.Expr = BASE) -> list[sp.Expr]:
     """omega_0, ..., omega_{d_model/2 - 1} for a concrete even d_model."""
     d = _concrete_d_model(d_model)
     return [omega(i, d, base) for i in range(d // 2)]
@@ -60,17 +60,15 @@ def frequencies(d_model: int, base: sp.Expr = BASE) -> list[sp.Expr]:
 def pe_vector(pos: sp.Expr, d_model: int, base: sp.Expr = BASE) -> sp.ImmutableMatrix:
     """PE(pos) as a d_model x 1 column, interleaved sin/cos, for a concrete even d_model."""
     entries = []
-    for w in frequencies(d_model, base):
+    for w in omegas(d_model, base):
         entries.extend(pe_pair(pos, w))
     return sp.ImmutableMatrix(entries)
 
 
-def shift_matrix(k: sp.Expr, d_model: int, base: sp.Expr = BASE) -> sp.ImmutableMatrix:
+def dense_shift_matrix(k: sp.Expr, d_model: int, base: sp.Expr = BASE) -> sp.ImmutableMatrix:
     """M_k as a dense matrix of the blocks R(k*omega_i), i = 0 .. d_model/2 - 1 (small sizes and
     tests; the theorems use shift_blocks)."""
-    return sp.ImmutableMatrix(
-        sp.diag(*[rotation_matrix(k * w) for w in frequencies(d_model, base)])
-    )
+    return sp.ImmutableMatrix(sp.diag(*[rotation_matrix(k * w) for w in omegas(d_model, base)]))
 
 
 # ── The same objects by structure: blocks only, for any d_model ──────────────────────────

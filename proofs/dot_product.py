@@ -20,16 +20,18 @@ from proofs.definitions import (
     POS,
     I,
     K,
-    frequencies,
     omega,
+    omegas,
     pair_bindings,
     pairs,
     pe_blocks,
     pe_pair,
 )
 from proofs.engine.blocks import BlockEquation, BlockSum, Inner, Label
+from proofs.engine.citation import Lemma, Termwise
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Blockwise, FreeOf, NonZero
+from proofs.engine.rules import ANGLE_ADDITION, MATRIX_PRODUCT, PARITY, PYTHAGOREAN
 from proofs.engine.theorem import Theorem
 
 NAME = "dot_product"
@@ -47,7 +49,7 @@ def _scalar(expr: sp.Expr) -> sp.ImmutableMatrix:
 def offset_sum(k: sp.Expr, d_model: int, *, evaluate: bool = True) -> sp.Expr:
     """f(k) = Σ_i cos(k·ω_i) written out for a concrete d_model (for tests; the theorem uses
     offset_terms); evaluate=False keeps cos(−x) as written."""
-    terms = [sp.cos(k * w, evaluate=evaluate) for w in frequencies(d_model)]
+    terms = [sp.cos(k * w, evaluate=evaluate) for w in omegas(d_model)]
     return sp.Add(*terms, evaluate=evaluate)
 
 
@@ -56,12 +58,15 @@ def pair_dot_derivation() -> Derivation:
     w = omega()
     a, b = pe_pair(POS, w), pe_pair(POS + K, w)
     return Derivation(
+        "pair_dot",
         "One pair: PE_i(pos)·PE_i(pos + k) = cos(kω_i)",
         (
-            Step(_dot(a, b), "dot product of the pairs at pos and pos + k"),
-            Step(_scalar((a.T * b)[0]), "matrix product"),
+            Step(_dot(a, b)),
+            Step(_scalar((a.T * b)[0]), by=MATRIX_PRODUCT),
             Step(
-                _scalar(sp.cos(K * w)), "cos(a − b) = cos a cos b + sin a sin b, with a − b = kω_i"
+                _scalar(sp.cos(K * w)),
+                by=(ANGLE_ADDITION, PYTHAGOREAN),
+                note="split (pos + k)ω_i; then sin² + cos² = 1",
             ),
         ),
         display=((w, OMEGA_I),),
@@ -71,32 +76,31 @@ def pair_dot_derivation() -> Derivation:
 PAIRS = (I, 0, D_MODEL / 2 - 1)
 
 
-def general_dot_derivation() -> Derivation:
+def general_dot_derivation(pair: Derivation) -> Derivation:
     """PE(pos)·PE(pos + k) = Σ_i cos(k·ω_i) with d_model symbolic: the pair identity summed."""
     w = omega()
     a, b = pe_pair(POS, w), pe_pair(POS + K, w)
     return Derivation(
+        "dot_sum",
         "The whole vector, any d_model: PE(pos)·PE(pos + k) = Σ_i cos(kω_i)",
         (
-            Step(
-                sp.Sum((a.T * b)[0], PAIRS),
-                "the dot product, pair by pair over i = 0 .. d_model/2 − 1",
-            ),
-            Step(sp.Sum(sp.cos(K * w), PAIRS), "the pair identity inside the sum"),
+            Step(sp.Sum((a.T * b)[0], PAIRS)),
+            Step(sp.Sum(sp.cos(K * w), PAIRS), by=Termwise(Lemma(pair))),
         ),
         display=((w, OMEGA_I),),
     )
 
 
-def general_distance_derivation() -> Derivation:
+def general_distance_derivation(pair: Derivation) -> Derivation:
     """‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(k·ω_i)) with d_model symbolic."""
     w = omega()
     diff = pe_pair(POS + K, w) - pe_pair(POS, w)
     return Derivation(
+        "distance_sum",
         "The whole vector, any d_model: ‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(kω_i))",
         (
-            Step(sp.Sum((diff.T * diff)[0], PAIRS), "the squared distance, pair by pair"),
-            Step(sp.Sum(2 - 2 * sp.cos(K * w), PAIRS), "the pair identity inside the sum"),
+            Step(sp.Sum((diff.T * diff)[0], PAIRS)),
+            Step(sp.Sum(2 - 2 * sp.cos(K * w), PAIRS), by=Termwise(Lemma(pair))),
         ),
         display=((w, OMEGA_I),),
     )
@@ -107,29 +111,41 @@ def pair_distance_derivation() -> Derivation:
     w = omega()
     diff = pe_pair(POS + K, w) - pe_pair(POS, w)
     return Derivation(
+        "pair_distance",
         "One pair: ‖PE_i(pos + k) − PE_i(pos)‖² = 2 − 2cos(kω_i)",
         (
-            Step(_dot(diff, diff), "squared distance of the pairs"),
-            Step(_scalar((diff.T * diff)[0]), "matrix product"),
-            Step(_scalar(2 - 2 * sp.cos(K * w)), "expand; sin² + cos² = 1 twice; cos(a − b)"),
+            Step(_dot(diff, diff)),
+            Step(_scalar((diff.T * diff)[0]), by=MATRIX_PRODUCT),
+            Step(
+                _scalar(2 - 2 * sp.cos(K * w)),
+                by=(ANGLE_ADDITION, PYTHAGOREAN),
+                note="split (pos + k)ω_i; then sin² + cos² = 1 twice",
+            ),
         ),
         display=((w, OMEGA_I),),
     )
 
 
-def pair_even_derivation() -> Derivation:
+def pair_even_derivation(pair: Derivation) -> Derivation:
     """PE_i(pos)·PE_i(pos − k) = PE_i(pos)·PE_i(pos + k), with i and d_model symbolic."""
     w = omega()
     here = pe_pair(POS, w)
     return Derivation(
+        "pair_dot_even",
         "One pair, k before and k after: PE_i(pos)·PE_i(pos − k) = PE_i(pos)·PE_i(pos + k)",
         (
-            Step(_dot(here, pe_pair(POS - K, w)), "dot product with the pair k before"),
+            Step(_dot(here, pe_pair(POS - K, w))),
             Step(
-                _scalar(sp.cos(-K * w, evaluate=False)), "the pair identity with −k in place of k"
+                _scalar(sp.cos(-K * w, evaluate=False)),
+                by=Lemma(pair, {K: -K}),
+                note="the pair identity with −k in place of k",
             ),
-            Step(_scalar(sp.cos(K * w)), "cos is even"),
-            Step(_dot(here, pe_pair(POS + K, w)), "the pair identity, read backwards"),
+            Step(_scalar(sp.cos(K * w)), by=PARITY, note="cos is even"),
+            Step(
+                _dot(here, pe_pair(POS + K, w)),
+                by=Lemma(pair),
+                note="the pair identity, read backwards",
+            ),
         ),
         display=((w, OMEGA_I),),
     )
@@ -142,15 +158,18 @@ def offset_terms(k: sp.Expr, d_model: int) -> BlockSum:
     return BlockSum(pairs(_scalar(sp.cos(k * omega())), d_model), label)
 
 
-def _blockwise(title: str, lhs, rhs, lemma: Derivation | None, d_model: int) -> Blockwise:
+def _blockwise(
+    name: str, title: str, lhs, rhs, lemma: Derivation | None, d_model: int
+) -> Blockwise:
     return Blockwise(
-        title, BlockEquation(lhs, rhs), lemma, pair_bindings(d_model) if lemma else None
+        name, title, BlockEquation(lhs, rhs), lemma, pair_bindings(d_model) if lemma else None
     )
 
 
 def vector_dot_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise:
     """PE(pos)·PE(pos + k) = Σ_i cos(k·ω_i) for a concrete d_model, pair by pair."""
     return _blockwise(
+        "dot_concrete",
         f"The whole vector, d_model = {d_model}: PE(pos)·PE(pos + k) = Σ_i cos(kω_i)",
         Inner(pe_blocks(POS, d_model), pe_blocks(POS + K, d_model)),
         offset_terms(K, d_model),
@@ -164,6 +183,7 @@ def vector_distance_fact(d_model: int, lemma: Derivation | None = None) -> Block
     diff = pe_blocks(POS + K, d_model) - pe_blocks(POS, d_model)
     label = Label("2 − 2cos(kω_" + "{i})", r"2 - 2\cos\left(k\,\omega_" + "{{i}}\\right)")
     return _blockwise(
+        "distance_concrete",
         f"The whole vector, d_model = {d_model}: ‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(kω_i))",
         Inner(diff, diff),
         BlockSum(pairs(_scalar(2 - 2 * sp.cos(K * omega())), d_model), label),
@@ -176,10 +196,11 @@ def vector_even_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise
     """f(−k) = f(k): PE(pos)·PE(pos − k) = PE(pos)·PE(pos + k) for a concrete d_model, pair by pair."""
     here = pe_blocks(POS, d_model)
     return _blockwise(
+        "even_concrete",
         f"f is even, d_model = {d_model}: PE(pos)·PE(pos − k) = PE(pos)·PE(pos + k)",
         Inner(here, pe_blocks(POS - K, d_model)),
         Inner(here, pe_blocks(POS + K, d_model)),
-        lemma or pair_even_derivation(),
+        lemma or pair_even_derivation(pair_dot_derivation()),
         d_model,
     )
 
@@ -198,6 +219,7 @@ def not_odd_fact(d_model: int) -> Blockwise:
         Label("2cos(kω_{i})", r"2\cos\left(k\,\omega_{{i}}\right)"),
     )
     return _blockwise(
+        "not_odd_concrete",
         f"Not odd, d_model = {d_model}: f(k) + f(−k) = 2·Σ_i cos(kω_i) (cos is even, term by term)",
         both,
         twice,
@@ -212,7 +234,8 @@ def build(d_model: int = 8) -> Theorem:
     f_sum = offset_terms(K, d_model)
     # 2f(0): each of the d_model/2 terms cos(0·ω_i) is the template at k = 0.
     at_zero = 2 * len(f_sum.terms) * f_sum.terms.template[0].subs(K, 0)
-    lemmas = (pair_dot_derivation(), pair_distance_derivation(), pair_even_derivation())
+    pair = pair_dot_derivation()
+    lemmas = (pair, pair_distance_derivation(), pair_even_derivation(pair))
     return Theorem(
         name=NAME,
         title="The dot product of two encodings depends only on their offset, and evenly",
@@ -230,18 +253,24 @@ def build(d_model: int = 8) -> Theorem:
         ),
         parts=(
             lemmas[0],
-            FreeOf("cos(kω_i) does not depend on pos", sp.cos(K * w), (POS,)),
+            FreeOf("cos_free_of_pos", "cos(kω_i) does not depend on pos", sp.cos(K * w), (POS,)),
             lemmas[1],
             lemmas[2],
-            general_dot_derivation(),
-            general_distance_derivation(),
+            general_dot_derivation(lemmas[0]),
+            general_distance_derivation(lemmas[1]),
             vector_dot_fact(d_model, lemmas[0]),
-            FreeOf(f"Σ_i cos(kω_i) (d_model = {d_model}) does not depend on pos", f_sum, (POS,)),
+            FreeOf(
+                "dot_concrete_free_of_pos",
+                f"Σ_i cos(kω_i) (d_model = {d_model}) does not depend on pos",
+                f_sum,
+                (POS,),
+            ),
             vector_distance_fact(d_model, lemmas[1]),
             vector_even_fact(d_model, lemmas[2]),
             not_odd_fact(d_model),
             NonZero(
-                f"at k = 0 it is 2f(0) = {sp.sstr(at_zero)} ≠ 0, so f(−k) = −f(k) fails: f is not odd",
+                "not_odd",
+                f"At k = 0 it is 2f(0) = {sp.sstr(at_zero)} ≠ 0, so f(−k) = −f(k) fails: f is not odd",
                 at_zero,
             ),
         ),

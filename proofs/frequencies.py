@@ -13,6 +13,7 @@ import sympy as sp
 
 from proofs.definitions import BASE, D_MODEL, OMEGA_I, POS, I, omega
 from proofs.engine.derivation import Derivation, Step
+from proofs.engine.rules import ALGEBRA, EXPONENT_LAWS, PERIOD
 from proofs.engine.theorem import Theorem
 
 NAME = "frequencies"
@@ -21,10 +22,11 @@ NAME = "frequencies"
 def ratio_derivation() -> Derivation:
     """ω_{i+1}/ω_i = 10000^(−2/d_model)."""
     return Derivation(
+        "omega_ratio",
         "Consecutive frequencies differ by a fixed factor",
         (
-            Step(sp.Mul(omega(I + 1), 1 / omega(I), evaluate=False), "definition of ω_i"),
-            Step(BASE ** (-2 / D_MODEL), "add the exponents"),
+            Step(sp.Mul(omega(I + 1), 1 / omega(I), evaluate=False)),
+            Step(BASE ** (-2 / D_MODEL), by=EXPONENT_LAWS, note="add the exponents"),
         ),
     )
 
@@ -35,14 +37,12 @@ def period_derivation() -> Derivation:
     # kept unevaluated so the 2π shows before sin's period removes it.
     w = OMEGA_I
     return Derivation(
+        "pair_period",
         "Pair i repeats after 2π/ω_i",
         (
-            Step(
-                sp.sin(sp.Mul(POS + 2 * sp.pi / w, w, evaluate=False), evaluate=False),
-                "PE(pos + 2π/ω_i, 2i)",
-            ),
-            Step(sp.sin(POS * w + 2 * sp.pi, evaluate=False), "multiply out"),
-            Step(sp.sin(POS * w), "sin has period 2π"),
+            Step(sp.sin(sp.Mul(POS + 2 * sp.pi / w, w, evaluate=False), evaluate=False)),
+            Step(sp.sin(POS * w + 2 * sp.pi, evaluate=False), by=ALGEBRA, note="multiply out"),
+            Step(sp.sin(POS * w), by=PERIOD),
         ),
     )
 
@@ -59,6 +59,7 @@ def build(d_model: int = 8) -> Theorem:
         parts=(ratio_derivation(), period_derivation()),
         twin="numeric.checks.frequencies.frequency_table",
         twin_kwargs={"d_model": d_model},
+        brief=True,
     )
 
 

@@ -30,14 +30,18 @@ from proofs.definitions import (
 from proofs.engine.blocks import BlockEquation, Product
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Blockwise
+from proofs.engine.rules import (
+    ALGEBRA,
+    ANGLE_ADDITION,
+    MATRIX_PRODUCT,
+    PARITY,
+    PYTHAGOREAN,
+    TRANSPOSE,
+)
+from proofs.engine.rules.matrices import explicit
 from proofs.engine.theorem import Theorem
 
 NAME = "group"
-
-_ADDITION = (
-    "angle addition: cos a cos b − sin a sin b = cos(a+b), sin a cos b + cos a sin b = sin(a+b)"
-)
-_PYTHAGORAS = "Pythagorean identity: cos² + sin² = 1; the off-diagonal terms cancel"
 
 
 def _rotation_entries(cos_entry: sp.Expr, sin_entry: sp.Expr) -> sp.ImmutableMatrix:
@@ -53,20 +57,37 @@ def _product_entries(a: sp.Expr, b: sp.Expr) -> sp.ImmutableMatrix:
     )
 
 
+def _rotation_at(theta: sp.Expr) -> sp.ImmutableMatrix:
+    """R(θ) with its entries kept as written: R(−kω_i) shows cos(−kω_i), which only the parity
+    rule may turn into cos(kω_i)."""
+    c, s = sp.cos(theta, evaluate=False), sp.sin(theta, evaluate=False)
+    return _rotation_entries(c, s)
+
+
 def composition_derivation() -> Derivation:
     """R(jω_i)·R(kω_i) = R((j+k)ω_i), with i and d_model symbolic."""
     w = omega()
     a, b = J * w, K * w
     return Derivation(
+        "compose",
         "Composition: shifting by j and then by k is shifting by j + k",
         (
+            Step(sp.MatMul(rotation_matrix(a), rotation_matrix(b), evaluate=False)),
             Step(
-                sp.MatMul(rotation_matrix(a), rotation_matrix(b), evaluate=False),
-                "statement, left side",
+                _product_entries(a, b),
+                by=MATRIX_PRODUCT,
+                note="both rows have the rotation's shape",
             ),
-            Step(_product_entries(a, b), "matrix product (both rows have the rotation's shape)"),
-            Step(_rotation_entries(sp.cos(a + b), sp.sin(a + b)), _ADDITION),
-            Step(rotation_matrix((J + K) * w), "factor out ω_i: jω_i + kω_i = (j + k)ω_i"),
+            Step(
+                _rotation_entries(sp.cos(a + b), sp.sin(a + b)),
+                by=ANGLE_ADDITION,
+                note="cos a cos b − sin a sin b = cos(a+b), sin a cos b + cos a sin b = sin(a+b)",
+            ),
+            Step(
+                rotation_matrix((J + K) * w),
+                by=ALGEBRA,
+                note="factor out ω_i: jω_i + kω_i = (j + k)ω_i",
+            ),
         ),
         display=((w, OMEGA_I),),
     )
@@ -79,14 +100,16 @@ def orthogonality_derivation() -> Derivation:
     rot = rotation_matrix(t)
     c, s = sp.cos(t), sp.sin(t)
     return Derivation(
+        "orthogonal",
         "Orthogonality: R(kω_i)·R(kω_i)ᵀ = I",
         (
-            Step(sp.MatMul(rot, rot.T, evaluate=False), "statement, left side"),
+            Step(sp.MatMul(rot, rot.T, evaluate=False)),
             Step(
                 sp.ImmutableMatrix([[c**2 + s**2, -c * s + s * c], [-s * c + c * s, s**2 + c**2]]),
-                "matrix product with the transpose",
+                by=MATRIX_PRODUCT,
+                note="with the transpose",
             ),
-            Step(sp.ImmutableMatrix(sp.eye(2)), _PYTHAGORAS),
+            Step(sp.ImmutableMatrix(sp.eye(2)), by=PYTHAGOREAN, note="cos² + sin² = 1"),
         ),
         display=((w, OMEGA_I),),
     )
@@ -98,52 +121,65 @@ def transpose_derivation() -> Derivation:
     t = K * w
     minus_t = sp.Mul(-1, t, evaluate=False)
     return Derivation(
+        "minus_is_transpose",
         "Shifting back is the transpose: R(−kω_i) = R(kω_i)ᵀ",
         (
             # Built unevaluated so the parity step shows; SymPy would apply it on sight. No
             # display substitution here for the same reason: substituting re-evaluates.
-            Step(
-                _rotation_entries(sp.cos(minus_t, evaluate=False), sp.sin(minus_t, evaluate=False)),
-                "statement, left side: R(θ) at θ = −kω_i",
-            ),
+            Step(_rotation_at(minus_t)),
             Step(
                 _rotation_entries(sp.cos(t), -sp.sin(t)),
-                "parity: cos(−θ) = cos θ, sin(−θ) = −sin θ",
+                by=PARITY,
+                note="cos(−θ) = cos θ, sin(−θ) = −sin θ",
             ),
-            Step(rotation_matrix(t).T, "transpose: swap the off-diagonal entries"),
+            Step(
+                sp.Transpose(rotation_matrix(t)),
+                by=TRANSPOSE,
+                note="swap the off-diagonal entries",
+            ),
         ),
     )
 
 
-def inverse_derivation(first: sp.Expr, second: sp.Expr, title: str) -> Derivation:
-    """R(first·ω_i)·R(second·ω_i) = I where second = −first."""
+def inverse_derivation(name: str, first: sp.Expr, second: sp.Expr, title: str) -> Derivation:
+    """R(first·ω_i)·R(second·ω_i) = I where second = −first; −kω_i kept as written."""
     w = omega()
-    a, b = first * w, second * w
+    a, b = (sp.Mul(-1, K, w, evaluate=False) if x == -K else x * w for x in (first, second))
+    product = sp.MatMul(_rotation_at(a), _rotation_at(b), evaluate=False)
+    multiplied = explicit(product)
+    # The same entries with cos(−kω_i) as cos(kω_i) and sin(−kω_i) as −sin(kω_i).
+    even = multiplied.xreplace(
+        {
+            f(sp.Mul(-1, K, w, evaluate=False), evaluate=False): sign * f(K * w)
+            for f, sign in ((sp.cos, 1), (sp.sin, -1))
+        }
+    )
     return Derivation(
+        name,
         title,
         (
+            Step(product),
+            Step(multiplied, by=MATRIX_PRODUCT),
+            Step(even, by=PARITY, note="cos(−θ) = cos θ, sin(−θ) = −sin θ"),
             Step(
-                sp.MatMul(rotation_matrix(a), rotation_matrix(b), evaluate=False),
-                "statement, left side",
+                sp.ImmutableMatrix(sp.eye(2)),
+                by=PYTHAGOREAN,
+                note="cos² + sin² = 1; the off-diagonal terms cancel",
             ),
-            Step(
-                _product_entries(a, b),
-                "matrix product; with cos(−θ) = cos θ and sin(−θ) = −sin θ the off-diagonal terms cancel",
-            ),
-            Step(sp.ImmutableMatrix(sp.eye(2)), _PYTHAGORAS),
         ),
         display=((w, OMEGA_I),),
     )
 
 
-def _blockwise(title: str, lhs, rhs, lemma: Derivation, d_model: int) -> Blockwise:
-    return Blockwise(title, BlockEquation(lhs, rhs), lemma, pair_bindings(d_model))
+def _blockwise(name: str, title: str, lhs, rhs, lemma: Derivation, d_model: int) -> Blockwise:
+    return Blockwise(name, title, BlockEquation(lhs, rhs), lemma, pair_bindings(d_model))
 
 
 def block_composition(d_model: int, lemma: Derivation | None = None) -> Blockwise:
     """M_j·M_k = M_{j+k} for a concrete d_model: block i is R(jω_i)·R(kω_i), the composition law."""
     m = functools.partial(shift_blocks, d_model=d_model)
     return _blockwise(
+        "compose_concrete",
         f"The whole map, d_model = {d_model}: M_j·M_k = M_(j+k)",
         Product((m(J), m(K))),
         m(J + K),
@@ -156,6 +192,7 @@ def block_orthogonality(d_model: int, lemma: Derivation | None = None) -> Blockw
     """M_k·M_kᵀ = I for a concrete d_model: block i is R(kω_i)·R(kω_i)ᵀ, orthogonality."""
     m_k = shift_blocks(K, d_model)
     return _blockwise(
+        "orthogonal_concrete",
         f"The whole map, d_model = {d_model}: M_k·M_kᵀ = I",
         Product((m_k, m_k.transpose())),
         identity_blocks(d_model),
@@ -167,6 +204,7 @@ def block_orthogonality(d_model: int, lemma: Derivation | None = None) -> Blockw
 def block_transpose(d_model: int, lemma: Derivation | None = None) -> Blockwise:
     """M_{−k} = M_kᵀ for a concrete d_model: the transpose of a block-diagonal matrix transposes each block."""
     return _blockwise(
+        "transpose_concrete",
         f"The whole map, d_model = {d_model}: M_(−k) = M_kᵀ",
         shift_blocks(-K, d_model),
         shift_blocks(K, d_model).transpose(),
@@ -178,6 +216,7 @@ def block_transpose(d_model: int, lemma: Derivation | None = None) -> Blockwise:
 def block_inverse(d_model: int, lemma: Derivation | None = None) -> Blockwise:
     """M_k·M_{−k} = I for a concrete d_model (for square matrices a one-sided inverse is two-sided)."""
     return _blockwise(
+        "inverse_concrete",
         f"The whole map, d_model = {d_model}: M_k·M_(−k) = I, so M_(−k) = M_k⁻¹",
         Product((shift_blocks(K, d_model), shift_blocks(-K, d_model))),
         identity_blocks(d_model),
@@ -188,7 +227,7 @@ def block_inverse(d_model: int, lemma: Derivation | None = None) -> Blockwise:
 
 def right_inverse() -> Derivation:
     """R(kω_i)·R(−kω_i) = I."""
-    return inverse_derivation(K, -K, "Right inverse: R(kω_i)·R(−kω_i) = I")
+    return inverse_derivation("right_inverse", K, -K, "Right inverse: R(kω_i)·R(−kω_i) = I")
 
 
 def build(d_model: int = 8) -> Theorem:
@@ -223,7 +262,10 @@ def build(d_model: int = 8) -> Theorem:
         parts=(
             *laws,
             inverse_derivation(
-                -K, K, "Left inverse: R(−kω_i)·R(kω_i) = I, so R(−kω_i) = R(kω_i)⁻¹"
+                "left_inverse",
+                -K,
+                K,
+                "Left inverse: R(−kω_i)·R(kω_i) = I, so R(−kω_i) = R(kω_i)⁻¹",
             ),
             block_composition(d_model, laws[0]),
             block_orthogonality(d_model, laws[1]),

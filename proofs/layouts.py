@@ -30,9 +30,9 @@ from proofs.definitions import (
     POS,
     I,
     K,
-    frequencies,
     identity_blocks,
     omega,
+    omegas,
     pair_bindings,
     pairs,
     pe_blocks,
@@ -48,8 +48,11 @@ from proofs.engine.blocks import (
     Permuted,
     Product,
 )
+from proofs.engine.citation import Lemma
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Blockwise, FreeOf, LinearSystem
+from proofs.engine.rules import ALGEBRA, ANGLE_ADDITION, HALF_PERIOD, MATRIX_PRODUCT
+from proofs.engine.rules.matrices import explicit
 from proofs.engine.theorem import Theorem
 from proofs.rotation import pair_statement
 
@@ -85,7 +88,7 @@ def permutation_matrix(d_model: int) -> sp.ImmutableMatrix:
 def concatenated_vector(pos: sp.Expr, d_model: int) -> sp.ImmutableMatrix:
     """The [sin | cos] encoding as a dense column, from its own definition (not from P); the
     dense reference concatenated_blocks is tested against."""
-    ws = frequencies(d_model)
+    ws = omegas(d_model)
     return sp.ImmutableMatrix([sp.sin(pos * w) for w in ws] + [sp.cos(pos * w) for w in ws])
 
 
@@ -121,6 +124,7 @@ def permutation_fact(d_model: int) -> Blockwise:
     eye = identity_blocks(d_model)
     moved = BlockMatrix(eye.blocks, concatenated_supports(d_model), d_model, eye.label)
     return Blockwise(
+        "permutation_orthogonal",
         f"P is orthogonal (d_model = {d_model}): P·Pᵀ = P·I·Pᵀ = I, P a permutation "
         "(each row and each column of P holds one 1), so Pᵀ·P = I too",
         BlockEquation(Permuted(permutation(d_model), eye), moved),
@@ -130,6 +134,7 @@ def permutation_fact(d_model: int) -> Blockwise:
 def layout_fact(d_model: int) -> Blockwise:
     """P·PE(pos) = [sin | cos](pos): P moves pair i from (2i, 2i+1) to (i, d/2 + i)."""
     return Blockwise(
+        "concatenated_is_permuted",
         f"The concatenated layout is P times the interleaved one (d_model = {d_model}): P moves "
         "pair i from components (2i, 2i+1) to (i, d/2 + i), sines first, then cosines",
         BlockEquation(
@@ -142,6 +147,7 @@ def layout_fact(d_model: int) -> Blockwise:
 def block_form_fact(d_model: int) -> Blockwise:
     """P·M_k·Pᵀ = [[C, S], [−S, C]] with C = diag(cos kω_i), S = diag(sin kω_i)."""
     return Blockwise(
+        "concatenated_shift_map",
         f"The concatenated shift map (d_model = {d_model}): P·M_k·Pᵀ = [[C, S], [−S, C]], "
         "C = diag(cos kω_i), S = diag(sin kω_i): block R(kω_i) moved to rows and columns (i, d/2 + i)",
         BlockEquation(
@@ -154,13 +160,14 @@ def block_form_fact(d_model: int) -> Blockwise:
 def concatenated_shift_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise:
     """P·M_k·Pᵀ·concat(pos) = concat(pos + k), on components (i, d/2 + i) the pair identity."""
     return Blockwise(
+        "concatenated_shift",
         f"P·M_k·Pᵀ shifts the concatenated encoding by k (d_model = {d_model}): on components "
         "(i, d/2 + i) it is the paper-schedule pair identity",
         BlockEquation(
             Product((concatenated_shift_blocks(K, d_model), concatenated_blocks(POS, d_model))),
             concatenated_blocks(POS + K, d_model),
         ),
-        lemma or paper_pair_derivation(),
+        lemma or paper_pair_derivation(any_frequency_derivation()),
         pair_bindings(d_model),
     )
 
@@ -175,8 +182,9 @@ def tensor2tensor_omega(
     return base ** (-sp.sympify(i) / sp.Max(d_model / 2 - 1, 1))
 
 
-def pair_shift_derivation(w: sp.Expr, title: str, source: str) -> Derivation:
-    """R(kw)·pair(pos) = pair(pos + k) for the frequency w, via the matrix product and angle addition."""
+def any_frequency_derivation() -> Derivation:
+    """R(kω)·pair(pos) = pair(pos + k) for every real ω: the matrix product and angle addition."""
+    w = W
     product = sp.ImmutableMatrix(
         [
             sp.sin(POS * w) * sp.cos(K * w) + sp.cos(POS * w) * sp.sin(K * w),
@@ -184,28 +192,49 @@ def pair_shift_derivation(w: sp.Expr, title: str, source: str) -> Derivation:
         ]
     )
     return Derivation(
-        title,
+        "any_frequency_shift",
+        "Any frequency: R(kω) shifts the pair at frequency ω, for every real ω",
         (
-            Step(
-                sp.MatMul(rotation_matrix(K * w), pe_pair(POS, w), evaluate=False),
-                "statement, left side",
-            ),
-            Step(product, "matrix product"),
+            Step(sp.MatMul(rotation_matrix(K * w), pe_pair(POS, w), evaluate=False)),
+            Step(product, by=MATRIX_PRODUCT),
             Step(
                 sp.ImmutableMatrix([sp.sin(POS * w + K * w), sp.cos(POS * w + K * w)]),
-                f"angle addition{source}",
+                by=ANGLE_ADDITION,
             ),
-            Step(pe_pair(POS + K, w), "factor out the frequency"),
+            Step(pe_pair(POS + K, w), by=ALGEBRA, note="factor out the frequency"),
         ),
     )
 
 
-def paper_pair_derivation() -> Derivation:
+def schedule_instance(name: str, w: sp.Expr, title: str, lemma: Derivation) -> Derivation:
+    """The any-frequency identity at the frequency w, cited, not proved again."""
+    return Derivation(
+        name,
+        title,
+        (
+            Step(sp.MatMul(rotation_matrix(K * w), pe_pair(POS, w), evaluate=False)),
+            Step(pe_pair(POS + K, w), by=Lemma(lemma, {W: w}), note="the any-frequency identity"),
+        ),
+    )
+
+
+def paper_pair_derivation(lemma: Derivation) -> Derivation:
     """The any-frequency identity at the paper's ω_i = 10000^(−2i/d_model)."""
-    return pair_shift_derivation(
+    return schedule_instance(
+        "paper_schedule_shift",
         omega(),
         "Instance: the paper's schedule ω_i = 10000^(−2i/d_model), i and d_model symbolic",
-        " (the any-frequency identity with ω = 10000^(−2i/d_model))",
+        lemma,
+    )
+
+
+def tensor2tensor_pair_derivation(lemma: Derivation) -> Derivation:
+    """The any-frequency identity at tensor2tensor's ω_i = 10000^(−i/max(d_model/2 − 1, 1))."""
+    return schedule_instance(
+        "tensor2tensor_schedule_shift",
+        tensor2tensor_omega(),
+        "Instance: tensor2tensor's ω_i = 10000^(−i/max(d_model/2 − 1, 1)), i and d_model symbolic",
+        lemma,
     )
 
 
@@ -239,19 +268,17 @@ def padded_shift_matrix(k: sp.Expr, d_odd: int) -> sp.ImmutableMatrix:
 
 
 def zero_padding_derivation(d_odd: int) -> Derivation:
+    product = sp.MatMul(
+        padded_shift_matrix(K, d_odd), zero_padded_vector(POS, d_odd), evaluate=False
+    )
+    shifted = zero_padded_vector(POS + K, d_odd)
     return Derivation(
+        "zero_padding",
         f"Zero padding keeps the property (d_model = {d_odd}): diag(M_k, 1) shifts the padded encoding",
         (
-            Step(
-                sp.MatMul(
-                    padded_shift_matrix(K, d_odd), zero_padded_vector(POS, d_odd), evaluate=False
-                ),
-                "statement, left side",
-            ),
-            Step(
-                zero_padded_vector(POS + K, d_odd),
-                "each pair rotates as in theorem rotation; the padded 0 stays 0",
-            ),
+            Step(product),
+            Step(explicit(product), by=MATRIX_PRODUCT, note="the padded 0 stays 0"),
+            Step(shifted, by=ANGLE_ADDITION, note="each pair, at its frequency"),
         ),
     )
 
@@ -279,13 +306,15 @@ def last_row_derivation(d_odd: int) -> Derivation:
         evaluate=False,
     )
     return Derivation(
+        "unpaired_last_row",
         f"Unpaired last sine (d_model = {d_odd}): the last row a of a candidate A must make "
         "f(pos) = a·PE(pos) − sin((pos + k)ω_n) vanish for all pos",
         (
-            Step(last_row_residual(d_odd), "f(pos)"),
+            Step(last_row_residual(d_odd)),
             Step(
                 split,
-                "angle addition: the target needs the missing cos(pos·ω_n), with weight sin(kω_n)",
+                by=ANGLE_ADDITION,
+                note="the target needs the missing cos(pos·ω_n), with weight sin(kω_n)",
             ),
         ),
     )
@@ -308,13 +337,15 @@ def period_edge_derivation(d_odd: int) -> Derivation:
     w_last = odd_frequencies(d_odd)[-1]
     k_edge = sp.pi * N_INT / w_last
     return Derivation(
+        "edge_at_half_periods",
         f"Edge (d_model = {d_odd}): at k = nπ/ω_n, sin(kω_n) = 0 and the sine only changes sign, "
         "so there the last row ±e_last (with the pairs rotated) is a map",
         (
-            Step(sp.sin((POS + k_edge) * w_last), "the last component at pos + k"),
+            Step(sp.sin((POS + k_edge) * w_last)),
             Step(
                 (-1) ** N_INT * sp.sin(POS * w_last),
-                "angle addition with sin(nπ) = 0 and cos(nπ) = (−1)ⁿ",
+                by=HALF_PERIOD,
+                note="sin(x + nπ) = (−1)ⁿ sin x",
             ),
         ),
     )
@@ -332,7 +363,8 @@ def build(d_model: int = 8) -> Theorem:
     """The layouts theorem; d_model sets the layout size (the odd size is ODD_D_MODEL)."""
     d_odd = ODD_D_MODEL
     n = d_odd // 2
-    paper = paper_pair_derivation()
+    any_frequency = any_frequency_derivation()
+    paper = paper_pair_derivation(any_frequency)
     return Theorem(
         name=NAME,
         title="Layouts and schedules keep the shift property; odd d_model needs zero padding",
@@ -348,28 +380,30 @@ def build(d_model: int = 8) -> Theorem:
             block_form_fact(d_model),
             concatenated_shift_fact(d_model, paper),
             FreeOf(
+                "concatenated_map_free_of_pos",
                 f"P·M_k·Pᵀ (d_model = {d_model}) does not depend on pos",
                 concatenated_shift_blocks(K, d_model),
                 (POS,),
             ),
-            pair_shift_derivation(
-                W, "Any frequency: R(kω) shifts the pair at frequency ω, for every real ω", ""
+            any_frequency,
+            FreeOf(
+                "any_frequency_map_free_of_pos",
+                "R(kω) does not depend on pos, for any ω",
+                rotation_matrix(K * W),
+                (POS,),
             ),
-            FreeOf("R(kω) does not depend on pos, for any ω", rotation_matrix(K * W), (POS,)),
             paper,
-            pair_shift_derivation(
-                tensor2tensor_omega(),
-                "Instance: tensor2tensor's ω_i = 10000^(−i/max(d_model/2 − 1, 1)), i and d_model symbolic",
-                " (the any-frequency identity with tensor2tensor's ω_i)",
-            ),
+            tensor2tensor_pair_derivation(any_frequency),
             zero_padding_derivation(d_odd),
             FreeOf(
+                "padded_map_free_of_pos",
                 f"diag(M_k, 1) (d_model = {d_odd}) does not depend on pos",
                 padded_shift_matrix(K, d_odd),
                 (POS,),
             ),
             last_row_derivation(d_odd),
             LinearSystem(
+                "unpaired_no_map",
                 f"If f vanished for all pos, so would f, f'', …, f^({2 * n}) at pos = 0. Those even "
                 f"derivatives involve only the cosine weights {_cosine_weights(n)} and form a "
                 f"Vandermonde system in ω_0², …, ω_{n}² (distinct) with right side ∝ σ = sin(kω_{n}) ≠ 0: "

@@ -15,6 +15,7 @@ import sympy as sp
 from proofs.definitions import POS, L
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import LinearSystem, NonZero
+from proofs.engine.rules import ALGEBRA
 from proofs.engine.theorem import Theorem
 
 NAME = "ramp"
@@ -33,10 +34,11 @@ def residual_derivation() -> Derivation:
     """a*r(pos) - r(pos+k) written as a polynomial in pos."""
     collected = sp.Add(sp.Mul((A - 1) / L, POS, evaluate=False), -K_NONZERO / L, evaluate=False)
     return Derivation(
+        "linear_map_residual",
         "What a single scalar a would have to satisfy: a·r(pos) − r(pos + k) = 0 for all pos",
         (
-            Step(A * ramp(POS) - ramp(POS + K_NONZERO), "definition of r"),
-            Step(collected, "collect the powers of pos"),
+            Step(A * ramp(POS) - ramp(POS + K_NONZERO)),
+            Step(collected, by=ALGEBRA, note="collect the powers of pos"),
         ),
     )
 
@@ -60,35 +62,52 @@ def build(d_model: int = 8) -> Theorem:
         parts=(
             residual_derivation(),
             LinearSystem(
+                "no_linear_map",
                 "Compare coefficients of pos (a polynomial vanishing for all pos has zero "
                 "coefficients): pos¹ gives a = 1, then pos⁰ gives 0 = k/L — impossible, as k ≠ 0",
                 coefficient_equations(K_NONZERO),
                 (A,),
                 "inconsistent",
             ),
-            NonZero("The obstruction k/L is nonzero because k ≠ 0 and L > 0", K_NONZERO / L),
+            NonZero(
+                "obstruction_nonzero",
+                "The obstruction k/L is nonzero because k ≠ 0 and L > 0",
+                K_NONZERO / L,
+            ),
             Derivation(
+                "position_dependent_map",
                 "The only 'map' that works is position-dependent: a(pos) = (pos + k)/pos, pos ≠ 0",
                 (
-                    Step(sp.Mul(a_of_pos, ramp(POS_NONZERO), evaluate=False), "a(pos)·r(pos)"),
-                    Step((POS_NONZERO + K_NONZERO) / L, "cancel pos: this is r(pos + k)"),
+                    Step(sp.Mul(a_of_pos, ramp(POS_NONZERO), evaluate=False)),
+                    Step(
+                        (POS_NONZERO + K_NONZERO) / L,
+                        by=ALGEBRA,
+                        note="cancel pos: this is r(pos + k)",
+                    ),
                 ),
             ),
             NonZero(
-                "and it changes with pos: d a(pos)/d pos = −k/pos² ≠ 0",
+                "map_changes_with_pos",
+                "The position-dependent a(pos) changes with pos: d a(pos)/d pos = −k/pos² ≠ 0",
                 sp.cancel(sp.diff(a_of_pos, POS_NONZERO)),
             ),
             LinearSystem(
+                "identity_at_zero_offset",
                 "Edge case k = 0: the same coefficient equations have the solution a = 1 (the identity)",
                 coefficient_equations(sp.Integer(0)),
                 (A,),
                 {A: sp.Integer(1)},
             ),
             Derivation(
+                "affine_map",
                 "The ramp does admit a position-independent affine map: r(pos) + k/L = r(pos + k)",
                 (
-                    Step(ramp(POS) + K_NONZERO / L, "apply r ↦ r + k/L to r(pos) = pos/L"),
-                    Step(ramp(POS + K_NONZERO), "common denominator: (pos + k)/L = r(pos + k)"),
+                    Step(ramp(POS) + K_NONZERO / L),
+                    Step(
+                        ramp(POS + K_NONZERO),
+                        by=ALGEBRA,
+                        note="common denominator: (pos + k)/L = r(pos + k)",
+                    ),
                 ),
             ),
         ),
@@ -99,6 +118,7 @@ def build(d_model: int = 8) -> Theorem:
             "[r, 1] ↦ [r + k/L, 1] (see the shift_maps theorem). What the module's ramp lacks is "
             "a fixed linear rule on the encoding itself, which the sinusoidal pairs have.",
         ),
+        brief=True,
     )
 
 

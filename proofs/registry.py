@@ -1,20 +1,27 @@
-"""The theorems pe-proofs knows, in the order they are presented."""
+"""The theorems pe-proofs knows: the one list of them, in the lesson's order."""
 
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from proofs.engine.theorem import Theorem
+# The engine loads on first use: the command line checks a theorem's name, or --d-model,
+# before (and without) importing SymPy.
+if TYPE_CHECKING:
+    from proofs.engine.theorem import Theorem, TheoremRun
 
-# One module per theorem; each defines NAME and build(d_model) -> Theorem.
+# One module per theorem, in the order the lesson presents them; each defines NAME and
+# build(d_model) -> Theorem. Adding a theorem adds one line here.
 THEOREM_MODULES: tuple[str, ...] = (
     "frequencies",
+    "bounded",
+    "unique",
     "rotation",
     "ramp",
     "similarity",
-    "bounded",
-    "unique",
     "dot_product",
     "shift_maps",
     "group",
@@ -34,13 +41,18 @@ def names() -> list[str]:
     return list(THEOREM_MODULES)
 
 
+def brief_names() -> list[str]:
+    """The theorems the brief notes (the module's own sections) have, in the lesson's order."""
+    return [name for name in THEOREM_MODULES if build(name).brief]
+
+
 def check_name(name: str) -> str:
     """name if it is a known theorem; ValueError naming the closest match otherwise."""
     if name in THEOREM_MODULES:
         return name
     close = difflib.get_close_matches(name, THEOREM_MODULES, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise ValueError(f"unknown theorem {name!r}{hint} (known: {', '.join(THEOREM_MODULES)})")
+    raise ValueError(f"unknown theorem {name!r}{hint} ('pe-proofs list' names them all)")
 
 
 def check_d_model(d_model: object, option: str = "d_model") -> int:
@@ -61,3 +73,21 @@ def build(name: str, *, d_model: int = 8) -> Theorem:
     """The theorem called name, with its whole-vector statements at d_model."""
     module = importlib.import_module(f"proofs.{check_name(name)}")
     return module.build(d_model=check_d_model(d_model))
+
+
+def run(
+    names: Sequence[str] | None = None,
+    *,
+    d_model: int = 8,
+    seed: int = 0,
+    twin: bool = True,
+    jobs: int = 0,
+) -> Iterator[TheoremRun]:
+    """Verify the named theorems (all, in the lesson's order, by default) with their twins, in
+    parallel (proofs.engine.run), yielding each run in order as it is ready."""
+    from proofs.engine.run import run_theorems
+
+    chosen = [check_name(n) for n in names] if names else list(THEOREM_MODULES)
+    d_model = check_d_model(d_model)
+    builders = [functools.partial(build, name, d_model=d_model) for name in chosen]
+    return run_theorems(builders, seed=seed, twin=twin, jobs=jobs)

@@ -18,8 +18,10 @@ import sympy as sp
 
 from proofs.definitions import I, omega, pairs, rotation_matrix, shift_blocks
 from proofs.engine.blocks import BlockEquation, BlockVector, Inner, Label, Product, consecutive
+from proofs.engine.citation import Lemma
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Blockwise, FreeOf
+from proofs.engine.rules import ALGEBRA, ANGLE_SUBTRACTION, MATRIX_PRODUCT
 from proofs.engine.theorem import Theorem
 
 NAME = "rope"
@@ -66,45 +68,51 @@ def pair_derivation() -> Derivation:
     )
     subtracted = sp.Add(Q1 * KV1 * c, Q1 * KV2 * s, -Q2 * KV1 * s, Q2 * KV2 * c, evaluate=False)
     return Derivation(
+        "pair_relative",
         "One pair: ⟨R(pθ)q, R(mθ)κ⟩ = ⟨q, R((m − p)θ)κ⟩",
         (
-            Step(score_form(P, M), "statement, left side: (R(pθ)q)ᵀ·(R(mθ)κ)"),
+            Step(score_form(P, M)),
             Step(
                 sp.ImmutableMatrix([[expanded]]),
-                "expand the inner product of the two rotated vectors",
+                by=MATRIX_PRODUCT,
+                note="the inner product of the two rotated vectors",
             ),
-            Step(sp.ImmutableMatrix([[grouped]]), "regroup by q_a·κ_b"),
+            Step(sp.ImmutableMatrix([[grouped]]), by=ALGEBRA, note="regroup by q_a·κ_b"),
             Step(
                 sp.ImmutableMatrix([[subtracted]]),
-                "angle subtraction: cos a cos b + sin a sin b = cos(b − a), "
-                "cos a sin b − sin a cos b = sin(b − a)",
+                by=ANGLE_SUBTRACTION,
+                note="cos a cos b + sin a sin b = cos(b − a), cos a sin b − sin a cos b = sin(b − a)",
             ),
-            Step(relative_form(M - P), "read back as qᵀ·R((m − p)θ)·κ"),
+            Step(relative_form(M - P), by=MATRIX_PRODUCT, note="read back as qᵀ·R((m − p)θ)·κ"),
         ),
     )
 
 
-def translation_derivation() -> Derivation:
+def translation_derivation(pair: Derivation) -> Derivation:
     """Moving query and key by the same s leaves the score unchanged."""
     return Derivation(
+        "translation_invariant",
         "Shifting both positions by s changes nothing: score(p + s, m + s) = score(p, m)",
         (
-            Step(score_form(P + S, M + S), "score at p + s and m + s"),
+            Step(score_form(P + S, M + S)),
             Step(
-                relative_form(M - P), "the pair identity at p + s, m + s: (m + s) − (p + s) = m − p"
+                relative_form(M - P),
+                by=Lemma(pair, {P: P + S, M: M + S}),
+                note="(m + s) − (p + s) = m − p",
             ),
-            Step(score_form(P, M), "the pair identity at p, m, read backwards"),
+            Step(score_form(P, M), by=Lemma(pair), note="read backwards"),
         ),
     )
 
 
-def offset_derivation() -> Derivation:
+def offset_derivation(pair: Derivation) -> Derivation:
     """Writing m = p + δ, the score is a function of δ alone."""
     return Derivation(
+        "offset_only",
         "Write m = p + δ: the score becomes ⟨q, R(δθ)κ⟩",
         (
-            Step(score_form(P, P + DELTA), "score at p and m = p + δ"),
-            Step(relative_form(DELTA), "the pair identity, (p + δ) − p = δ"),
+            Step(score_form(P, P + DELTA)),
+            Step(relative_form(DELTA), by=Lemma(pair, {M: P + DELTA}), note="(p + δ) − p = δ"),
         ),
     )
 
@@ -138,6 +146,7 @@ def vector_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise:
         }
 
     return Blockwise(
+        "vector_relative",
         f"Whole vectors, d_model = {d_model}, θ_i = ω_i: ⟨M_p q, M_m κ⟩ = ⟨q, M_(m−p) κ⟩, "
         "a sum over the pairs of the pair identity",
         BlockEquation(
@@ -161,9 +170,10 @@ def build(d_model: int = 8) -> Theorem:
         formulas=(sp.Eq(score_form(P, M), relative_form(M - P), evaluate=False),),
         parts=(
             pair,
-            translation_derivation(),
-            offset_derivation(),
+            translation_derivation(pair),
+            offset_derivation(pair),
             FreeOf(
+                "score_free_of_positions",
                 "With m = p + δ the score ⟨q, R(δθ)κ⟩ does not contain p (nor m): it is a function of the offset",
                 sp.ImmutableMatrix(relative_form(DELTA).doit()),
                 (P, M),

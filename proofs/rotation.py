@@ -27,6 +27,7 @@ from proofs.definitions import (
 from proofs.engine.blocks import BlockEquation, Product
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Blockwise, FreeOf
+from proofs.engine.rules import ALGEBRA, ANGLE_ADDITION, MATRIX_PRODUCT
 from proofs.engine.theorem import Theorem
 
 NAME = "rotation"
@@ -52,15 +53,21 @@ def pair_derivation() -> Derivation:
         ]
     )
     return Derivation(
+        "pair_shift",
         "One pair: the rotation R(kω_i) moves the pair at pos to the pair at pos + k",
         (
-            Step(sp.MatMul(rot, pe_pair(POS, w), evaluate=False), "statement, left side"),
-            Step(product, "matrix product"),
+            Step(sp.MatMul(rot, pe_pair(POS, w), evaluate=False)),
+            Step(product, by=MATRIX_PRODUCT),
             Step(
                 sp.ImmutableMatrix([sp.sin(POS * w + K * w), sp.cos(POS * w + K * w)]),
-                "angle addition: sin(a+b) = sin a cos b + cos a sin b, cos(a+b) = cos a cos b − sin a sin b",
+                by=ANGLE_ADDITION,
+                note="sin(a+b) = sin a cos b + cos a sin b, cos(a+b) = cos a cos b − sin a sin b",
             ),
-            Step(pe_pair(POS + K, w), "factor out ω_i: pos·ω_i + k·ω_i = (pos + k)·ω_i"),
+            Step(
+                pe_pair(POS + K, w),
+                by=ALGEBRA,
+                note="factor out ω_i: pos·ω_i + k·ω_i = (pos + k)·ω_i",
+            ),
         ),
         display=((w, OMEGA_I),),
     )
@@ -69,6 +76,7 @@ def pair_derivation() -> Derivation:
 def vector_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise:
     """M_k·PE(pos) = PE(pos + k) for a concrete d_model, block by block from the pair identity."""
     return Blockwise(
+        "vector_shift",
         f"The whole vector, d_model = {d_model}: the block-diagonal M_k shifts PE(pos) by k "
         "(block i acts on components 2i, 2i+1 only)",
         BlockEquation(
@@ -94,9 +102,15 @@ def build(d_model: int = 8) -> Theorem:
         formulas=(pair_statement(OMEGA_I),),
         parts=(
             pair,
-            FreeOf("R(kω_i) does not depend on pos", rotation_matrix(K * w), (POS,)),
+            FreeOf(
+                "rotation_free_of_pos",
+                "R(kω_i) does not depend on pos",
+                rotation_matrix(K * w),
+                (POS,),
+            ),
             vector_fact(d_model, pair),
             FreeOf(
+                "shift_map_free_of_pos",
                 f"M_k (d_model = {d_model}) does not depend on pos",
                 shift_blocks(K, d_model),
                 (POS,),
@@ -107,6 +121,7 @@ def build(d_model: int = 8) -> Theorem:
         remarks=(
             "The argument never uses that pos or k is an integer: the shift works for every real offset.",
         ),
+        brief=True,
     )
 
 

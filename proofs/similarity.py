@@ -15,8 +15,10 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.definitions import D_MODEL, OMEGA_I, I, K, L, omega, pe_pair
+from proofs.engine.citation import Lemma, Termwise
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import FreeOf, NonZero
+from proofs.engine.rules import ALGEBRA, ANGLE_ADDITION, MATRIX_PRODUCT, PYTHAGOREAN
 from proofs.engine.theorem import Theorem
 
 NAME = "similarity"
@@ -38,10 +40,11 @@ def ramp_product(p: sp.Expr) -> sp.Expr:
 def ramp_product_derivation() -> Derivation:
     """r(p)·r(p + k) = p(p + k)/L²."""
     return Derivation(
+        "ramp_similarity",
         "The ramp's similarity of p and p + k",
         (
-            Step(sp.Mul(ramp(P), ramp(P + K), evaluate=False), "definition of r"),
-            Step(P * (P + K) / L**2, "multiply the fractions"),
+            Step(sp.Mul(ramp(P), ramp(P + K), evaluate=False)),
+            Step(P * (P + K) / L**2, by=ALGEBRA, note="multiply the fractions"),
         ),
     )
 
@@ -52,10 +55,11 @@ def second_difference_derivation() -> Derivation:
         ramp_product(P + 1), sp.Mul(-2, ramp_product(P)), ramp_product(P - 1), evaluate=False
     )
     return Derivation(
+        "ramp_second_difference",
         "Its second difference in p",
         (
-            Step(second, "definition of s(p) = r(p)·r(p + k)"),
-            Step(2 / L**2, "expand: the terms in p and k cancel"),
+            Step(second),
+            Step(2 / L**2, by=ALGEBRA, note="multiply out: the terms in p and k cancel"),
         ),
     )
 
@@ -65,25 +69,31 @@ def pair_similarity_derivation() -> Derivation:
     w = omega()
     a, b = pe_pair(P, w), pe_pair(P + K, w)
     return Derivation(
+        "pair_similarity",
         "The sinusoidal similarity of p and p + k, one pair",
         (
-            Step(sp.MatMul(a.T, b, evaluate=False), "dot product of the pairs"),
-            Step(sp.ImmutableMatrix([[(a.T * b)[0]]]), "matrix product"),
-            Step(sp.ImmutableMatrix([[sp.cos(K * w)]]), "angle subtraction"),
+            Step(sp.MatMul(a.T, b, evaluate=False)),
+            Step(sp.ImmutableMatrix([[(a.T * b)[0]]]), by=MATRIX_PRODUCT),
+            Step(
+                sp.ImmutableMatrix([[sp.cos(K * w)]]),
+                by=(ANGLE_ADDITION, PYTHAGOREAN),
+                note="split (p + k)ω_i; then sin² + cos² = 1",
+            ),
         ),
         display=((w, OMEGA_I),),
     )
 
 
-def vector_similarity_derivation() -> Derivation:
-    """PE(p)·PE(p + k) = Σ_i cos(k·ω_i), d_model symbolic."""
+def vector_similarity_derivation(pair: Derivation) -> Derivation:
+    """PE(p)·PE(p + k) = Σ_i cos(k·ω_i), d_model symbolic: the pair identity, term by term."""
     w = omega()
     a, b = pe_pair(P, w), pe_pair(P + K, w)
     return Derivation(
+        "dot_sum",
         "The whole vector: sum over the pairs",
         (
-            Step(sp.Sum((a.T * b)[0], PAIRS), "the dot product, pair by pair"),
-            Step(sp.Sum(sp.cos(K * w), PAIRS), "the pair identity inside the sum"),
+            Step(sp.Sum((a.T * b)[0], PAIRS)),
+            Step(sp.Sum(sp.cos(K * w), PAIRS), by=Termwise(Lemma(pair))),
         ),
         display=((w, OMEGA_I),),
     )
@@ -91,6 +101,7 @@ def vector_similarity_derivation() -> Derivation:
 
 def build(d_model: int = 8) -> Theorem:
     """The similarity theorem (d_model is unused: the statement holds for every d_model)."""
+    pair = pair_similarity_derivation()
     return Theorem(
         name=NAME,
         title="Similarity sees the offset under the sinusoids, the position under the ramp",
@@ -108,12 +119,21 @@ def build(d_model: int = 8) -> Theorem:
             sp.Eq(sp.Mul(ramp(P), ramp(P + K), evaluate=False), P * (P + K) / L**2, evaluate=False),
         ),
         parts=(
-            pair_similarity_derivation(),
-            vector_similarity_derivation(),
-            FreeOf("Σ_i cos(kω_i) does not contain p", sp.Sum(sp.cos(K * omega()), PAIRS), (P,)),
+            pair,
+            vector_similarity_derivation(pair),
+            FreeOf(
+                "dot_sum_free_of_p",
+                "Σ_i cos(kω_i) does not contain p",
+                sp.Sum(sp.cos(K * omega()), PAIRS),
+                (P,),
+            ),
             ramp_product_derivation(),
             second_difference_derivation(),
-            NonZero("The second difference 2/L² is nonzero, as L > 0", 2 / L**2),
+            NonZero(
+                "second_difference_nonzero",
+                "The second difference 2/L² is nonzero, as L > 0",
+                2 / L**2,
+            ),
         ),
         twin="numeric.checks.similarity.similarity_table",
         twin_kwargs={"d_model": d_model},
@@ -121,6 +141,7 @@ def build(d_model: int = 8) -> Theorem:
             "A function of k alone has second difference 0 in p; the ramp's product has 2/L² "
             "at every p, so no choice of k makes it independent of p.",
         ),
+        brief=True,
     )
 
 

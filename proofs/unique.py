@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs.definitions import BASE, D_MODEL, POS, frequencies, omega, pe_pair, pe_vector
+from proofs.definitions import BASE, D_MODEL, POS, omega, omegas, pe_pair, pe_vector
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import NonZero
+from proofs.engine.rules import ALGEBRA, ANGLE_SUBTRACTION, MATRIX_PRODUCT, PERIOD, PYTHAGOREAN
 from proofs.engine.theorem import Theorem
 
 NAME = "unique"
@@ -35,10 +36,11 @@ def first_frequency_derivation() -> Derivation:
     """ω_0 = 1 for every d_model."""
     exponent = sp.Mul(sp.Integer(-2), sp.Integer(0), 1 / D_MODEL, evaluate=False)
     return Derivation(
+        "first_frequency_is_1",
         "The first pair has frequency 1 for every d_model, so PE_0(pos) = (sin pos, cos pos)",
         (
-            Step(sp.Pow(BASE, exponent, evaluate=False), "ω_i = 10000^(−2i/d_model) at i = 0"),
-            Step(sp.Integer(1), "the exponent is 0"),
+            Step(sp.Pow(BASE, exponent, evaluate=False)),
+            Step(sp.Integer(1), by=ALGEBRA, note="the exponent is 0"),
         ),
     )
 
@@ -47,17 +49,20 @@ def first_pair_distance_derivation() -> Derivation:
     """‖PE_0(p) − PE_0(q)‖² = 2 − 2cos(p − q) for real p, q."""
     diff = pe_pair(P, 1) - pe_pair(Q, 1)
     return Derivation(
+        "first_pair_distance",
         "Squared distance of the first pairs: ‖PE_0(p) − PE_0(q)‖² = 2 − 2cos(p − q)",
         (
-            Step(sp.MatMul(diff.T, diff, evaluate=False), "squared distance"),
-            Step(sp.ImmutableMatrix([[sum(e**2 for e in diff)]]), "matrix product"),
+            Step(sp.MatMul(diff.T, diff, evaluate=False)),
+            Step(sp.ImmutableMatrix([[sum(e**2 for e in diff)]]), by=MATRIX_PRODUCT),
             Step(
                 sp.ImmutableMatrix([[2 - 2 * (sp.cos(P) * sp.cos(Q) + sp.sin(P) * sp.sin(Q))]]),
-                "expand the squares; sin² + cos² = 1 twice",
+                by=PYTHAGOREAN,
+                note="expand the squares; sin² + cos² = 1 twice",
             ),
             Step(
                 sp.ImmutableMatrix([[2 - 2 * sp.cos(P - Q)]]),
-                "cos(p − q) = cos p cos q + sin p sin q",
+                by=ANGLE_SUBTRACTION,
+                note="cos(p − q) = cos p cos q + sin p sin q",
             ),
         ),
     )
@@ -93,18 +98,20 @@ def periodicity_derivation(d_model: int) -> Derivation:
     shifted = sp.ImmutableMatrix(
         [
             f(sp.Mul(POS + period, w, evaluate=False), evaluate=False)
-            for w in frequencies(d_model)
+            for w in omegas(d_model)
             for f in (sp.sin, sp.cos)
         ]
     )
     shown = _period_text(period)
     return Derivation(
+        "real_period",
         f"Over real positions, d_model = {d_model}: PE(pos + {shown}) = PE(pos)",
         (
-            Step(shifted, f"PE at pos + {shown}"),
+            Step(shifted),
             Step(
                 pe_vector(POS, d_model),
-                f"sin and cos have period 2π, and each shift {shown}·ω_i is a multiple of 2π",
+                by=PERIOD,
+                note=f"each shift {shown}·ω_i is a multiple of 2π",
             ),
         ),
     )
@@ -135,33 +142,39 @@ def build(d_model: int = 8) -> Theorem:
             first_frequency_derivation(),
             first_pair_distance_derivation(),
             NonZero(
+                "first_pairs_differ",
                 "For a nonzero integer n = p − q: cos n − 1 ≠ 0, so the first pairs differ "
                 "(SymPy: a trigonometric function of a nonzero rational is irrational)",
                 sp.cos(N) - 1,
             ),
             NonZero(
+                "n_is_not_2pi_times_0",
                 "Why: cos n = 1 needs n = 2πm with m integer; m = 0 gives n − 2π·0 = n ≠ 0",
                 (N - 2 * sp.pi * M).subs(M, 0),
             ),
             NonZero(
-                "and m ≠ 0 gives n − 2πm ≠ 0, as π is irrational (2πm irrational, n rational)",
+                "n_is_not_2pi_times_m",
+                "With m ≠ 0: n − 2πm ≠ 0, as π is irrational (2πm irrational, n rational)",
                 N - 2 * sp.pi * M,
             ),
             periodicity_derivation(periodic),
             NonZero(
-                f"yet no nonzero integer n is a multiple of the real period {shown}: n − {shown}·m ≠ 0",
+                "no_integer_period",
+                f"No nonzero integer n is a multiple of the real period {shown}: n − {shown}·m ≠ 0",
                 N - period * M,
             ),
         ),
         twin="numeric.checks.unique.nearest_rows_table",
         twin_kwargs={"d_model": d_model},
         remarks=(
-            "Parts 3-5 and 7 are decided by SymPy's assumptions, not by algebra: part 3 rests on "
-            "its rule that sin and cos of a nonzero rational are irrational (Lindemann), parts 5 "
-            "and 7 on pi.is_irrational (True) with rational + nonzero rational·irrational being "
-            "irrational. The step 'cos x = 1 only for x ∈ 2πℤ' behind parts 4-5 is the standard "
-            "zero set of 1 − cos, not checked by the engine; part 3 reaches the conclusion "
-            "without it.",
+            "The nonzero facts are decided by SymPy's assumptions, not by algebra: cos n − 1 ≠ 0 "
+            "rests on its rule that sin and cos of a nonzero rational are irrational "
+            "(Lindemann), n − 2πm ≠ 0 and the integer-period fact on pi.is_irrational (True) "
+            "with rational + nonzero rational·irrational being irrational. The step 'cos x = 1 "
+            "only for x ∈ 2πℤ' behind the two n − 2πm facts is the standard zero set of "
+            "1 − cos, not checked by the engine; the cos n − 1 fact reaches the conclusion "
+            "without it. The Coq development proves uniqueness without any of these: "
+            "pe_unique_int, from pi_irrational.",
             "Uniqueness holds for all integer positions, not only the 50 the course module tests, "
             "and for every d_model: it uses the first pair only.",
             f"Over real positions PE is periodic when all ω_i are 1/integer (d_model = 2, 4, 8; "
@@ -169,6 +182,7 @@ def build(d_model: int = 8) -> Theorem:
             "frequencies 1, 1/10, 1/100, 1/1000 have rational ratios; for other d_model, such as "
             "512, some ratios 10000^(−2i/d_model) are irrational (not checked here).",
         ),
+        brief=True,
     )
 
 

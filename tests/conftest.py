@@ -8,15 +8,15 @@ import pytest
 from hypothesis import settings
 
 from numeric.module_tables import module_report
-from numeric.table import Table
-from proofs.cli import verify
-from proofs.render import notes
+from numeric.result_table import Table
+from proofs import registry
+from proofs.engine.theorem import TheoremRun
 
 
 @pytest.fixture(scope="session")
-def checked_notes() -> list[notes.Checked]:
+def checked_notes() -> list[TheoremRun]:
     """Every theorem verified once, with its twin's table (about 10 s)."""
-    return verify.check()
+    return list(registry.run())
 
 
 @pytest.fixture(scope="session")

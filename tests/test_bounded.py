@@ -41,24 +41,27 @@ def test_norm_for_other_d_model(d_model):
 
 def test_wrong_norm_is_refuted():
     pe = pe_vector(POS, 4)
-    wrong = Derivation("‖PE‖² = d_model", (Step((pe.T * pe)[0], "norm"), Step(sp.Integer(4), "?")))
+    wrong = Derivation("claim", "‖PE‖² = d_model", (Step((pe.T * pe)[0]), Step(sp.Integer(4))))
     assert wrong.verify().status == "refuted"
 
 
 def test_nonnegative_with_a_wrong_witness_is_refuted():
     fact = NonNegative(
-        "1 − sin x = (sin(x/2) + cos(x/2))²", 1 - sp.sin(X), (sp.sin(X / 2) + sp.cos(X / 2)) ** 2
+        "claim",
+        "1 − sin x = (sin(x/2) + cos(x/2))²",
+        1 - sp.sin(X),
+        (sp.sin(X / 2) + sp.cos(X / 2)) ** 2,
     )
     assert fact.verify().status == "refuted"
 
 
 def test_nonnegative_with_a_negative_witness_is_refuted():
-    fact = NonNegative("−1 − sin² x ≥ 0", -1 - sp.sin(X) ** 2, -1 - sp.sin(X) ** 2)
+    fact = NonNegative("claim", "−1 − sin² x ≥ 0", -1 - sp.sin(X) ** 2, -1 - sp.sin(X) ** 2)
     assert fact.verify().status == "refuted"
 
 
 def test_nonnegative_with_an_unsigned_witness_is_undecided_not_proved():
-    fact = NonNegative("sin x ≥ 0", sp.sin(X), sp.sin(X))
+    fact = NonNegative("claim", "sin x ≥ 0", sp.sin(X), sp.sin(X))
     assert fact.verify().status == "undecided"
 
 

@@ -15,10 +15,11 @@ def test_frequencies_theorem_is_proved():
 
 def test_a_wrong_period_is_refuted():
     wrong = Derivation(
+        "claim",
         "wrong",
         (
-            Step(sp.sin(sp.Mul(POS + sp.pi / OMEGA_I, OMEGA_I, evaluate=False)), "half a period"),
-            Step(sp.sin(POS * OMEGA_I), "as if π were a period"),
+            Step(sp.sin(sp.Mul(POS + sp.pi / OMEGA_I, OMEGA_I, evaluate=False))),
+            Step(sp.sin(POS * OMEGA_I)),
         ),
     )
     assert wrong.verify().status == "refuted"

@@ -5,7 +5,7 @@ import pytest
 import sympy as sp
 
 from numeric.checks.group import group_table
-from numeric.rotations import rotation_blocks, shift_matrix
+from numeric.rotations import rotation_blocks, stacked_rotations
 from proofs import group
 from proofs.definitions import D_MODEL, I, J, K, omega, rotation_matrix
 from proofs.engine.blocks import partition
@@ -56,7 +56,7 @@ WRONG = {
 @pytest.mark.parametrize("name", sorted(WRONG))
 def test_wrong_group_laws_are_refuted(name):
     lhs, rhs = WRONG[name]
-    verdict = Derivation(name, (Step(lhs, "claim"), Step(rhs, "claim"))).verify()
+    verdict = Derivation("claim", name, (Step(lhs), Step(rhs))).verify()
     assert verdict.status == "refuted"
 
 
@@ -68,13 +68,16 @@ def test_numeric_twin_passes_and_covers_every_law():
 
 def test_numeric_blocks_match_the_dense_matrix():
     omegas = np.array([1.0, 0.1, 0.01])
-    dense = shift_matrix(2.5, omegas)
+    dense = stacked_rotations(2.5, omegas)
     blocks = rotation_blocks(2.5, omegas)
     for i, block in enumerate(blocks):
         assert np.array_equal(dense[2 * i : 2 * i + 2, 2 * i : 2 * i + 2], block)
     # A wrong law really shows up: M_1·M_1 is not M_1.
     assert (
-        np.abs(shift_matrix(1, omegas) @ shift_matrix(1, omegas) - shift_matrix(1, omegas)).max()
+        np.abs(
+            stacked_rotations(1, omegas) @ stacked_rotations(1, omegas)
+            - stacked_rotations(1, omegas)
+        ).max()
         > 0.1
     )
 

@@ -7,7 +7,7 @@ import sympy as sp
 from numeric.checks.layouts import layout_table, odd_tables, permutation_matrix
 from numeric.tables import sinusoidal_pe
 from proofs import layouts
-from proofs.definitions import POS, pe_vector, shift_matrix
+from proofs.definitions import POS, dense_shift_matrix, pe_vector
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import LinearSystem
 
@@ -35,7 +35,7 @@ def test_the_structured_layout_is_the_dense_one():
     p = layouts.permutation(6)
     assert p.dense() == layouts.permutation_matrix(6)
     assert layouts.concatenated_blocks(POS, 6).dense() == layouts.concatenated_vector(POS, 6)
-    dense = p.dense() * shift_matrix(layouts.K, 6) * p.dense().T
+    dense = p.dense() * dense_shift_matrix(layouts.K, 6) * p.dense().T
     assert layouts.concatenated_shift_blocks(layouts.K, 6).dense() == dense
 
 
@@ -47,25 +47,29 @@ def test_a_wrong_structured_layout_is_refuted():
     statement = layouts.BlockEquation(
         layouts.Permuted(layouts.permutation(4), layouts.pe_blocks(POS, 4)), swapped
     )
-    assert layouts.Blockwise("wrong layout", statement).verify().status == "refuted"
+    assert layouts.Blockwise("claim", "wrong layout", statement).verify().status == "refuted"
 
 
 def test_a_wrong_layout_is_refuted():
     # [cos | sin] is not what P produces.
-    ws = layouts.frequencies(4)
+    ws = layouts.omegas(4)
     swapped = sp.ImmutableMatrix([sp.cos(POS * w) for w in ws] + [sp.sin(POS * w) for w in ws])
     p = layouts.permutation_matrix(4)
     claim = Derivation(
-        "wrong layout", (Step(sp.MatMul(p, pe_vector(POS, 4)), "c"), Step(swapped, "c"))
+        "claim", "wrong layout", (Step(sp.MatMul(p, pe_vector(POS, 4))), Step(swapped))
     )
     assert claim.verify().status == "refuted"
 
 
 def test_schedules_are_instances_with_i_and_d_model_symbolic():
-    t2t = layouts.pair_shift_derivation(layouts.tensor2tensor_omega(), "t2t", "")
+    any_frequency = layouts.any_frequency_derivation()
+    assert any_frequency.verify().status == "proved"
+    t2t = layouts.tensor2tensor_pair_derivation(any_frequency)
     assert {layouts.I, layouts.D_MODEL} <= t2t.symbols
     assert t2t.verify().status == "proved"
-    assert layouts.pair_shift_derivation(layouts.W, "any ω", "").verify().status == "proved"
+    # The instance cites the any-frequency identity and is closed by it, not proved again.
+    (link,) = t2t.verify().links
+    assert link.cited == link.closed_by == "lemma any_frequency_shift"
 
 
 def test_odd_d_model_parts_are_proved():
@@ -81,7 +85,11 @@ def test_odd_d_model_parts_are_proved():
 def test_unpaired_sine_system_is_inconsistent_with_a_certificate():
     d = layouts.ODD_D_MODEL
     system = LinearSystem(
-        "no map", layouts.even_derivative_equations(d), layouts.row_unknowns(d), "inconsistent"
+        "claim",
+        "no map",
+        layouts.even_derivative_equations(d),
+        layouts.row_unknowns(d),
+        "inconsistent",
     )
     solution = system.solve()
     assert solution.status == "inconsistent"
@@ -95,7 +103,7 @@ def test_unpaired_sine_impossibility_needs_sin_k_omega_nonzero():
     # With sin(k·ω_last) = 0 the same equations are solvable, so "inconsistent" must be refuted.
     d = layouts.ODD_D_MODEL
     equations = tuple(e.subs(layouts.SIGMA, 0) for e in layouts.even_derivative_equations(d))
-    system = LinearSystem("edge", equations, layouts.row_unknowns(d), "inconsistent")
+    system = LinearSystem("claim", "edge", equations, layouts.row_unknowns(d), "inconsistent")
     assert system.verify().status == "refuted"
 
 

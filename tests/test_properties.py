@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numeric.tables import accuracy_bound, sinusoidal_pe
-from proofs.definitions import POS, K, pe_vector, rotation_matrix, shift_matrix
+from proofs.definitions import POS, K, dense_shift_matrix, pe_vector, rotation_matrix
 from proofs.engine.blocks import BlockEquation, BlockMatrix, Label, Product, consecutive
 from proofs.engine.derivation import prove_identity
 from proofs.engine.facts import Blockwise
@@ -80,7 +80,7 @@ def test_concatenated_layout_is_a_permutation(d_model: int, base: float, pos: in
 
 def _broken_shift(d_model: int, block: int) -> sp.ImmutableMatrix:
     """M_k with block `block` transposed: R(−kω) in place of R(kω) for that one pair."""
-    m = shift_matrix(K, d_model).as_mutable()
+    m = dense_shift_matrix(K, d_model).as_mutable()
     j = 2 * block
     m[j : j + 2, j : j + 2] = m[j : j + 2, j : j + 2].T
     return sp.ImmutableMatrix(m)
@@ -94,7 +94,7 @@ def _check_d_model_independence(d_model: int, block: int) -> None:
     blocks = tuple(dense[2 * b : 2 * b + 2, 2 * b : 2 * b + 2] for b in range(d_model // 2))
     m_k = BlockMatrix(blocks, consecutive(d_model), d_model, Label("B_{i}", "B_{{i}}"))
     statement = BlockEquation(Product((m_k, fact.statement.lhs.factors[1])), fact.statement.rhs)
-    structured = Blockwise("broken", statement, pair_derivation(), fact.bindings).verify()
+    structured = Blockwise("claim", "broken", statement, pair_derivation(), fact.bindings).verify()
     assert structured.status == "refuted" and f"block {block} " in structured.reason
     broken = prove_identity(
         _broken_shift(d_model, block) * pe_vector(POS, d_model), pe_vector(POS + K, d_model)

@@ -21,7 +21,7 @@ def test_coefficients_are_computed_from_the_polynomial():
 
 def test_impossibility_is_not_claimed_for_k_zero():
     fact = LinearSystem(
-        "k = 0", ramp.coefficient_equations(sp.Integer(0)), (ramp.A,), "inconsistent"
+        "claim", "k = 0", ramp.coefficient_equations(sp.Integer(0)), (ramp.A,), "inconsistent"
     )
     assert fact.verify().status == "refuted"
 

@@ -26,10 +26,11 @@ def test_pair_statement_is_general_in_every_symbol():
 
 def test_wrong_sign_of_the_offset_is_refuted():
     claim = Derivation(
+        "claim",
         "p − m instead of m − p",
         (
-            Step(rope.score_form(rope.P, rope.M), "c"),
-            Step(rope.relative_form(rope.P - rope.M), "c"),
+            Step(rope.score_form(rope.P, rope.M)),
+            Step(rope.relative_form(rope.P - rope.M)),
         ),
     )
     assert claim.verify().status == "refuted"

@@ -9,11 +9,11 @@ from proofs.definitions import (
     POS,
     I,
     K,
+    dense_shift_matrix,
     omega,
     pe_pair,
     pe_vector,
     rotation_matrix,
-    shift_matrix,
 )
 
 
@@ -37,7 +37,7 @@ def test_whole_vector_for_other_d_model(d_model):
 def test_the_structured_statement_is_the_dense_one(d_model):
     statement = rotation.vector_fact(d_model).statement
     m_k, pe = statement.lhs.factors
-    assert m_k.dense() == shift_matrix(K, d_model)
+    assert m_k.dense() == dense_shift_matrix(K, d_model)
     assert pe.dense() == pe_vector(POS, d_model)
     assert statement.rhs.dense() == pe_vector(POS + K, d_model)
 
@@ -77,7 +77,7 @@ def test_sin_and_cos_swapped_is_refuted():
 
 
 def test_wrong_block_order_of_m_k_is_refuted():
-    m = shift_matrix(K, 4)
+    m = dense_shift_matrix(K, 4)
     permuted = sp.diag(m[2:, 2:], m[:2, :2])
     assert prove_identity(permuted * pe_vector(POS, 4), pe_vector(POS + K, 4)).status == "refuted"
 

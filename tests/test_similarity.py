@@ -18,10 +18,11 @@ def test_similarity_theorem_is_proved():
 def test_a_wrong_second_difference_is_not_proved():
     p = similarity.P
     wrong = Derivation(
+        "claim",
         "wrong",
         (
             similarity.second_difference_derivation().steps[0],
-            Step(sp.Integer(0), "as if the ramp's similarity depended on k alone"),
+            Step(sp.Integer(0)),
         ),
     )
     assert wrong.verify().status == "refuted"
@@ -29,7 +30,7 @@ def test_a_wrong_second_difference_is_not_proved():
 
 
 def test_a_zero_obstruction_is_not_claimed_nonzero():
-    assert NonZero("zero", 2 / L**2 - 2 / L**2).verify().status != "proved"
+    assert NonZero("claim", "zero", 2 / L**2 - 2 / L**2).verify().status != "proved"
 
 
 def test_the_twin_sees_the_same_thing():

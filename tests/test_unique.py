@@ -21,14 +21,14 @@ def test_nonzero_facts_need_their_hypotheses():
     n_any = sp.Symbol("n", integer=True)
     m_any = sp.Symbol("m", integer=True)
     # n = 0 is allowed here, so cos n = 1 can happen: SymPy must not claim cos n - 1 != 0.
-    assert not NonZero("cos n ≠ 1", sp.cos(n_any) - 1).verify().proved
+    assert not NonZero("claim", "cos n ≠ 1", sp.cos(n_any) - 1).verify().proved
     # n = m = 0 is allowed here, where n - 2πm vanishes.
-    assert not NonZero("n − 2πm ≠ 0", n_any - 2 * sp.pi * m_any).verify().proved
+    assert not NonZero("claim", "n − 2πm ≠ 0", n_any - 2 * sp.pi * m_any).verify().proved
 
 
 def test_rational_multiple_of_a_period_is_not_claimed_nonzero():
     # 2000 = 2000·1 is an integer multiple of 1: only π's irrationality makes part 7 true.
-    assert not NonZero("n − 2000m ≠ 0", unique.N - 2000 * unique.M).verify().proved
+    assert not NonZero("claim", "n − 2000m ≠ 0", unique.N - 2000 * unique.M).verify().proved
 
 
 @pytest.mark.parametrize(
@@ -49,7 +49,7 @@ def test_no_real_period_for_irrational_ratios(d_model):
 def test_wrong_period_is_refuted():
     pe = pe_vector(POS, 8)
     wrong = Derivation(
-        "PE(pos + 200π) = PE(pos)", (Step(pe.subs(POS, POS + 200 * sp.pi), "shift"), Step(pe, "?"))
+        "claim", "PE(pos + 200π) = PE(pos)", (Step(pe.subs(POS, POS + 200 * sp.pi)), Step(pe))
     )
     assert wrong.verify().status == "refuted"
 

@@ -1,7 +1,7 @@
 """The theorems' numeric twins, one module per theorem of proofs/, named after it.
 
 Each twin computes a table with NumPy and checks the theorem's identity on it at scale, against
-a tolerance derived from the table's accuracy; each returns a numeric.table.Table with `passed`.
+a tolerance derived from the table's accuracy; each returns a numeric.result_table.Table with `passed`.
 """
 
 from numeric.checks.bounded import bounds_and_norms_table, bounds_table, table_bounds
@@ -10,6 +10,11 @@ from numeric.checks.group import group_table
 from numeric.checks.layouts import layout_table
 from numeric.checks.ramp import ramp_range_table, ramp_table
 from numeric.checks.rope import rope_table
+from numeric.checks.rope_decay import rope_decay_table
+from numeric.checks.rope_group import rope_group_table
+from numeric.checks.rope_layouts import rope_layouts_table
+from numeric.checks.rope_precision import rope_precision_table
+from numeric.checks.rope_scaling import rope_scaling_table
 from numeric.checks.rotation import rotation_check, rotation_table, rotation_tolerance
 from numeric.checks.shift_maps import shift_fit_table
 from numeric.checks.unique import nearest_rows_table, unique_rows, unique_rows_table
@@ -23,6 +28,11 @@ __all__ = [
     "nearest_rows_table",
     "ramp_range_table",
     "ramp_table",
+    "rope_decay_table",
+    "rope_group_table",
+    "rope_layouts_table",
+    "rope_precision_table",
+    "rope_scaling_table",
     "rope_table",
     "rotation_check",
     "rotation_table",

@@ -12,7 +12,7 @@ from numpy.typing import DTypeLike
 
 from numeric import validate
 from numeric.blocks import block_rows, check_positions, row_blocks
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import (
     accuracy_bound,
     ramp_encoding,
@@ -55,6 +55,7 @@ def bounds_and_norms_table(
         rows.append((d, max_len, lo, hi, d / 2, norm_error, norm_tolerance, ok))
     return Table(
         title="Every entry in [-1, 1] and ‖PE(pos)‖² = d_model/2, positions 0 .. max_len − 1",
+        headline="every entry lies in [−1, 1] and ‖PE(pos)‖² = d_model/2",
         columns=(
             "d_model",
             "rows",

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from numeric import validate
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import accuracy_bound, frequencies, sinusoidal_pe
 
 DEFAULT_KS = (0, 1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000, 5000)
@@ -69,6 +69,7 @@ def dot_product_table(
         rows.append((k, float(after[0, n]), float(exact[n]), spread, asym, error, ok))
     return Table(
         title=f"PE(p)·PE(p+k) against Σ cos(k·ω_i), d_model = {d_model}, p in {tuple(bases)}",
+        headline="PE(p)·PE(p + k) = Σ cos(kω_i) at every p",
         columns=(
             "k",
             "PE(p)·PE(p+k)",

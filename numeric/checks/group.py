@@ -11,8 +11,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from numeric import validate
+from numeric.result_table import Table
 from numeric.rotations import rotation_blocks
-from numeric.table import Table
 from numeric.tables import frequencies
 
 _U = 2.0**-53  # unit roundoff of float64
@@ -83,6 +83,7 @@ def group_table(
         )
     return Table(
         title=f"group laws of M_k, d_model = {d_model}, offsets {', '.join(f'{k:g}' for k in offsets)}",
+        headline="the group laws of M_k",
         columns=("law", "cases", "max |difference|", "max difference / tolerance", "within"),
         rows=tuple(rows),
         formats=("", "d", ".2e", ".3f", ""),

@@ -19,8 +19,8 @@ from numeric import validate
 from numeric.blocks import block_rows, check_positions, row_blocks
 from numeric.checks.rotation import rotation_residuals, rotation_tolerance
 from numeric.linear_shift import best_linear_shift
-from numeric.rotations import shift_matrix
-from numeric.table import Table
+from numeric.result_table import Table
+from numeric.rotations import stacked_rotations
 from numeric.tables import accuracy_bound, frequencies, sinusoidal_pe
 
 _U = 2.0**-53  # unit roundoff of float64
@@ -183,7 +183,7 @@ def layout_table(
     odd_omegas = base ** (-2 * np.arange(d_odd // 2 + 1) / d_odd)
     for k in odd_ks:
         pad_map = np.eye(d_odd)
-        pad_map[:-1, :-1] = shift_matrix(k, odd_omegas[:-1])
+        pad_map[:-1, :-1] = stacked_rotations(k, odd_omegas[:-1])
         rows.append(
             (
                 f"d_model = {d_odd}, zero padding: diag(M_k, 1)",
@@ -210,6 +210,7 @@ def layout_table(
             f"layouts and schedules, d_model = {d_model} ({max_len} positions); "
             f"odd d_model = {d_odd} ({odd_len} positions)"
         ),
+        headline="layouts, schedules and odd d_model",
         columns=("claim", "case", "max residual", "bound", "holds"),
         rows=tuple(rows),
         formats=("", "", ".2e", ".2e", ""),

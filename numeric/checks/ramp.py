@@ -13,7 +13,7 @@ import numpy as np
 
 from numeric import validate
 from numeric.linear_shift import EXACT_FIT_TOLERANCE, best_linear_shift
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import (
     ramp_encoding,
     sinusoidal_pe,
@@ -58,6 +58,7 @@ def ramp_table(*, max_len: int = 50, ks: Iterable[int] = (1, 5)) -> Table:
         rows.append((k, float(a[0, 0]), ramp_residual, pair_residual, distance, ok))
     return Table(
         title=f"ramp vs sinusoidal pair: best linear map from pos to pos+k over all {max_len} positions",
+        headline="a sinusoidal pair has a linear map from pos to pos + k, the ramp none",
         columns=("k", "ramp a", "ramp residual", "pair residual", "pair |M − R(k)|", "as claimed"),
         rows=tuple(rows),
         formats=("d", ".6f", ".3e", ".1e", ".1e", ""),

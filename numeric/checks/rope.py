@@ -13,8 +13,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from numeric import validate
+from numeric.result_table import Table
 from numeric.rotations import rotation_blocks
-from numeric.table import Table
 from numeric.tables import frequencies
 
 _U = 2.0**-53  # unit roundoff of float64
@@ -79,6 +79,7 @@ def rope_table(
         rows.append((name, "⟨q, M_(m−p) k⟩", positions**2, diff, tol, diff <= tol))
     return Table(
         title=f"RoPE scores depend only on m − p: d_model = {d_model}, p, m in [0, {positions})",
+        headline="RoPE scores depend only on m − p",
         columns=(
             "angles",
             "compared with",

@@ -15,7 +15,7 @@ from numpy.typing import DTypeLike
 
 from numeric import validate
 from numeric.blocks import block_rows, check_positions, row_blocks
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import (
     accuracy_bound,
     frequencies,
@@ -127,6 +127,7 @@ def _rotation_report(
         )
     return Table(
         title=f"rotation: R(kω)·PE[pos] vs PE[pos+k], ({n}, {d_model}) {dtype.name} table",
+        headline="R(kω_i)·PE(pos) = PE(pos + k) on the table",
         columns=("k", "max |kω|", "pairs compared", "max residual", "tolerance", "within"),
         rows=tuple(rows),
         formats=("g", ".4g", "d", ".2e", ".2e", ""),

@@ -12,7 +12,7 @@ import numpy as np
 
 from numeric import validate
 from numeric.linear_shift import EXACT_FIT_TOLERANCE, best_linear_shift
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import ramp_encoding, raw_index_encoding, sinusoidal_pe
 
 # A misfit claim needs a residual far above rounding: this is ~10^10 times the noise seen here.
@@ -58,6 +58,7 @@ def shift_fit_table(*, max_len: int = 64, k: int = 3, d_model: int = 8) -> Table
         rows.append((name, table.shape[1], "exact fit" if exists else "no fit", residual, ok))
     return Table(
         title=f"best least-squares linear map from row pos to row pos + {k}, {max_len} positions",
+        headline="the best linear map from row pos to row pos + k",
         columns=("encoding", "dims", "expected", "max residual", "as claimed"),
         rows=tuple(rows),
         formats=("", "d", "", ".3e", ""),

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from numeric import validate
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import accuracy_bound, frequencies, ramp_encoding, sinusoidal_pe
 
 DEFAULT_POSITIONS = (0, 10, 20, 40)
@@ -57,6 +57,7 @@ def similarity_table(
         ok = ok and len(set(ramp_values)) == len(ramp_values)
     return Table(
         title=f"similarity of p and p+k: d_model = {d_model}, ramp over max_len = {max_len}",
+        headline="the similarity of p and p + k, sinusoidal against ramp",
         columns=("k", "p", "PE(p)·PE(p+k)", "Σ cos(kω_i)", "r(p)·r(p+k)", "p(p+k)/L²"),
         rows=tuple(rows),
         formats=("d", "d", ".6f", ".6f", ".4f", ".4f"),

@@ -23,7 +23,7 @@ from numpy.typing import DTypeLike
 
 from numeric import validate
 from numeric.blocks import CHUNK_ENTRIES, block_rows, check_positions, row_blocks
-from numeric.table import Table
+from numeric.result_table import Table
 from numeric.tables import (
     accuracy_bound,
     sinusoidal_pe,
@@ -193,6 +193,7 @@ def nearest_rows_table(*, max_lens: Iterable[int] | None = None, d_model: int = 
         rows.append((n, d_model, best.distance, best.p, best.q, best.q - best.p, ok))
     return Table(
         title="Smallest distance between distinct rows of the sinusoidal table, and the nearest pair",
+        headline="distinct rows of the table stay apart",
         columns=("rows", "d_model", "min distance", "pos p", "pos q", "q − p", "distinct"),
         rows=tuple(rows),
         formats=("", "", ".6g", "", "", "", ""),

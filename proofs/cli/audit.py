@@ -13,8 +13,7 @@ import argparse
 import json
 import shutil
 
-from numeric.table_audit import audit, compare
-from numeric.table_audit.load import open_table
+from proofs.cli.usage import UsageError, user_input
 
 NAME = "audit"
 HELP = "identify a positional-encoding table (.npy, .npz, .csv, .txt, .safetensors) and measure it"
@@ -37,23 +36,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Load the table(s), audit or compare, print the report; exit 0 only for a clean result."""
+    """Open the table(s), audit or compare, print the report; exit 0 only for a clean result."""
+    from numeric.table_audit import audit, compare, open_table
+
     if args.against_key is not None and args.against is None:
-        raise ValueError("--against-key names the array in the --against file; give --against B")
-    try:
-        table = open_table(args.file, key=args.key)
-        if args.against is None:
-            result = audit(table, what=args.file)
-            ok = result.clean
-        else:
-            other = open_table(args.against, key=args.against_key)
-            result = compare(table, other, names=(args.file, args.against))
-            ok = result.same
-    except MemoryError:
-        # The audit reads every file in bounded memory; this is a machine with less to spare.
-        raise ValueError(
-            f"out of memory auditing {args.file}; the audit needs about 512 MB free"
-        ) from None
+        raise UsageError("--against-key names the array in the --against file; give --against B")
+    # The file is the user's input: what the readers and the audit refuse is named in one line.
+    with user_input():
+        try:
+            table = open_table(args.file, key=args.key)
+            if args.against is None:
+                result = audit(table, what=args.file)
+                ok = result.clean
+            else:
+                other = open_table(args.against, key=args.against_key)
+                result = compare(table, other, names=(args.file, args.against))
+                ok = result.same
+        except MemoryError:
+            # The audit reads every file in bounded memory: this machine has less to spare.
+            raise ValueError(
+                f"out of memory auditing {args.file}; the audit needs about 512 MB free"
+            ) from None
     if args.json:
         print(json.dumps(result.to_json(), indent=2, allow_nan=False))
     else:

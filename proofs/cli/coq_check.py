@@ -21,6 +21,7 @@ from typing import Any, Literal
 from proofs import registry
 from proofs.engine.coq.development import (
     HANDWRITTEN,
+    HEADLINE,
     HEADLINE_THEOREMS,
     HYPOTHESES,
     LOGICAL_ROOT,
@@ -112,13 +113,15 @@ def coqc_available() -> bool:
 def compile_development(development: Development, folder: Path) -> dict[str, Compiled]:
     """Write development into folder and compile each .v file with coqc; name -> outcome.
 
-    Headline.v first (UniqueBounded.v requires it); the rest are independent and compile two
-    at a time (the machine's cores are shared).
+    PiIrrational.v, then Headline.v (which requires it; UniqueBounded.v requires Headline.v) one
+    after the other; the rest are independent and compile two at a time (the machine's cores are
+    shared).
     """
     for name, text in development.files().items():
         (folder / name).write_text(text, encoding="utf-8")
-    first, *rest = development.order
-    results = {first: _coqc(folder, first)}
+    first = development.order.index(HEADLINE) + 1
+    results = {name: _coqc(folder, name) for name in development.order[:first]}
+    rest = development.order[first:]
     with ThreadPoolExecutor(max_workers=2) as pool:
         results.update(zip(rest, pool.map(lambda n: _coqc(folder, n), rest), strict=True))
     return results

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from numeric.table import Table
 from proofs.cli.files import check_directory, write_files
 from proofs.cli.options import add_out_argument, positive_even_int
-from proofs.render.notes_checked import Checked
 
-Render = Callable[[Sequence[Checked], Sequence[Table]], dict[str, bytes]]
+if TYPE_CHECKING:
+    from numeric.result_table import Table
+    from proofs.engine.theorem import TheoremRun
+
+Render = Callable[[Sequence["TheoremRun"], Sequence["Table"]], dict[str, bytes]]
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,11 +32,11 @@ def write_notes(args: argparse.Namespace, render: Render, *, brief: bool = False
     """Verify, render, write; exit 1 (files still written, status shown) if a theorem failed."""
     # Imported here so that the proof run, which loads every command, does not load the lesson.
     from numeric.module_tables import module_report
-    from proofs.cli.verify import check
-    from proofs.render.lesson import brief_theorems
+    from proofs import registry
 
     check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
-    checked = check(brief_theorems() if brief else None, d_model=args.d_model)
+    chosen = registry.brief_names() if brief else None
+    checked = list(registry.run(chosen, d_model=args.d_model))
     files = render(checked, module_report())
     changed = set(write_files(args.out, files))
     for name in files:

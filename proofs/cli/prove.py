@@ -5,39 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from proofs import registry
 from proofs.cli.options import job_count, positive_even_int
-from proofs.cli.pool import parallel_map
 from proofs.cli.terminal import Progress, add_style_arguments, style_from
-from proofs.render.json import theorem_json
-from proofs.render.tables import render_tables
-from proofs.render.text import link_count, render_theorem, summary_table
-from proofs.render.text_style import Style
+from proofs.cli.usage import user_input
+
+if TYPE_CHECKING:
+    from numeric.result_table import Table
+    from proofs.engine.theorem import TheoremRun
+    from proofs.render.text_style import Style
 
 NAME = "prove"
 HELP = "verify theorems (all by default): every step checked symbolically and numerically"
 EXAMPLE = "pe-proofs prove rotation ramp --d-model 16 --verbose"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One theorem's run: its rendering (text or a JSON object) and its summary row."""
-
-    rendered: str | dict
-    name: str
-    parts: int
-    links: int
-    status: str
-    twin: bool | None
-    seconds: float
-
-    coq_ok: bool = True
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "proved" and self.twin is not False and self.coq_ok
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,36 +47,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_style_arguments(parser)
 
 
-def _prove_one(task: tuple[str, int, bool, Style | None]) -> Outcome:
-    """Verify one theorem, run its twin, and render it (style None: as JSON)."""
-    name, d_model, twin, style = task
-    start = time.perf_counter()
-    result = registry.build(name, d_model=d_model).verify()
-    table = result.theorem.run_twin() if twin else None
-    seconds = time.perf_counter() - start
-    if style is None:
-        twin_json = None if table is None else json.loads(render_tables([table], "json"))[0]
-        rendered: str | dict = theorem_json(result, twin_json) | {"seconds": round(seconds, 3)}
-    else:
-        rendered = render_theorem(result, style)
-        if table is not None:
-            rendered += "\n" + _twin_text(result.theorem.twin, table, style)
-        rendered += "\n"
-    return Outcome(
-        rendered,
-        name,
-        len(result.parts),
-        link_count(result),
-        result.status,
-        None if table is None else table.passed is not False,
-        seconds,
-    )
+def _rendered(run: TheoremRun, style: Style) -> str:
+    """One theorem as text: its chains, its twin's line, and its Coq mark if asked for."""
+    from proofs.render.text import render_theorem
+
+    text = render_theorem(run, style)
+    if run.table is not None:
+        text += "\n" + _twin_text(run.theorem.twin, run.table, style)
+    if run.coq is not None:
+        text += "\n" + run.coq.summary()
+    return text + "\n"
 
 
-def _twin_text(function: str, table, style: Style) -> str:
+def _as_json(run: TheoremRun, coq_asked: bool) -> dict:
+    from proofs.render.json import theorem_json
+    from proofs.render.tables import render_tables
+
+    twin = None if run.table is None else json.loads(render_tables([run.table], "json"))[0]
+    out = theorem_json(run, twin) | {"seconds": round(run.seconds, 3)}
+    if coq_asked:
+        out["coq"] = None if run.coq is None else run.coq.as_json()
+    return out
+
+
+def _twin_text(function: str, table: Table, style: Style) -> str:
     """The twin's verdict in one line (and its whole table with verbose)."""
+    from proofs.render.tables import render_tables
+
     passed = table.passed is not False
-    what = f"numeric twin {function.rpartition('.')[2]}: {_headline(table.title)}"
+    what = f"numeric twin {function.rpartition('.')[2]}: {table.headline or table.title}"
     lines = style.marked(
         "proved" if passed else "refuted", f"{what}: {'passed' if passed else 'FAILED'}"
     )
@@ -102,33 +84,12 @@ def _twin_text(function: str, table, style: Style) -> str:
     return "\n".join(lines)
 
 
-def _headline(title: str) -> str:
-    """A table's title up to its first comma outside brackets ("Every entry in [-1, 1] and …")."""
-    depth = 0
-    for n, char in enumerate(title):
-        depth += (char in "([{") - (char in ")]}")
-        if char == "," and depth == 0:
-            return title[:n]
-    return title
-
-
-def _with_coq(outcome: Outcome, coq: dict | None, *, json_output: bool) -> Outcome:
-    """The outcome with the Coq kernel's mark added (coq None: coqc is missing, said on stderr)."""
-    if coq is None:
-        rendered = outcome.rendered | {"coq": None} if json_output else outcome.rendered
-        return replace(outcome, rendered=rendered)
-    mark = coq[outcome.name]
-    if json_output:
-        rendered = outcome.rendered | {"coq": mark.as_json()}
-    else:
-        rendered = f"{outcome.rendered.rstrip()}\n{mark.summary()}\n"
-    return replace(outcome, rendered=rendered, coq_ok=mark.ok)
-
-
 def run(args: argparse.Namespace) -> int:
-    names = [registry.check_name(n) for n in args.names] or registry.names()
+    from proofs.render.text import summary_table
+
+    with user_input():
+        names = [registry.check_name(n) for n in args.names] or registry.names()
     style = None if args.json else style_from(args)
-    tasks = [(name, args.d_model, not args.no_twin, style) for name in names]
     # The third check: the Coq kernel compiles the development once, before the theorems run.
     coq = None
     if args.coq:
@@ -136,20 +97,22 @@ def run(args: argparse.Namespace) -> int:
 
         coq = coq_check.marks_for(names, args.d_model)
     progress = Progress()
-    outcomes = []
+    runs = []
+    start = time.perf_counter()
     progress.show(f"proving {names[0]} (1 of {len(names)}) …")
-    for number, outcome in enumerate(parallel_map(_prove_one, tasks, jobs=args.jobs), 1):
+    results = registry.run(names, d_model=args.d_model, twin=not args.no_twin, jobs=args.jobs)
+    for number, result in enumerate(results, 1):
         progress.clear()
-        outcome = _with_coq(outcome, coq, json_output=style is None) if args.coq else outcome
-        outcomes.append(outcome)
+        if coq is not None:
+            result = replace(result, coq=coq[result.name])
+        runs.append(result)
         if style is not None:
-            print(outcome.rendered, flush=True)
+            print(_rendered(result, style), flush=True)
         if number < len(names):
             progress.show(f"proving {names[number]} ({number + 1} of {len(names)}) …")
     progress.clear()
     if style is None:
-        print(json.dumps([o.rendered for o in outcomes], indent=2, ensure_ascii=False))
+        print(json.dumps([_as_json(r, args.coq) for r in runs], indent=2, ensure_ascii=False))
     else:
-        rows = [(o.name, o.parts, o.links, o.status, o.twin, o.seconds) for o in outcomes]
-        print(summary_table(rows, style))
-    return 0 if all(o.ok for o in outcomes) else 1
+        print(summary_table(runs, time.perf_counter() - start, style))
+    return 0 if all(r.ok for r in runs) else 1

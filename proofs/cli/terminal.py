@@ -1,10 +1,10 @@
-"""What this terminal can show: width, Unicode or ASCII, colour; and progress on stderr.
+"""What this terminal can show: width, Unicode or ASCII, color; and progress on stderr.
 
 The rules (also in README "Commands"):
 - width: the terminal's columns when stdout is a terminal, else COLUMNS if set, else 100;
 - Unicode (typeset math, ✓ ✗ ?) when stdout's encoding is UTF-8, plain ASCII otherwise or
   with --ascii; a pipe or a file keeps Unicode, since the math reads far better in it;
-- colour only when stdout is a terminal, NO_COLOR is unset or empty and TERM is not "dumb";
+- color only when stdout is a terminal, NO_COLOR is unset or empty and TERM is not "dumb";
   --color always or never overrides;
 - progress on stderr only when stderr is a terminal, so logs and pipes get none.
 """
@@ -38,7 +38,7 @@ def add_style_arguments(parser: argparse.ArgumentParser) -> None:
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
-        help="colour the verdicts (default auto: on a terminal, unless NO_COLOR is set)",
+        help="color the verdicts (default auto: on a terminal, unless NO_COLOR is set)",
     )
 
 
@@ -64,7 +64,7 @@ def wants_unicode(stream: TextIO | None = None) -> bool:
     return encoding in ("utf8", "utf8sig")
 
 
-def wants_colour(stream: TextIO | None = None) -> bool:
+def wants_color(stream: TextIO | None = None) -> bool:
     """True on a terminal, unless NO_COLOR is set (non-empty) or TERM is "dumb"."""
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
@@ -73,11 +73,11 @@ def wants_colour(stream: TextIO | None = None) -> bool:
 
 def style_from(args: argparse.Namespace, stream: TextIO | None = None) -> Style:
     """The Style the options and the terminal ask for."""
-    colour = {"always": True, "never": False}.get(args.color)
+    color = {"always": True, "never": False}.get(args.color)
     return Style(
         width=terminal_width(stream),
         unicode=not args.ascii and wants_unicode(stream),
-        colour=wants_colour(stream) if colour is None else colour,
+        color=wants_color(stream) if color is None else color,
         verbose=args.verbose,
     )
 

@@ -16,20 +16,15 @@ from dataclasses import dataclass
 import sympy as sp
 
 from proofs.engine.blocks import BlockEquation, partition, template
-from proofs.engine.derivation import Derivation, Verdict, check_link, explicit
+from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget
+from proofs.engine.citation import assumption_failure
+from proofs.engine.derivation import Derivation, Verdict, check_link
+from proofs.engine.rules.matrices import explicit
 
 Bindings = Callable[[int], dict[sp.Symbol, sp.Expr]]
 
 # Quantifiers and integrals bind symbols: substituting into them would not be an instance.
 _BINDERS = (sp.Sum, sp.Product, sp.Integral, sp.Lambda)
-
-
-def _assumption_failure(symbol: sp.Symbol, value: sp.Expr) -> str:
-    """'' if value meets every assumption of symbol, else the first one it does not meet."""
-    for key, wanted in symbol.assumptions0.items():
-        if getattr(sp.sympify(value), f"is_{key}") != wanted:
-            return f"{value} is not {'' if wanted else 'non-'}{key} as {symbol} is"
-    return ""
 
 
 # The only assumptions on which two positive SymPy Integers can differ.
@@ -43,26 +38,6 @@ def _representatives(index: sp.Symbol, count: int) -> range | tuple[int, ...]:
     if _VALUE_DEPENDENT & set(index.assumptions0):
         return range(count)
     return tuple(range(min(count, 2)))
-
-
-def _multiplied(expr: sp.Basic) -> sp.Basic:
-    """expr with its nested matrix products carried out factor by factor, innermost first.
-
-    The engine's explicit() lets SymPy expand a product of a transpose into a Sum per entry;
-    multiplying the explicit factors directly gives the same matrix, many times faster.
-    """
-    if isinstance(expr, sp.MatMul):
-        factors = [_multiplied(f) for f in expr.args]
-        if all(isinstance(f, sp.MatrixBase) for f in factors):
-            out = factors[0]
-            for f in factors[1:]:
-                out = out * f
-            return sp.ImmutableMatrix(out)
-        return explicit(expr)
-    if isinstance(expr, sp.Transpose):
-        inner = _multiplied(expr.arg)
-        return sp.ImmutableMatrix(inner.T) if isinstance(inner, sp.MatrixBase) else explicit(expr)
-    return explicit(expr)
 
 
 def _same(a: sp.Basic, b: sp.Basic) -> bool:
@@ -80,24 +55,20 @@ class Blockwise:
     bindings: block index -> the values the lemma's free symbols take at that block.
     """
 
+    name: str
     title: str
     statement: BlockEquation
     lemma: Derivation | None = None
     bindings: Bindings | None = None
 
-    def evidence(self) -> list[tuple[str, BlockEquation]]:
-        """What the printers show: the structured statement itself."""
-        using = f"block i is an instance of “{self.lemma.title}”" if self.lemma else "blockwise"
-        return [(f"Block by block ({using}):", self.statement)]
-
     def _instances(self, at: int | sp.Symbol) -> list[sp.Basic] | str:
         """The lemma's steps with its symbols bound as at block `at` (a number or the index)."""
         mapping = self.bindings(at) if self.bindings else {}
         for symbol, value in mapping.items():
-            failure = _assumption_failure(symbol, value)
+            failure = assumption_failure(symbol, value)
             if failure:
                 return f"block {at}: {failure}"
-        return [_multiplied(step.expr).xreplace(mapping) for step in self.lemma.steps]
+        return [explicit(step.expr).xreplace(mapping) for step in self.lemma.steps]
 
     def _match(self, sides: list[sp.Basic], targets: list[sp.Basic], where: str, seed: int):
         """None if each side equals a target, else the Verdict saying why not."""
@@ -115,8 +86,8 @@ class Blockwise:
         return None
 
     def _block(self, b: int, seed: int) -> Verdict | None:
-        lhs = _multiplied(self.statement.lhs.block(b))
-        rhs = _multiplied(self.statement.rhs.block(b))
+        lhs = explicit(self.statement.lhs.block(b))
+        rhs = explicit(self.statement.rhs.block(b))
         if self.lemma is None:
             return self._match([lhs], [rhs], f"block {b}", seed)
         targets = self._instances(b)
@@ -128,7 +99,7 @@ class Blockwise:
         """Both sides are one template in the index: match it once, then check every index value
         meets the index's hypotheses, so each block is an instance."""
         (lhs, family), (rhs, _) = left, right
-        lhs, rhs = _multiplied(lhs), _multiplied(rhs)
+        lhs, rhs = explicit(lhs), explicit(rhs)
         where = f"block {family.index} (symbolic)"
         if self.lemma is None:
             failure = self._match([lhs], [rhs], where, seed)
@@ -140,12 +111,18 @@ class Blockwise:
         if failure is not None:
             return failure
         for b in _representatives(family.index, count):
-            bad = _assumption_failure(family.index, sp.Integer(b))
+            bad = assumption_failure(family.index, sp.Integer(b))
             if bad:
                 return Verdict("undecided", f"block {b}: {bad}")
         return None
 
-    def verify(self, *, seed: int = 0) -> Verdict:
+    def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
+        def timed_out(where: str) -> Verdict:
+            return Verdict("undecided", f"timed out in {where} (budget {timeout} s)")
+
+        return run_with_budget(lambda: self._verify(seed), timeout, timed_out)
+
+    def _verify(self, seed: int) -> Verdict:
         try:
             left, right = partition(self.statement.lhs), partition(self.statement.rhs)
         except ValueError as exc:
@@ -177,6 +154,6 @@ class Blockwise:
             return Verdict("proved", f"partition checked; the sides agree on all {what} ({how})")
         return Verdict(
             "proved",
-            f"partition checked; on all {what} both sides are the lemma “{self.lemma.title}” "
+            f"partition checked; on all {what} both sides are the lemma {self.lemma.name} "
             f"instantiated at that block ({how})",
         )

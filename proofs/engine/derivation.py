@@ -9,7 +9,6 @@ check runs within a time budget (proofs.engine.budget): past it, the verdict is 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -17,10 +16,12 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget, stage
+from proofs.engine.citation import Citation, lemmas_of, words
 from proofs.engine.floats import exact_floats, float_note
 from proofs.engine.pointwise import Counterexample, NumericResult, check_numeric
+from proofs.engine.rules.matrices import explicit
 from proofs.engine.show import show
-from proofs.engine.symbolic import SymbolicResult, check_symbolic
+from proofs.engine.symbolic import SymbolicResult, check_cited, check_uncited
 
 Status = Literal["proved", "refuted", "undecided"]
 
@@ -52,41 +53,23 @@ def _shape(expr: sp.Basic) -> tuple[int, int] | None:
     return expr.shape if isinstance(expr, sp.MatrixBase | sp.MatrixExpr) else None
 
 
-def explicit(expr: sp.Basic) -> sp.Basic:
-    """expr with any unevaluated matrix product (kept for display) carried out."""
-    if isinstance(expr, sp.MatrixBase):
-        return sp.ImmutableMatrix(expr)
-    if not isinstance(expr, sp.MatrixExpr):
-        return expr
-    return _carry_out(expr)
-
-
-@functools.lru_cache(maxsize=512)
-def _carry_out(expr: sp.MatrixExpr) -> sp.ImmutableMatrix:
-    # Products, sums and transposes of explicit matrices are multiplied out factor by factor;
-    # as_explicit() would build and evaluate a Sum per entry, about ten times slower.
-    if isinstance(expr, sp.MatMul):
-        scalar, product = sp.Integer(1), None
-        for factor in expr.args:
-            if isinstance(factor, sp.MatrixBase | sp.MatrixExpr):
-                value = explicit(factor)
-                product = value if product is None else product * value
-            else:
-                scalar *= factor
-        return sp.ImmutableMatrix(scalar * product)
-    if isinstance(expr, sp.MatAdd):
-        return sp.ImmutableMatrix(sp.Add(*(explicit(term) for term in expr.args)))
-    if isinstance(expr, sp.Transpose):
-        return explicit(expr.arg).T
-    return sp.ImmutableMatrix(expr.as_explicit())
-
-
 @dataclass(frozen=True)
 class Step:
-    """One expression of a chain and the rule that justifies reaching it from the previous one."""
+    """One expression of a chain and what justifies reaching it from the one before.
+
+    expr: the expression. by: the rule, rules or lemma the step cites (proofs.engine.citation);
+    the first step of a chain is the statement and cites nothing. note: a sentence for the
+    reader, printed beside the citation ("factor out ω_i").
+    """
 
     expr: sp.Basic
-    justification: str
+    by: Citation | None = None
+    note: str = ""
+
+    @property
+    def cited(self) -> str:
+        """The citation in words, "" for the statement."""
+        return words(self.by)
 
 
 @dataclass(frozen=True)
@@ -95,6 +78,16 @@ class LinkResult:
 
     symbolic: SymbolicResult
     numeric: NumericResult
+
+    @property
+    def cited(self) -> str:
+        """The step's citation in words ("" when the claim cites none)."""
+        return self.symbolic.cited
+
+    @property
+    def closed_by(self) -> str:
+        """What closed the link symbolically, in words ("" when nothing did)."""
+        return self.symbolic.closed_by
 
     @property
     def status(self) -> Status:
@@ -144,13 +137,20 @@ _DEEP_POINTS = 8
 _DEEP_TOLERANCE = 2.0**-1000
 
 
-def check_link(a: sp.Basic, b: sp.Basic, *, seed: int = 0) -> LinkResult:
-    """Check a = b twice: by symbolic reduction and at seeded points in ball arithmetic."""
+def check_link(
+    a: sp.Basic, b: sp.Basic, *, seed: int = 0, by: Citation | None = None
+) -> LinkResult:
+    """Check a = b twice: symbolically (by the cited rule or lemma if by is given, else by any
+    rule) and at seeded points in ball arithmetic."""
+    cited_a, cited_b = a, b
     a, b = _entries_as_symbols(exact_floats(explicit(a)), exact_floats(explicit(b)))
     numeric = check_numeric(a, b, seed=seed)
     # A certified counterexample already refutes the link; the algebra is then only asked for
     # its cheap reductions, since simplify() on a false claim can run for minutes.
-    symbolic = check_symbolic(a, b, thorough=numeric.passed is not False)
+    if by is not None:
+        symbolic = check_cited(cited_a, cited_b, by)
+    else:
+        symbolic = check_uncited(a, b, thorough=numeric.passed is not False)
     if numeric.passed and symbolic.passed is None and symbolic.residue is not None:
         # The sides agree within the tolerance everywhere sampled, but lhs - rhs equals the
         # exactly reduced residue: where a ball of the residue excludes 0, the claim is false
@@ -159,7 +159,10 @@ def check_link(a: sp.Basic, b: sp.Basic, *, seed: int = 0) -> LinkResult:
             residue = check_numeric(symbolic.residue, sp.Integer(0), seed=seed, points=4)
         if residue.passed is False:
             return LinkResult(symbolic, residue)
-    if numeric.passed and (symbolic.passed is not True or symbolic.needs_confirmation):
+    # A cited link needs the deeper look only when its rule may have answered wrongly.
+    if numeric.passed and (
+        symbolic.needs_confirmation or (by is None and symbolic.passed is not True)
+    ):
         # The algebra did not prove the link, or reached 0 by a rewrite that may have evaluated
         # numbers: look much closer for a tiny discrepancy. A zero from trigsimp or simplify
         # stands only if every deeper point agrees within 2**-1000.
@@ -176,20 +179,29 @@ def check_link(a: sp.Basic, b: sp.Basic, *, seed: int = 0) -> LinkResult:
 class Derivation:
     """A claim lhs = rhs with its chain of steps; steps[0] is lhs and steps[-1] is rhs.
 
+    name: a short identifier that states the claim (pair_shift), unique within its theorem.
     title: what the chain shows, in words. display: substitutions applied only when printing
     (for example the power 10000**(-2i/d_model) shown as the symbol omega_i).
     """
 
+    name: str
     title: str
     steps: tuple[Step, ...]
     display: tuple[tuple[sp.Basic, sp.Basic], ...] = field(default=())
 
     def __post_init__(self) -> None:
         if len(self.steps) < 2:
-            raise ValueError(f"derivation {self.title!r} needs at least two steps (lhs and rhs)")
+            raise ValueError(f"derivation {self.name!r} needs at least two steps (lhs and rhs)")
         shapes = {_shape(s.expr) for s in self.steps}
         if len(shapes) != 1:
-            raise ValueError(f"derivation {self.title!r} mixes shapes {sorted(map(str, shapes))}")
+            raise ValueError(f"derivation {self.name!r} mixes shapes {sorted(map(str, shapes))}")
+        if self.steps[0].by is not None:
+            raise ValueError(f"derivation {self.name!r}: the first step is the statement")
+
+    @property
+    def lemmas(self) -> tuple[Derivation, ...]:
+        """The proved chains its steps cite (each a part of the same theorem)."""
+        return tuple(lemma for s in self.steps for lemma in lemmas_of(s.by))
 
     @property
     def lhs(self) -> sp.Basic:
@@ -218,7 +230,7 @@ class Derivation:
             verdict = run_with_budget(lambda: self._verify(seed), timeout, timed_out)
         except RecursionError:
             raise ValueError(
-                f"derivation {self.title!r}: an expression is nested too deeply to check"
+                f"derivation {self.name!r}: an expression is nested too deeply to check"
             ) from None
         note = float_note(*(s.expr for s in self.steps))
         if note:
@@ -227,7 +239,7 @@ class Derivation:
 
     def _verify(self, seed: int) -> Verdict:
         links = tuple(
-            check_link(a.expr, b.expr, seed=seed + j)
+            check_link(a.expr, b.expr, seed=seed + j, by=b.by)
             for j, (a, b) in enumerate(zip(self.steps, self.steps[1:], strict=False))
         )
         bad = [j for j, link in enumerate(links) if link.status != "proved"]
@@ -249,6 +261,11 @@ class Derivation:
                 else "the two sides differ at a point"
             )
             return Verdict("refuted", reason, cx, links)
+        defects = [
+            f"link {j + 1} {links[j].symbolic.defect}" for j in bad if links[j].symbolic.defect
+        ]
+        if defects:
+            return Verdict("undecided", "; ".join(defects), None, links)
         steps = ", ".join(str(j + 1) for j in bad)
         return Verdict(
             "undecided", f"link(s) {steps} not verified and no counterexample found", None, links
@@ -274,7 +291,7 @@ def prove_identity(
             raise ValueError(
                 f"lhs and rhs must have the same shape, got {_shape(a)} and {_shape(b)}"
             )
-        claim = Derivation("claim", (Step(a, "claim"), Step(b, "claim")))
+        claim = Derivation("claim", "claim", (Step(a), Step(b)))
         return claim.verify(seed=seed, timeout=timeout)
     except RecursionError:
         raise ValueError("the claim is nested too deeply to check") from None

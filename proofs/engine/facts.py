@@ -1,32 +1,55 @@
 """Facts: checked statements that are not equalities.
 
 "R(k*omega) does not contain pos" (FreeOf), "this expression is not 0" (NonZero), "this is >= 0"
-(NonNegative) and "this linear system has no solution" (LinearSystem). Each verifies to a Verdict,
-like a Derivation does, so a theorem's parts are checked one by one, whatever their kind.
+(NonNegative), "this linear system has no solution" (LinearSystem), "this whole-vector statement
+is a lemma at every block" (Blockwise) and "find_shift_map decides this encoding so"
+(ShiftMapFact). Every fact has the same protocol as a Derivation: a name that states it, a
+title, verify(*, seed, timeout) -> Verdict, and its content as mathematical objects (the
+printers in proofs.render say it in words). So a theorem's parts are checked one by one,
+whatever their kind.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 import sympy as sp
 
 from proofs.engine.blockwise import Blockwise
+from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget
+from proofs.engine.citation import Citation
 from proofs.engine.derivation import Derivation, Verdict, check_link
 from proofs.engine.floats import exact_floats
 from proofs.engine.linear_system import LinearSolution, solve_linear
+from proofs.engine.shift_decision import ShiftMap, find_shift_map
 from proofs.engine.zero_test import is_zero, shielded
+
+
+def within_budget(check: Callable[[], Verdict], timeout: float | None, name: str) -> Verdict:
+    """check() within timeout seconds (None: no limit); past it, undecided, saying where."""
+
+    def timed_out(where: str) -> Verdict:
+        return Verdict("undecided", f"timed out in {where} (budget {timeout} s)")
+
+    try:
+        return run_with_budget(check, timeout, timed_out)
+    except RecursionError:
+        raise ValueError(f"fact {name!r}: an expression is nested too deeply to check") from None
 
 
 @dataclass(frozen=True)
 class FreeOf:
     """Fact: expr does not contain any of symbols (checked on its free symbols)."""
 
+    name: str
     title: str
     expr: sp.Basic
     symbols: tuple[sp.Symbol, ...]
 
-    def verify(self, *, seed: int = 0) -> Verdict:
+    def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
+        del seed, timeout  # reading the free symbols is immediate
         found = sorted(s.name for s in self.symbols if s in self.expr.free_symbols)
         if found:
             return Verdict("refuted", f"the expression contains {', '.join(found)}")
@@ -39,10 +62,15 @@ class NonZero:
     """Fact: expr != 0, decided by the certified zero test (proofs.engine.zero_test): balls for
     numbers, SymPy's assumptions on the symbols with every constant certified first."""
 
+    name: str
     title: str
     expr: sp.Expr
 
-    def verify(self, *, seed: int = 0) -> Verdict:
+    def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
+        del seed  # no sampling: the zero test is exact or certified
+        return within_budget(self._verify, timeout, self.name)
+
+    def _verify(self) -> Verdict:
         z = is_zero(self.expr)
         if z is False:
             hyps = ", ".join(_hypotheses(self.expr)) or "its value"
@@ -56,17 +84,23 @@ class NonZero:
 class NonNegative:
     """Fact: expr >= 0, shown by an equal witness that SymPy's assumptions see is nonnegative.
 
-    expr = witness is checked like a derivation link (symbolically and numerically); then
+    expr = witness is checked like a derivation link (symbolically, by the cited rules `by`,
+    and numerically); then
     witness.is_nonnegative must be True, as for a square of a real or a sum of such squares.
     Example: 1 - sin(x) = (sin(x/2) - cos(x/2))**2 >= 0 for real x.
     """
 
+    name: str
     title: str
     expr: sp.Expr
     witness: sp.Expr
+    by: Citation | None = None
 
-    def verify(self, *, seed: int = 0) -> Verdict:
-        link = check_link(self.expr, self.witness, seed=seed)
+    def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
+        return within_budget(lambda: self._verify(seed), timeout, self.name)
+
+    def _verify(self, seed: int) -> Verdict:
+        link = check_link(self.expr, self.witness, seed=seed, by=self.by)
         # Constants SymPy would judge by evalf are replaced by what a ball certifies about them.
         sign = shielded(exact_floats(self.witness)).is_nonnegative
         if link.status == "refuted":
@@ -94,6 +128,7 @@ class LinearSystem:
     (the unique solution). All equations are kept; nothing is dropped.
     """
 
+    name: str
     title: str
     equations: tuple[sp.Expr, ...]
     unknowns: tuple[sp.Symbol, ...]
@@ -102,7 +137,11 @@ class LinearSystem:
     def solve(self) -> LinearSolution:
         return solve_linear(self.equations, self.unknowns)
 
-    def verify(self, *, seed: int = 0) -> Verdict:
+    def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
+        del seed  # exact row reduction, no sampling
+        return within_budget(self._verify, timeout, self.name)
+
+    def _verify(self) -> Verdict:
         result = self.solve()
         if result.status == "undecided":
             return Verdict("undecided", result.reason)
@@ -124,7 +163,100 @@ class LinearSystem:
         return Verdict("proved", f"unique solution {result.solution}")
 
 
-Fact = FreeOf | NonZero | NonNegative | LinearSystem | Blockwise
+@dataclass(frozen=True)
+class ShiftEvidence:
+    """What find_shift_map answered, as mathematical objects for the printers.
+
+    encoding: f(pos) as a column. matrix, offset: the map M(k) and, if affine, b(k) (None when
+    no map exists). derivation: the verified chain M(k)·f(pos) = f(pos + k). equations: the
+    coefficient equations a map would need (each reads ... = 0). value, holds_for: the
+    contradiction 0 = value they force, and for which k it is one.
+    """
+
+    encoding: sp.ImmutableMatrix
+    matrix: sp.ImmutableMatrix | None = None
+    offset: sp.ImmutableMatrix | None = None
+    derivation: Derivation | None = None
+    equations: tuple[sp.Expr, ...] = ()
+    value: sp.Expr | None = None
+    holds_for: str = ""
+
+
+@dataclass(frozen=True)
+class ShiftMapFact:
+    """Fact: find_shift_map decides the encoding expr as expected, with its evidence.
+
+    expr: the encoding f(pos) as a column, pos and k the position and offset symbols.
+    expect: whether a map (linear, or affine if affine) exists. Proved only when the answer
+    matches and carries a verified derivation (exists) or a certificate whose constant was shown
+    nonzero (does not exist).
+    """
+
+    name: str
+    title: str
+    expr: sp.ImmutableMatrix
+    pos: sp.Symbol
+    k: sp.Symbol
+    expect: bool
+    affine: bool = False
+
+    def answer(self) -> ShiftMap:
+        return _shift_answer(self.expr, self.pos, self.k, self.affine)
+
+    def evidence(self) -> ShiftEvidence:
+        """The encoding, then the map with its verified chain, or the certificate's coefficient
+        equations and the contradiction they force."""
+        found = self.answer()
+        if found.exists and found.derivation is not None:
+            return ShiftEvidence(self.expr, found.matrix, found.offset, found.derivation)
+        if found.exists is False:
+            cert = found.certificate
+            # The solver's unknowns are named _m11, ...; show them as m_11, ...
+            names = {
+                u: sp.Symbol(u.name.lstrip("_"))
+                for _, _, _, eq in cert.equations
+                for u in eq.free_symbols
+                if u.name.startswith("_")
+            }
+            equations = tuple(eq.xreplace(names) for _, _, _, eq in cert.equations)
+            return ShiftEvidence(
+                self.expr, equations=equations, value=cert.value, holds_for=cert.holds_for
+            )
+        return ShiftEvidence(self.expr)
+
+    def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
+        del seed  # the derivation inside the answer is checked with its own seeded points
+        return within_budget(self._verify, timeout, self.name)
+
+    def _verify(self) -> Verdict:
+        found = self.answer()
+        if found.exists is None:
+            return Verdict("undecided", found.reason)
+        if found.exists != self.expect:
+            said = "a map exists" if found.exists else "no map exists"
+            return Verdict(
+                "refuted", f"find_shift_map says {said}, the opposite of the known answer"
+            )
+        if found.exists:
+            entries = sp.ImmutableMatrix(list(found.matrix) + list(found.offset or []))
+            if not (found.verdict.proved and self.pos not in entries.free_symbols):
+                return Verdict("undecided", "the map returned did not verify")
+            shown = "M(k) and b(k) found" if self.affine else "M(k) found"
+            return Verdict("proved", f"{shown}; {found.verdict.reason}", links=found.verdict.links)
+        cert = found.certificate
+        return Verdict(
+            "proved",
+            f"the coefficient equations force 0 = {sp.sstr(cert.value)}, false for {cert.holds_for}",
+        )
+
+
+@cache
+def _shift_answer(expr: sp.ImmutableMatrix, pos: sp.Symbol, k: sp.Symbol, affine: bool) -> ShiftMap:
+    # Cached: verifying and printing a fact both need the same answer.
+    return find_shift_map(list(expr), pos, k, affine=affine)
+
+
+Fact = FreeOf | NonZero | NonNegative | LinearSystem | Blockwise | ShiftMapFact
 Part = Derivation | Fact
 
 

@@ -1,133 +1,302 @@
-"""The symbolic half of a link check: reduce lhs - rhs to exactly 0, entry by entry.
+"""The symbolic half of a link check: does the cited rule (or lemma) turn lhs into rhs?
 
-The reductions are tried cheapest first, and the first that reaches 0 names the rule.
-Reaching 0 is the only way to pass. The exact reductions (expand, angle addition, cancel, ...)
-rewrite by exact algebra; trigsimp and simplify may also evaluate numbers in floating point
-(simplify(acosh(1 + 10**-20)) is 0), so a zero they reach is only a candidate, which the link
-check must confirm by certified evaluation (``needs_confirmation``). A difference that an exact
-reduction turns into a constant is decided by the certified zero test: a ball that excludes 0 is
-a certificate that the link is false at every point; anything else is inconclusive.
+A step of a theorem cites its justification, and the check applies exactly that
+(proofs.engine.citation). It passes only when the citation closes the link and is needed: a link
+that algebra alone closes does not need the parity rule, and a link whose two sides are
+identical as written checks nothing. When the citation does not close the link, the rules are
+searched for what does, and the verdict names it ("closed by angle addition, not by the cited
+parity"): a defect of the theorem module, never counted as proved.
+
+A claim that cites nothing (prove_identity) is closed by whatever the rules can do, tried in
+turn, and the result names the rules that did it. The exact rules rewrite by identities that
+hold everywhere; trigsimp, simplify and Sum.doit may evaluate numbers in floating point or
+answer wrongly, so a zero they reach is only a candidate, which the link check confirms by
+certified evaluation (``needs_confirmation``). A difference that the exact rules turn into a
+constant is decided by the certified zero test: a ball that excludes 0 is a certificate that
+the link is false at every point; anything else is inconclusive.
 """
 
 from __future__ import annotations
 
-import functools
-import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy as sp
 
 from proofs.engine.budget import stage
+from proofs.engine.citation import (
+    Citation,
+    Lemma,
+    Termwise,
+    apply_rules,
+    closes,
+    rules_close,
+    rules_of,
+    words,
+)
+from proofs.engine.rules import (
+    ALGEBRA,
+    ANGLE_ADDITION,
+    ANGLE_SUBTRACTION,
+    CANCEL,
+    CLOSED_FORM,
+    COMMON_ANGLE,
+    COUNT_TERMS,
+    EXPONENT_LAWS,
+    HALF_PERIOD,
+    LOGARITHMIC_FORM,
+    MATRIX_PRODUCT,
+    MULTIPLE_ANGLE,
+    PARITY,
+    PERIOD,
+    PYTHAGOREAN,
+    SIMPLIFY,
+    TRANSPOSE,
+    TRIGSIMP,
+    Rule,
+)
+from proofs.engine.rules.normal_form import Atoms
 from proofs.engine.show import show
 from proofs.engine.zero_test import decide_constant
 
-# expand_trig(sin(n*x)) builds a polynomial of degree n in sin(x) and cos(x); integer multiples
-# above this are left whole (sin(10**100*x) would never finish).
-_MAX_MULTIPLE = 12
-# simplify() can take minutes on large expressions; beyond this many operations it is skipped
-# and the entry is reported inconclusive rather than hanging the run.
-_SIMPLIFY_MAX_OPS = 400
+# The exact rules in the order that lets each do its work on what the one before left:
+# matrices carried out, exponents combined, periods removed, then angles split (common angle,
+# sums, multiples), the signs taken out, and cos² written as 1 − sin².
+_ALL_EXACT: tuple[Rule, ...] = (
+    MATRIX_PRODUCT,
+    TRANSPOSE,
+    EXPONENT_LAWS,
+    COUNT_TERMS,
+    PERIOD,
+    HALF_PERIOD,
+    COMMON_ANGLE,
+    ANGLE_ADDITION,
+    MULTIPLE_ANGLE,
+    PARITY,
+    PYTHAGOREAN,
+)
+# Uncited claims try these rule sequences cheapest first; the first that closes is then cut to
+# the rules it needs, which the verdict names.
+_STRATEGIES: tuple[tuple[Rule, ...], ...] = (
+    (ALGEBRA,),
+    _ALL_EXACT[:-1],
+    _ALL_EXACT,
+    (*_ALL_EXACT, CANCEL),
+    (LOGARITHMIC_FORM, *_ALL_EXACT, CANCEL),
+)
+# A wrong citation is diagnosed by the single rules first, then these pairs.
+_DIAGNOSIS: tuple[tuple[Rule, ...], ...] = (
+    *((rule,) for rule in _ALL_EXACT),
+    (CANCEL,),
+    (ANGLE_SUBTRACTION,),
+    (ANGLE_ADDITION, PYTHAGOREAN),
+    (ANGLE_ADDITION, PARITY),
+    (MATRIX_PRODUCT, PARITY),
+    (MATRIX_PRODUCT, PYTHAGOREAN),
+)
+_UNCERTIFIED: tuple[Rule, ...] = (CLOSED_FORM, TRIGSIMP, SIMPLIFY)
 
 
-def _expand(d: sp.Expr) -> sp.Expr:
-    return sp.expand(d)
+@dataclass(frozen=True)
+class SymbolicResult:
+    """Outcome of the symbolic check of one link.
+
+    passed: True if the link closed (by its citation, when it has one); False if lhs − rhs
+    reduced to a nonzero constant (a certificate); None if inconclusive. rule: what closed it,
+    in words ("" when nothing did). residue: for a failure, the reduced difference of the first
+    entry that did not vanish. cited: the citation in words ("" for a claim that cites none).
+    defect: why a cited link is not proved although something closed it ("closed by algebra,
+    not by the cited parity"; "the two sides are identical as written").
+    """
+
+    passed: bool | None
+    rule: str
+    residue: sp.Expr | None = None
+    cited: str = ""
+    defect: str = ""
+    exact: bool = True
+
+    @property
+    def closed_by(self) -> str:
+        """What closed the link symbolically, in words ("" when nothing did)."""
+        return self.rule
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """True when a zero was reached by a rule that may have evaluated numbers."""
+        return bool(self.passed) and not self.exact
+
+    def summary(self) -> str:
+        """A short human-readable line."""
+        if self.passed:
+            return f"symbolic ✓ {self.rule}"
+        if self.defect:
+            return f"symbolic ? {self.defect}"
+        if self.passed is False:
+            return f"symbolic ✗ lhs - rhs = {show(self.residue)}, a nonzero constant"
+        return f"symbolic ? lhs - rhs did not reduce to 0 (left: {show(self.residue)[:80]})"
 
 
-_TRIG = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sinh, sp.cosh, sp.tanh, sp.coth)
+def _difference(a: sp.Basic, b: sp.Basic) -> sp.Basic:
+    if isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase):
+        return sp.ImmutableMatrix(a) - sp.ImmutableMatrix(b)
+    return a - b
 
 
-# The Pythagorean identity and trigsimp both start from the angle-addition form of the same
-# difference: computed once per difference.
-@functools.lru_cache(maxsize=512)
-def _angle_addition(d: sp.Expr) -> sp.Expr:
-    # expand first so sin((pos + k)*w) becomes sin(pos*w + k*w), which expand_trig can split.
-    d = sp.expand(d)
-    # Only an integer multiple of a term is expanded (10000 in 10000**(2i/d) is not one).
-    big = {
-        n
-        for f in d.atoms(*_TRIG)
-        for term in sp.Add.make_args(f.args[0])
-        for n in (term.as_coeff_Mul()[0],)
-        if n.is_Integer and abs(int(n)) > _MAX_MULTIPLE
-    }
-    if not big:
-        return _common_angle(sp.expand(sp.expand_trig(d)))
-    # A large integer stands in as a symbol while the angles are split, so expand_trig splits
-    # sums but does not expand sin(n*x) as a polynomial in sin(x) and cos(x).
-    stand_in = {n: sp.Dummy(integer=True) for n in big}
-    split = sp.expand(sp.expand_trig(d.xreplace(stand_in)))
-    return _common_angle(sp.expand(split.xreplace({v: n for n, v in stand_in.items()})))
+def _needed(a: sp.Basic, b: sp.Basic, rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    """rules cut to those the link needs: each rule is dropped while the rest still close it."""
+    kept = list(rules)
+    for rule in rules:
+        if len(kept) > 1 and rule in kept:
+            trial = tuple(r for r in kept if r is not rule)
+            if rules_close(a, b, trial):
+                kept.remove(rule)
+    if len(kept) > 1 and ALGEBRA in kept:
+        kept.remove(ALGEBRA)
+    return tuple(kept)
 
 
-def _common_angle(d: sp.Expr) -> sp.Expr:
-    # sin(x) and sin(x/2) in one difference are unrelated to expand_trig; written over the
-    # common angle y = x/2 they become sin(2y) and sin(y), which it does relate. Exact: each
-    # angle c·x is rewritten as (c·q)·y with y = x/q, and y put back afterwards.
-    multiples: dict[sp.Expr, dict[sp.Basic, sp.Rational]] = {}
-    for f in d.atoms(*_TRIG):
-        c, x = f.args[0].as_coeff_Mul()
-        if c.is_Rational:
-            multiples.setdefault(x, {})[f] = c
-    common, back = {}, {}
-    for x, angles in multiples.items():
-        q = math.lcm(*(c.q for c in angles.values()))
-        if (
-            q == 1
-            or len(set(angles.values())) < 2
-            or max(abs(c * q) for c in angles.values()) > _MAX_MULTIPLE
-        ):
-            continue
-        y = sp.Dummy("y")
-        common.update({f: f.func(angles[f] * q * y) for f in angles})
-        back[y] = x / q
-    if not common:
-        return d
-    return sp.expand(sp.expand(sp.expand_trig(d.xreplace(common))).xreplace(back))
+def diagnose(a: sp.Basic, b: sp.Basic) -> tuple[Rule, ...] | None:
+    """The fewest rules (searched cheapest first) that close a → b, or None."""
+    if rules_close(a, b, (ALGEBRA,)):
+        return (ALGEBRA,)
+    for rules in _DIAGNOSIS:
+        if rules_close(a, b, rules):
+            return rules
+    for rules in _STRATEGIES[1:]:
+        if rules_close(a, b, rules):
+            return _needed(a, b, rules)
+    return None
 
 
-def _cancel(d: sp.Expr) -> sp.Expr:
-    return sp.cancel(sp.together(sp.expand(d)))
+def check_cited(a: sp.Basic, b: sp.Basic, citation: Citation) -> SymbolicResult:
+    """Whether the cited rule or lemma closes a → b, and is needed to.
+
+    The verdict names what closed the link; a citation that does not close it, or that algebra
+    alone would not need, is a defect: passed None, with the defect said in words.
+    """
+    if isinstance(citation, tuple) and len(citation) == 1:
+        citation = citation[0]
+    cited = words(citation)
+    with stage(f"symbolic check ({cited})"):
+        if a == b:
+            return SymbolicResult(None, "", None, cited, "the two sides are identical as written")
+        algebra_alone = rules_close(a, b, (ALGEBRA,))
+        reason = closes(a, b, citation)
+        if not reason:
+            if algebra_alone and citation is not ALGEBRA:
+                return _defect(cited, "algebra")
+            if isinstance(citation, tuple) and len(citation) > 1:
+                needed = _needed(a, b, citation)
+                if needed != citation:
+                    return _defect(cited, words(needed))
+            exact = all(rule.exact for rule in rules_of(citation))
+            return SymbolicResult(True, cited, None, cited, exact=exact)
+        found = _diagnose_inside(a, b, citation)
+        if found is not None:
+            return _defect(cited, found)
+        return SymbolicResult(None, "", _residue(a, b, rules_of(citation)), cited, reason)
 
 
-def _cos_squared(d: sp.Expr) -> sp.Expr:
-    # cos(x)**2 = 1 - sin(x)**2 and cosh(x)**2 = 1 + sinh(x)**2 hold for every complex x, so
-    # after angle addition a Pythagorean identity becomes a polynomial identity in the sines:
-    # much cheaper than trigsimp.
-    def rewrite(power: sp.Pow) -> sp.Expr:
-        half, odd = divmod(int(power.exp), 2)
-        x = power.base.args[0]
-        if isinstance(power.base, sp.cos):
-            return (1 - sp.sin(x) ** 2) ** half * sp.cos(x) ** odd
-        return (1 + sp.sinh(x) ** 2) ** half * sp.cosh(x) ** odd
+def _diagnose_inside(a: sp.Basic, b: sp.Basic, citation: Citation) -> str | None:
+    """What closes a link whose citation did not: the rules, or for a termwise citation the
+    rules that close the summands."""
+    if isinstance(citation, Termwise):
+        for inner in (ALGEBRA, *_DIAGNOSIS):
+            if not closes(a, b, Termwise(inner)):
+                return words(Termwise(inner))
+        return None
+    found = diagnose(a, b)
+    return None if found is None else words(found)
 
-    expanded = _angle_addition(d)
-    return sp.expand(
-        expanded.replace(
-            lambda e: (
-                e.is_Pow
-                and isinstance(e.base, sp.cos | sp.cosh)
-                and e.exp.is_Integer
-                and e.exp >= 2
-            ),
-            rewrite,
-        )
+
+def _defect(cited: str, closed_by: str) -> SymbolicResult:
+    return SymbolicResult(
+        None, closed_by, None, cited, f"closed by {closed_by}, not by the cited {cited}"
     )
 
 
-def _pythagorean(d: sp.Expr) -> sp.Expr:
-    return sp.expand(sp.trigsimp(_angle_addition(d)))
+def _residue(a: sp.Basic, b: sp.Basic, rules: tuple[Rule, ...]) -> sp.Basic:
+    """The difference of the two sides after the rules, as an expression (for the reader)."""
+    x, y = apply_rules(a, b, rules or (ALGEBRA,))
+    if isinstance(x, sp.MatrixBase) and isinstance(y, sp.MatrixBase) and x.shape == y.shape:
+        atoms = Atoms()
+        entries = [atoms.expression(atoms.polynomial(p - q)) for p, q in zip(x, y, strict=True)]
+        return next((e for e in entries if e != 0), sp.Integer(0))
+    if isinstance(x, sp.MatrixBase | sp.MatrixExpr) or isinstance(y, sp.MatrixBase | sp.MatrixExpr):
+        return sp.Integer(0)
+    atoms = Atoms()
+    return atoms.expression(atoms.polynomial(x - y))
 
 
-def _sum_termwise(d: sp.Expr) -> sp.Expr:
-    # Σ a − Σ b over the same range is Σ (a − b): merge such sums and reduce the summand, which
-    # is far cheaper than trigsimp or simplify on the sums themselves. Sums left over are done
-    # (Σ_{i=0}^{n-1} 1 = n) where SymPy can.
-    if not d.has(sp.Sum):
-        return d
+def reduce_exactly(difference: sp.Expr) -> sp.Expr:
+    """difference rewritten by the exact rules: 0 if one of the strategies closes it, else the
+    shortest rewritten form."""
+    zero = sp.Integer(0)
+    results = []
+    for rules in _STRATEGIES:
+        if rules_close(difference, zero, rules):
+            return zero
+        results.append(_residue(difference, zero, rules))
+    return min(results, key=sp.count_ops)
+
+
+def reduce_to_zero(
+    difference: sp.Expr, *, thorough: bool = True
+) -> tuple[str | None, sp.Expr, bool | None, bool]:
+    """Try the rules on difference (= 0?): (rules in words, 0, True, exact) on success; else
+    (None, residue, False, True) when an exact rule left a certified nonzero constant; else
+    (None, residue, None, True).
+
+    thorough=False skips trigsimp, simplify and Sum.doit, which can take minutes and, as their
+    zeros need confirmation anyway, add nothing once a point has refuted the claim.
+    """
+    zero = sp.Integer(0)
+    last = difference
+    tried: set[sp.Expr] = set()
+    with stage("symbolic reduction"):
+        for rules in _STRATEGIES:
+            with stage(f"symbolic reduction ({words(rules)})"):
+                if rules_close(difference, zero, rules):
+                    needed = _needed(difference, zero, rules)
+                    return words(needed), zero, True, all(r.exact for r in needed)
+                last = _residue(difference, zero, rules)
+            if not last.free_symbols and last.is_number and last not in tried:
+                tried.add(last)
+                with stage("certified zero test of a constant"):
+                    is_zero, how = decide_constant(last)
+                if is_zero is False:
+                    return None, last, False, True
+                if is_zero:
+                    needed = _needed(difference, zero, rules)
+                    exact = all(r.exact for r in needed)
+                    return f"{words(needed)}, then {how}", zero, True, exact
+        with stage("symbolic reduction (sums termwise)"):
+            merged = _sums_termwise(difference)
+            if merged is not None and merged != 0:
+                merged = reduce_exactly(merged)
+        if merged is not None and merged == 0:
+            return "sum termwise", zero, True, True
+        # A constant is left to the certified zero test above: trigsimp and simplify can run for
+        # minutes on one (cos(pi/7) + cos(3*pi/7) + cos(5*pi/7) - 1/2 - 10**-700).
+        if thorough and difference.free_symbols:
+            for rule in _UNCERTIFIED:
+                with stage(f"symbolic reduction ({rule.words})"):
+                    candidate = rule(merged if merged is not None else difference)
+                    if candidate != 0 and rule is CLOSED_FORM:
+                        candidate = reduce_exactly(candidate)
+                if candidate == 0:
+                    return rule.words, zero, True, False
+    return None, last, None, True
+
+
+def _sums_termwise(difference: sp.Expr) -> sp.Expr | None:
+    """Σ a − Σ b over one range as Σ (a − b), each merged summand reduced by the exact rules;
+    None when the difference has no Sum. Exact: no sum is evaluated here."""
+    if not difference.has(sp.Sum):
+        return None
     groups: dict[tuple, list[sp.Expr]] = {}
     rest = []
-    for term in sp.Add.make_args(sp.expand(d)):
+    for term in sp.Add.make_args(sp.expand(difference)):
         factors = sp.Mul.make_args(term)
         sums = [f for f in factors if isinstance(f, sp.Sum)]
         if len(sums) != 1:
@@ -141,166 +310,39 @@ def _sum_termwise(d: sp.Expr) -> sp.Expr:
         groups.setdefault(the_sum.limits, []).append(coeff * the_sum.function)
     out = list(rest)
     for limits, summands in groups.items():
-        summand = sp.Add(*summands)
-        # Exact reductions only: a zero reached here is not confirmed numerically.
-        for reduce in (_expand, _angle_addition, _cos_squared, _cancel):
-            summand = reduce(summand)
-            if summand == 0:
-                break
+        summand = reduce_exactly(sp.Add(*summands))
         if summand != 0:
-            remainder = sp.Sum(summand, *limits)
-            out.append(remainder.doit() if _summable(summand, limits) else remainder)
+            out.append(sp.Sum(summand, *limits))
     return sp.expand(sp.Add(*out))
 
 
-# A Sum with more terms than this is never written out term by term (SymPy would loop over all
-# 10**12 terms of Sum(f(i), (i, 1, 10**12)) in Python).
-_MAX_DIRECT_TERMS = 10_000
+def check_uncited(lhs: sp.Basic, rhs: sp.Basic, *, thorough: bool = True) -> SymbolicResult:
+    """Reduce lhs − rhs (scalars or same-shape matrices) entry by entry to 0 with any rule.
 
-
-def _summable(summand: sp.Expr, limits: tuple) -> bool:
-    """Whether doit() may evaluate this sum quickly: at most _MAX_DIRECT_TERMS numeric terms, or
-    symbolic bounds with a summand polynomial or hypergeometric in each index (Σ 1 = n,
-    Σ i = n(n - 1)/2, Σ 2^i = 2^n - 1).
-
-    Other closed forms are not tried: for Σ cos(k·10000^(-2i/d)) SymPy searches for 25 s.
+    thorough=False skips trigsimp, simplify and Sum.doit: for a link already refuted at a point,
+    where only a cheap certificate (a nonzero constant difference) is still of interest.
     """
-    count = 1
-    for _, low, high in limits:
-        span = high - low
-        if not span.is_Integer:
-            return all(
-                summand.is_polynomial(index) or summand.is_hypergeometric(index)
-                for index, _, _ in limits
-            )
-        count *= max(int(span) + 1, 0)
-    return count <= _MAX_DIRECT_TERMS
-
-
-_INVERSE_HYPERBOLIC = (sp.asinh, sp.acosh, sp.atanh, sp.acoth, sp.asech, sp.acsch)
-
-
-def _log_form(d: sp.Expr) -> sp.Expr:
-    # SymPy defines the inverse hyperbolic functions on their principal branches by these
-    # logarithms (acosh(z) = log(z + sqrt(z - 1)*sqrt(z + 1))): rewriting is exact. expand_log
-    # splits log(a*b) only where a and b are positive, where it is exact too.
-    if d.has(*_INVERSE_HYPERBOLIC):
-        d = sp.expand(d.rewrite(sp.log))
-    return sp.expand(sp.expand_log(d)) if d.has(sp.log) else d
-
-
-def _simplify(d: sp.Expr) -> sp.Expr:
-    if sp.count_ops(d) > _SIMPLIFY_MAX_OPS:
-        return d
-    return sp.simplify(d)
-
-
-EXACT_REDUCTIONS: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
-    ("identical", lambda d: d),
-    ("expand", _expand),
-    ("angle addition", _angle_addition),
-    ("Pythagorean identity", _cos_squared),
-    # Before cancel: cancel cannot see into a Sum, and is slow on one.
-    ("sum termwise", _sum_termwise),
-    ("rational cancel", _cancel),
-    ("logarithmic form", _log_form),
-)
-# These may evaluate numbers in floating point on the way: a zero they reach needs confirmation.
-UNCERTIFIED_REDUCTIONS: tuple[tuple[str, Callable[[sp.Expr], sp.Expr]], ...] = (
-    ("trigsimp", _pythagorean),
-    ("simplify", _simplify),
-)
-REDUCTIONS = EXACT_REDUCTIONS + UNCERTIFIED_REDUCTIONS
-UNCERTIFIED_RULES = frozenset(name for name, _ in UNCERTIFIED_REDUCTIONS)
-
-
-@dataclass(frozen=True)
-class SymbolicResult:
-    """Outcome of the symbolic check of one link.
-
-    passed: True if every entry of lhs - rhs reduced to 0; False if some entry reduced to a
-    nonzero number (a certificate); None if inconclusive. rule: the reductions that succeeded.
-    residue: for a failure, the reduced difference of the first entry that did not vanish.
-    """
-
-    passed: bool | None
-    rule: str
-    residue: sp.Expr | None = None
-
-    @property
-    def needs_confirmation(self) -> bool:
-        """True when a zero was reached by a reduction that may have evaluated numbers."""
-        return bool(self.passed) and any(r in UNCERTIFIED_RULES for r in self.rule.split(", "))
-
-    def summary(self) -> str:
-        """A short human-readable line."""
-        if self.passed:
-            return f"symbolic ✓ {self.rule}"
-        if self.passed is False:
-            return f"symbolic ✗ lhs - rhs = {show(self.residue)}, a nonzero constant"
-        return f"symbolic ? lhs - rhs did not reduce to 0 (left: {show(self.residue)[:80]})"
-
-
-def reduce_exactly(difference: sp.Expr) -> sp.Expr:
-    """The first exact reduction of difference that reaches 0, or else the shortest result."""
-    results = []
-    for _, reduce in EXACT_REDUCTIONS:
-        results.append(reduce(difference))
-        if results[-1] == 0:
-            break
-    return min(results, key=sp.count_ops)
-
-
-def reduce_to_zero(
-    difference: sp.Expr, *, thorough: bool = True
-) -> tuple[str | None, sp.Expr, bool | None]:
-    """Try each reduction on difference: (rule, 0, True) on success, else (None, last, False)
-    when an exact reduction left a certified nonzero constant, else (None, last, None).
-
-    thorough=False skips trigsimp and simplify, which can take minutes and, as their zeros need
-    confirmation anyway, add nothing once a point has refuted the claim.
-    """
-    last = difference
-    tried: set[sp.Expr] = set()
-    with stage("symbolic reduction"):
-        for name, reduce in EXACT_REDUCTIONS:
-            with stage(f"symbolic reduction ({name})"):
-                last = reduce(difference)
-            if last == 0:
-                return name, last, True
-            if not last.free_symbols and last.is_number and last not in tried:
-                tried.add(last)
-                with stage("certified zero test of a constant"):
-                    zero, how = decide_constant(last)
-                if zero is False:
-                    return None, last, False
-                if zero:
-                    return f"{name}, then {how}", sp.Integer(0), True
-        # A constant is left to the certified zero test above: trigsimp and simplify can run for
-        # minutes on one (cos(pi/7) + cos(3*pi/7) + cos(5*pi/7) - 1/2 - 10**-700).
-        constant = not difference.free_symbols
-        uncertified = UNCERTIFIED_REDUCTIONS if thorough and not constant else ()
-        for name, reduce in uncertified:
-            with stage(f"symbolic reduction ({name})"):
-                candidate = reduce(difference)
-            if candidate == 0:
-                return name, candidate, True
-    return None, last, None
-
-
-def check_symbolic(lhs: sp.Basic, rhs: sp.Basic, *, thorough: bool = True) -> SymbolicResult:
-    """Reduce lhs - rhs (scalars or same-shape matrices) entry by entry to 0.
-
-    thorough=False skips trigsimp and simplify(): for a link already refuted at a point, where only a
-    cheap certificate (a nonzero constant difference) is still of interest.
-    """
-    difference = sp.Matrix(lhs) - sp.Matrix(rhs) if isinstance(lhs, sp.MatrixBase) else lhs - rhs
+    difference = _difference(lhs, rhs)
     entries = list(difference) if isinstance(difference, sp.MatrixBase) else [difference]
     rules: list[str] = []
+    exact = True
     for entry in entries:
-        rule, reduced, verdict = reduce_to_zero(sp.sympify(entry), thorough=thorough)
+        rule, reduced, verdict, entry_exact = reduce_to_zero(sp.sympify(entry), thorough=thorough)
         if rule is None:
             return SymbolicResult(verdict, "", reduced)
+        exact = exact and entry_exact
         if rule not in rules:
             rules.append(rule)
-    return SymbolicResult(True, ", ".join(rules))
+    return SymbolicResult(True, ", ".join(rules), exact=exact)
+
+
+__all__ = [
+    "Lemma",
+    "SymbolicResult",
+    "Termwise",
+    "check_cited",
+    "check_uncited",
+    "diagnose",
+    "reduce_exactly",
+    "reduce_to_zero",
+]

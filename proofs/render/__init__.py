@@ -1,1 +1,1 @@
-"""Printers: independent backends over one Derivation/TheoremResult (text, latex, markdown)."""
+"""Printers: independent backends over one Derivation/TheoremRun (text, latex, markdown)."""

@@ -28,14 +28,14 @@ DISPLAYS: tuple[tuple[str, str, str, str, str], ...] = (
     ),
     (
         "proofs.engine.theorem",
-        "TheoremResult",
+        "TheoremRun",
         "text/latex",
         "proofs.render.latex_document",
         "result_latex",
     ),
     (
         "proofs.engine.theorem",
-        "TheoremResult",
+        "TheoremRun",
         "text/markdown",
         "proofs.render.markdown",
         "result_markdown",

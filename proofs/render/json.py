@@ -9,7 +9,7 @@ import sympy as sp
 
 from proofs.engine.derivation import Derivation, LinkResult
 from proofs.engine.pointwise import MAX_BITS, START_BITS
-from proofs.engine.theorem import TheoremResult
+from proofs.engine.theorem import TheoremRun
 
 
 def _check(link: LinkResult | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -18,7 +18,9 @@ def _check(link: LinkResult | None) -> tuple[dict[str, Any] | None, dict[str, An
     s, n = link.symbolic, link.numeric
     symbolic = {
         "passed": s.passed,
-        "rule": s.rule,
+        "cited": s.cited,
+        "closed_by": s.closed_by,
+        "defect": s.defect or None,
         "residue": None if s.residue is None else sp.sstr(s.residue),
     }
     numeric = {
@@ -31,7 +33,7 @@ def _check(link: LinkResult | None) -> tuple[dict[str, Any] | None, dict[str, An
     return symbolic, numeric
 
 
-def theorem_json(result: TheoremResult, twin: dict[str, Any] | None = None) -> dict[str, Any]:
+def theorem_json(result: TheoremRun, twin: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON object of one checked theorem; twin is its numeric table as a dict, if run."""
     th = result.theorem
     steps = []
@@ -40,6 +42,7 @@ def theorem_json(result: TheoremResult, twin: dict[str, Any] | None = None) -> d
         part, verdict = pr.part, pr.verdict
         parts.append(
             {
+                "name": part.name,
                 "title": part.title,
                 "kind": type(part).__name__,
                 "status": verdict.status,
@@ -49,12 +52,15 @@ def theorem_json(result: TheoremResult, twin: dict[str, Any] | None = None) -> d
         )
         if isinstance(part, Derivation):
             for j, step in enumerate(part.steps):
-                symbolic, numeric = _check(verdict.links[j - 1] if j else None)
+                link = verdict.links[j - 1] if j and j - 1 < len(verdict.links) else None
+                symbolic, numeric = _check(link)
                 steps.append(
                     {
-                        "part": part.title,
+                        "part": part.name,
                         "expr": sp.sstr(step.expr),
-                        "justification": step.justification,
+                        "cited": step.cited,
+                        "note": step.note,
+                        "closed_by": None if link is None else link.closed_by,
                         "symbolic": symbolic,
                         "numeric": numeric,
                     }

@@ -7,9 +7,11 @@ import re
 import sympy as sp
 
 from proofs.engine.derivation import Derivation, Verdict
-from proofs.engine.facts import FreeOf, LinearSystem, NonZero, Part
-from proofs.engine.theorem import TheoremResult
+from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, Part
+from proofs.engine.theorem import TheoremRun
+from proofs.render.evidence import evidence
 from proofs.render.latex_math import FULL_BUDGET, SIDE_BUDGET, Display, fit, latex_math, math_lines
+from proofs.render.steps import step_text
 from proofs.render.tex_prose import tex_text
 from proofs.render.tex_width import tex_width
 
@@ -61,11 +63,11 @@ def derivation_rows(derivation: Derivation, *, justify: str = "parbox") -> list[
     rows = list(steps[0])
     for step, lines in zip(derivation.steps[1:], steps[1:], strict=True):
         if justify != "parbox":
-            just = rf"\text{{{mathjax_text(step.justification)}}}"
+            just = rf"\text{{{mathjax_text(step_text(step))}}}"
         elif side:
-            just = _justification(step.justification, "0.27\\linewidth")
+            just = _justification(step_text(step), "0.27\\linewidth")
         else:
-            just = _justification(f"({step.justification})", "0.8\\linewidth")
+            just = _justification(f"({step_text(step)})", "0.8\\linewidth")
         rows += lines[:-1]
         rows.append(f"{lines[-1]} && {just}" if side else lines[-1])
         if not side:
@@ -112,16 +114,14 @@ def fact_lines(part: Part, display: Display = ()) -> list[str]:
     if isinstance(part, LinearSystem):
         rows = [f"{latex_math(e, display)} &= {latex_math(sp.Integer(0))}" for e in part.equations]
         return [r"& \left\{\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}\right."]
-    expr = getattr(part, "expr", None)
-    if expr is None:
+    if not isinstance(part, FreeOf | NonZero | NonNegative):
         raise TypeError(f"cannot print a part of type {type(part).__name__}: it has no expr")
-    lines = math_lines(expr, display)
-    witness = getattr(part, "witness", None)
+    lines = math_lines(part.expr, display)
     if isinstance(part, NonZero):
         lines[-1] += r" \neq 0"
-    elif witness is not None:
+    elif isinstance(part, NonNegative):
         # A sign fact shown through its witness: expr = witness >= 0.
-        shown_witness = math_lines(witness, display)
+        shown_witness = math_lines(part.witness, display)
         shown_witness[-1] += r" \geq 0"
         rows = [f"& {line}" for line in lines] + [f"&= {shown_witness[0]}"]
         return rows + [f"& {line}" for line in shown_witness[1:]]
@@ -141,13 +141,14 @@ def equation_lines(formula: sp.Basic, display: Display = ()) -> list[str]:
 
 def shown_fact(part: Part, display: Display = ()) -> list[tuple[str, Derivation | list[str]]]:
     """What a fact displays: (caption, aligned rows) pairs, or (caption, Derivation) for a
-    chain, which each printer sets its own way. A fact with an evidence() method (the shift maps' facts) is shown by its evidence;
-    any other by its caption and its expression."""
-    evidence = getattr(part, "evidence", None)
-    if evidence is None:
+    chain, which each printer sets its own way. A fact with evidence (proofs.render.evidence:
+    block structure, a map found, a certificate) is shown by it; any other by its caption and
+    its expression."""
+    shown = evidence(part)
+    if not shown:
         return [(fact_caption(part), fact_lines(part, display))]
     out: list[tuple[str, Derivation | list[str]]] = []
-    for caption, content in evidence():
+    for caption, content in shown:
         if isinstance(content, Derivation):
             out.append((caption, content))
         elif isinstance(content, tuple):
@@ -157,7 +158,7 @@ def shown_fact(part: Part, display: Display = ()) -> list[tuple[str, Derivation 
     return out
 
 
-def theorem_display(result: TheoremResult) -> Display:
+def theorem_display(result: TheoremRun) -> Display:
     """Every derivation's display substitutions, for printing the theorem's facts alike."""
     pairs: list[tuple[sp.Basic, sp.Basic]] = []
     for pr in result.parts:
@@ -180,6 +181,6 @@ def fact_caption(part: Part) -> str:
         return (
             f"The linear system below, in the unknown {unknowns}, has the unique solution {wanted}."
         )
-    if getattr(part, "witness", None) is not None:
+    if isinstance(part, NonNegative):
         return "The expression below equals its witness, which is nonnegative."
     return "The expression this fact is about:"

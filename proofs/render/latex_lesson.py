@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import sympy as sp
 
-from numeric.table import Table, format_cell
+from numeric.result_table import Table, format_cell
 from proofs.render.latex_chains import derivation_rows
 from proofs.render.latex_math import latex_math
 from proofs.render.latex_tables import cell_tex, is_number

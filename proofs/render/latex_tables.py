@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from numeric.table import Cell, format_cell
+from numeric.result_table import Cell, format_cell
 from proofs.render.tex_prose import tex_text
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from numeric.module_tables import TABLE_NAMES
-from numeric.table import Table
+from numeric.module_table_names import TABLE_NAMES
+from numeric.result_table import Table
+from proofs.engine.theorem import TheoremRun
 from proofs.render.lesson_beyond import (
     dot_product_section,
     group_section,
@@ -36,13 +37,12 @@ from proofs.render.lesson_parts import FIGURES, TITLE, Parts
 from proofs.render.lesson_practice import challenge_section, exercises_section, quiz_section
 from proofs.render.lesson_ramp import ramp_section
 from proofs.render.lesson_rotation import rotation_section
-from proofs.render.notes_checked import Checked
 
 # ── The whole lesson ─────────────────────────────────────────────────────────────────────────
 
 
 def build_lesson(
-    checked: Sequence[Checked], module_tables: Sequence[Table], *, brief: bool
+    checked: Sequence[TheoremRun], module_tables: Sequence[Table], *, brief: bool
 ) -> Lesson:
     """The lesson from the verified theorems and the module's tables (numeric.module_report)."""
     tables = dict(zip(TABLE_NAMES, module_tables, strict=True))
@@ -74,8 +74,3 @@ def build_lesson(
     if not brief:
         sections.append(appendix_section(checked))
     return Lesson(TITLE, tuple(sections), dict(FIGURES))
-
-
-def brief_theorems() -> tuple[str, ...]:
-    """The theorems the brief notes use."""
-    return ("frequencies", "bounded", "unique", "rotation", "ramp", "similarity")

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from proofs.engine.derivation import Derivation, Verdict
 from proofs.engine.pointwise import MAX_BITS, START_BITS
+from proofs.engine.theorem import TheoremRun
 from proofs.render.lesson_blocks import Block, Heading, Items, Para, Piece
-from proofs.render.notes_checked import Checked
 
 METHOD = (
     "Each link of each chain is an equation between two expressions. It was checked twice. "
@@ -60,18 +60,18 @@ def _part_item(title: str, kind: str, verdict: Verdict) -> tuple[Piece, ...]:
     return (f"{title} ({kind}, {verdict.status}): {how}.",)
 
 
-def appendix_blocks(checked: Sequence[Checked]) -> list[Block]:
+def appendix_blocks(checked: Sequence[TheoremRun]) -> list[Block]:
     """The appendix's blocks: the method, then one list per theorem."""
     out: list[Block] = [Para((METHOD,))]
     for c in checked:
-        th = c.result.theorem
+        th = c.theorem
         items = [
             _part_item(
                 pr.part.title,
                 "chain" if isinstance(pr.part, Derivation) else type(pr.part).__name__,
                 pr.verdict,
             )
-            for pr in c.result.parts
+            for pr in c.parts
         ]
         twin = f"Numeric twin {th.twin}"
         if c.table is not None:
@@ -79,7 +79,7 @@ def appendix_blocks(checked: Sequence[Checked]) -> list[Block]:
             note = c.table.note or "No tolerance stated"
             twin += f" ({outcome}): {_sentence(c.table.title)} {_sentence(note)}"
         items.append((twin,))
-        out.append(Heading(3, (f"{th.title} ({th.name}: {c.result.status})",)))
+        out.append(Heading(3, (f"{th.title} ({th.name}: {c.status})",)))
         out.append(Items(tuple(items)))
     return out
 

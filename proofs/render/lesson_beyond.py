@@ -41,9 +41,9 @@ def dot_product_section(parts: Parts) -> Section:
                 eq(named("dot_back"), named("dot_ahead")),
             ),
         ),
-        parts.chain("dot_product", "One pair: ‖PE_i", Emph("Proof."), " One pair:"),
-        parts.chain("dot_product", "The whole vector, any d_model: ‖", "Summed over the pairs:"),
-        parts.chain("dot_product", "One pair, k before and k after", "And the pair k before:"),
+        parts.chain("dot_product", "pair_distance", Emph("Proof."), " One pair:"),
+        parts.chain("dot_product", "distance_sum", "Summed over the pairs:"),
+        parts.chain("dot_product", "pair_dot_even", "And the pair k before:"),
         ProofEnd(),
     ]
     blocks += parts.twin("dot_product", "Dot products read off the table at several positions.")
@@ -64,7 +64,7 @@ def dot_product_section(parts: Parts) -> Section:
             ),
         )
     )
-    return Section("dot_product", "The dot product and the distance", tuple(blocks), True)
+    return Section("dot_product", "The dot product and the distance", tuple(blocks))
 
 
 def group_section(parts: Parts) -> Section:
@@ -86,9 +86,9 @@ def group_section(parts: Parts) -> Section:
                 eq(named("M_minus_k"), named("M_kT")),
             ),
         ),
-        parts.chain("group", "Composition", Emph("Proof."), " Composition, block by block:"),
-        parts.chain("group", "Orthogonality", "Orthogonality:"),
-        parts.chain("group", "Shifting back", "Shifting back:"),
+        parts.chain("group", "compose", Emph("Proof."), " Composition, block by block:"),
+        parts.chain("group", "orthogonal", "Orthogonality:"),
+        parts.chain("group", "minus_is_transpose", "Shifting back:"),
         Para(
             (
                 "Each law holds for every block, and products and transposes of block-diagonal "
@@ -115,7 +115,7 @@ def group_section(parts: Parts) -> Section:
             ),
         )
     )
-    return Section("group", "Group laws", tuple(blocks), True)
+    return Section("group", "Group laws", tuple(blocks))
 
 
 def layouts_section(parts: Parts) -> Section:
@@ -152,7 +152,7 @@ def layouts_section(parts: Parts) -> Section:
         ),
         parts.chain(
             "layouts",
-            "Any frequency",
+            "any_frequency_shift",
             Emph("Proof."),
             " The rotation identity never used the value of the frequency:",
         ),
@@ -206,7 +206,7 @@ def layouts_section(parts: Parts) -> Section:
             ),
         )
     )
-    return Section("layouts", "Layouts and frequency schedules", tuple(blocks), True)
+    return Section("layouts", "Layouts and frequency schedules", tuple(blocks))
 
 
 def rope_section(parts: Parts) -> Section:
@@ -248,7 +248,7 @@ def rope_section(parts: Parts) -> Section:
             ":",
             formulas=(eq(named("score"), named("score_rel")),),
         ),
-        parts.chain("rope", "One pair", Emph("Proof."), " Expand and use angle subtraction:"),
+        parts.chain("rope", "pair_relative", Emph("Proof."), " Expand and use angle subtraction:"),
         Para(
             (
                 "Whole vectors follow block by block with ",
@@ -276,4 +276,4 @@ def rope_section(parts: Parts) -> Section:
             ),
         )
     )
-    return Section("rope", "The bridge to RoPE (module 11)", tuple(blocks), True)
+    return Section("rope", "The bridge to RoPE (module 11)", tuple(blocks))

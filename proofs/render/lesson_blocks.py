@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from numeric.table import Table
+from numeric.result_table import Table
 from proofs.engine.derivation import Derivation
 
 
@@ -164,7 +164,6 @@ class Section:
     name: str
     title: str
     blocks: tuple[Block, ...]
-    full_only: bool = False
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 import sympy as sp
 
 from proofs.definitions import D_MODEL, POS, K, L
+from proofs.engine.theorem import TheoremRun
 from proofs.render.lesson_blocks import AppendixStart, Emph, Items, Link, Para, Piece, Section
 from proofs.render.lesson_parts import PE, P, eq, named, r, thm
-from proofs.render.notes_checked import Checked
 
 
 def author_notes_section(brief: bool) -> Section:
@@ -158,12 +158,11 @@ def conclusion_section(brief: bool) -> Section:
 # ── Appendix: how each step was checked ──────────────────────────────────────────────────────
 
 
-def appendix_section(checked: Sequence[Checked]) -> Section:
+def appendix_section(checked: Sequence[TheoremRun]) -> Section:
     from proofs.render.lesson_appendix import appendix_blocks
 
     return Section(
         "appendix",
         "How each step was checked",
         (AppendixStart(), *appendix_blocks(checked)),
-        True,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from numeric.table import Table
+from numeric.result_table import Table
 from proofs.definitions import BASE, D_MODEL, OMEGA_I, POS, I, omega
 from proofs.engine.facts import Part
 from proofs.render.lesson_blocks import Emph, Equations, Figure, Para, ProofEnd, Section
@@ -62,7 +62,7 @@ def formula_section(parts: Parts, tables: dict[str, Table]) -> Section:
                 ),
             ),
             parts.chain(
-                "frequencies", "Consecutive", Emph("Proof."), " Divide consecutive frequencies:"
+                "frequencies", "omega_ratio", Emph("Proof."), " Divide consecutive frequencies:"
             ),
             Para(
                 (
@@ -85,7 +85,7 @@ def formula_section(parts: Parts, tables: dict[str, Table]) -> Section:
                     ":",
                 ),
             ),
-            parts.chain("frequencies", "Pair i repeats"),
+            parts.chain("frequencies", "pair_period"),
             ProofEnd(),
             module_table(
                 tables,
@@ -148,8 +148,13 @@ def formula_section(parts: Parts, tables: dict[str, Table]) -> Section:
 
 def bounded_section(parts: Parts, tables: dict[str, Table]) -> Section:
     facts = [
-        parts.part("bounded", t)
-        for t in ("sin(pos·ω_i) ≤", "sin(pos·ω_i) ≥", "cos(pos·ω_i) ≤", "cos(pos·ω_i) ≥")
+        parts.part("bounded", name)
+        for name in (
+            "sin_at_most_1",
+            "sin_at_least_minus_1",
+            "cos_at_most_1",
+            "cos_at_least_minus_1",
+        )
     ]
     return Section(
         "bounded",
@@ -172,9 +177,7 @@ def bounded_section(parts: Parts, tables: dict[str, Table]) -> Section:
                 ", and every row has the same squared length:",
                 formulas=(eq(named("norm_pe"), D_MODEL / 2),),
             ),
-            parts.chain(
-                "bounded", "One pair has unit length", Emph("Proof."), " One pair has length 1:"
-            ),
+            parts.chain("bounded", "pair_unit_length", Emph("Proof."), " One pair has length 1:"),
             Para(
                 (
                     "Each bound is a square, which cannot be negative (write ",
@@ -184,7 +187,7 @@ def bounded_section(parts: Parts, tables: dict[str, Table]) -> Section:
             ),
             Equations(tuple(bound_equation(f) for f in facts)),
             Para(("Summing the pair identity over the pairs gives the length of the row:",)),
-            parts.chain("bounded", "The whole vector, any d_model"),
+            parts.chain("bounded", "norm_any_d"),
             ProofEnd(),
             module_table(tables, "bounds", "The module's bound check on the (50, 8) table."),
             Para(
@@ -258,7 +261,7 @@ def unique_section(parts: Parts, tables: dict[str, Table]) -> Section:
                     " is",
                 ),
             ),
-            parts.chain("unique", "Squared distance"),
+            parts.chain("unique", "first_pair_distance"),
             Para(
                 (
                     "It vanishes only if ",

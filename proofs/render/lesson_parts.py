@@ -9,10 +9,11 @@ from dataclasses import replace
 
 import sympy as sp
 
-from numeric.table import Table
+from numeric.result_table import Table
 from proofs.definitions import OMEGA_I, omega
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Part
+from proofs.engine.theorem import TheoremRun
 from proofs.render.latex_math import latex_math
 from proofs.render.lesson_blocks import (
     Block,
@@ -23,7 +24,6 @@ from proofs.render.lesson_blocks import (
     TableBlock,
     TheoremStatement,
 )
-from proofs.render.notes_checked import Checked
 
 TITLE = "The sinusoidal positional encoding, proved"
 SUBTITLE = "Companion notes to module 10"
@@ -37,7 +37,6 @@ MAX_LEN = sp.Symbol("max_len", positive=True)
 # Printing only: the last pair's frequency and the shift matrix's name.
 OMEGA_0 = sp.Symbol("omega_0", positive=True)
 OMEGA_1 = sp.Symbol("omega_1", positive=True)
-OMEGA_2 = sp.Symbol("omega_2", positive=True)
 OMEGA_LAST = sp.Symbol("omega_last", positive=True)
 r = sp.Function("r")
 
@@ -122,66 +121,42 @@ def thm(name: str) -> Ref:
     return Ref("Theorem", f"thm:{name}", THEOREM_NUMBER[name])
 
 
-# Rules written as a formula, and the name the lesson gives them.
-RULE_NAMES = {
-    "cos(p − q) = cos p cos q + sin p sin q": "angle subtraction",
-    "Pythagorean identity sin²x + cos²x = 1": "Pythagorean identity",
-    "(Ab)ᵀ = bᵀAᵀ": "transpose of a product",
-}
-
-
-# Short rules that would carry a formula, in words.
-SHORT_NAMES = {
-    "factor out ω_i": "factor out the frequency",
-    "read back as qᵀ·R((m − p)θ)·κ": "read back as a product",
-    "regroup by q_a·κ_b": "regroup the terms",
-    "count the d_model/2 terms": "count the terms",
-}
-
-
-def short_rule(justification: str) -> str:
-    """The rule of a step in a few words: its name, or the text before a colon or semicolon."""
-    text = RULE_NAMES.get(justification, justification)
-    short = text.split(":")[0].split(";")[0].split(" (")[0].strip()
-    return SHORT_NAMES.get(short, short)
-
-
 def lesson_chain(derivation: Derivation, *, frequency_symbol: bool = True) -> Derivation:
-    """The derivation with each rule cut to its name (the appendix keeps the full text), the
-    frequency shown as ω_i (unless frequency_symbol is False: a chain about ω_i itself), and a
-    step that prints like the one before merged into it."""
+    """The derivation with each step's note dropped (the rule it cites is named; the appendix
+    keeps the note), the frequency shown as ω_i (unless frequency_symbol is False: a chain
+    about ω_i itself), and a step that prints like the one before merged into it."""
     display = derivation.display
     if frequency_symbol and (omega(), OMEGA_I) not in display:
         display = (*display, (omega(), OMEGA_I))
     steps: list[Step] = []
     for s in derivation.steps:
-        rule = short_rule(s.justification)
         if steps and latex_math(s.expr, display) == latex_math(steps[-1].expr, display):
-            steps[-1] = Step(steps[-1].expr, f"{steps[-1].justification}, {rule}")
+            merged = f"{steps[-1].note}, {s.cited}" if steps[-1].note else s.cited
+            steps[-1] = Step(steps[-1].expr, steps[-1].by, merged)
             continue
-        steps.append(Step(s.expr, rule))
+        steps.append(Step(s.expr, s.by))
     return replace(derivation, steps=tuple(steps), display=display)
 
 
 class Parts:
-    """The verified parts of the theorems, looked up by theorem and title prefix."""
+    """The verified parts of the theorems, looked up by theorem and part name."""
 
-    def __init__(self, checked: Sequence[Checked], brief: bool) -> None:
+    def __init__(self, checked: Sequence[TheoremRun], brief: bool) -> None:
         self.by_name = {c.name: c for c in checked}
         self.brief = brief
 
-    def part(self, name: str, prefix: str) -> Part:
-        for pr in self.by_name[name].result.parts:
-            if pr.part.title.startswith(prefix):
-                if pr.verdict.status != "proved":
-                    raise ValueError(f"theorem {name}: part {prefix!r} is not proved")
-                return pr.part
-        raise ValueError(f"theorem {name} has no part titled {prefix!r}…")
+    def part(self, name: str, part_name: str) -> Part:
+        """The part called part_name of theorem name; it must be proved (the notes print only
+        proved parts). KeyError naming the parts there are, for a name that is not one."""
+        result = self.by_name[name].part(part_name)
+        if result.verdict.status != "proved":
+            raise RuntimeError(f"theorem {name}: part {part_name!r} is not proved")
+        return result.part
 
-    def chain(self, name: str, prefix: str, *intro: Piece) -> Chain:
-        part = self.part(name, prefix)
+    def chain(self, name: str, part_name: str, *intro: Piece) -> Chain:
+        part = self.part(name, part_name)
         if not isinstance(part, Derivation):
-            raise TypeError(f"theorem {name}: part {prefix!r} is not a chain")
+            raise TypeError(f"theorem {name}: part {part_name!r} is not a chain")
         return Chain(lesson_chain(part, frequency_symbol=name != "frequencies"), tuple(intro))
 
     def twin(self, name: str, caption: str | tuple[Piece, ...]) -> tuple[Block, ...]:

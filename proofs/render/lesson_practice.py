@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from numeric.table import Table
+from numeric.result_table import Table
 from proofs.definitions import D_MODEL, OMEGA_I, POS, I, K, L, omega, rotation_matrix
 from proofs.render.lesson_blocks import (
     Emph,

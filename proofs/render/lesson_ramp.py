@@ -63,7 +63,7 @@ def ramp_section(parts: Parts, brief: bool) -> Section:
             ".",
         ),
         parts.chain(
-            "ramp", "What a single scalar", Emph("Proof."), " The scalar would have to make"
+            "ramp", "linear_map_residual", Emph("Proof."), " The scalar would have to make"
         ),
         Para(
             (
@@ -80,7 +80,7 @@ def ramp_section(parts: Parts, brief: bool) -> Section:
                 ". The affine map works at every position:",
             ),
         ),
-        parts.chain("ramp", "The ramp does admit"),
+        parts.chain("ramp", "affine_map"),
         ProofEnd(),
         Para(
             (
@@ -110,10 +110,8 @@ def ramp_section(parts: Parts, brief: bool) -> Section:
                 eq(sp.Mul(r(P), r(P + K), evaluate=False), P * (P + K) / L**2),
             ),
         ),
-        parts.chain("similarity", "The sinusoidal similarity", Emph("Proof."), " One pair:"),
-        parts.chain(
-            "similarity", "The whole vector", "Summing over the pairs, nothing depends on ", P, ":"
-        ),
+        parts.chain("similarity", "pair_similarity", Emph("Proof."), " One pair:"),
+        parts.chain("similarity", "dot_sum", "Summing over the pairs, nothing depends on ", P, ":"),
         Para(
             (
                 "For the ramp write ",
@@ -127,8 +125,8 @@ def ramp_section(parts: Parts, brief: bool) -> Section:
                 "; the ramp's is not:",
             ),
         ),
-        parts.chain("similarity", "The ramp's similarity"),
-        parts.chain("similarity", "Its second difference"),
+        parts.chain("similarity", "ramp_similarity"),
+        parts.chain("similarity", "ramp_second_difference"),
         Para(
             (
                 "and ",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from numeric.table import Table
+from numeric.result_table import Table
 from proofs.definitions import OMEGA_I, POS, I, K, rotation_matrix
 from proofs.render.lesson_blocks import Emph, Figure, Para, ProofEnd, Section
 from proofs.render.lesson_parts import (
@@ -62,7 +62,7 @@ def rotation_section(parts: Parts, tables: dict[str, Table]) -> Section:
                 ),
             ),
             parts.chain(
-                "rotation", "One pair", Emph("Proof."), " Multiply out and use angle addition:"
+                "rotation", "pair_shift", Emph("Proof."), " Multiply out and use angle addition:"
             ),
             Para(
                 (

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from numeric.table import Cell, Table, format_cell
+from numeric.result_table import Cell, Table, format_cell
 from proofs.engine.derivation import Derivation, Verdict
 from proofs.engine.facts import Part
-from proofs.engine.theorem import TheoremResult
+from proofs.engine.theorem import TheoremRun
 from proofs.render.latex_chains import (
     derivation_math_rows,
     link_checks,
@@ -25,6 +25,7 @@ from proofs.render.latex_chains import (
 )
 from proofs.render.latex_math import Display, latex_math
 from proofs.render.latex_tables import is_number
+from proofs.render.steps import step_text
 
 MARK = {"proved": "✓", "refuted": "✗", "undecided": "?"}
 
@@ -56,7 +57,7 @@ def derivation_markdown(derivation: Derivation, verdict: Verdict | None = None) 
         if verdict is not None and len(verdict.links) >= j:
             link = verdict.links[j - 1]
             check = f" — {MARK[link.status]} {md_text(link.symbolic.rule or 'not reduced')}"
-        out.append(f"{j}. {md_text(step.justification)}{check}")
+        out.append(f"{j}. {md_text(step_text(step))}{check}")
     return "\n".join(out)
 
 
@@ -111,7 +112,7 @@ def table_markdown(table: Table) -> str:
 
 
 def theorem_markdown(
-    result: TheoremResult, table: Table | None, *, figure: str | None = None, skipped: str = ""
+    result: TheoremRun, table: Table | None, *, figure: str | None = None, skipped: str = ""
 ) -> str:
     """One theorem as a course-style Markdown page; figure: a PNG file name beside it;
     skipped: why its figure could not be drawn, or ""."""
@@ -140,7 +141,7 @@ def theorem_markdown(
     return "\n".join(out) + "\n"
 
 
-def result_markdown(result: TheoremResult) -> str:
+def result_markdown(result: TheoremRun) -> str:
     """A checked theorem for Jupyter: a one-line summary, then the page without its twin."""
     proved = sum(pr.verdict.status == "proved" for pr in result.parts)
     summary = (

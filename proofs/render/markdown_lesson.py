@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from numeric.table import Cell, Table, format_cell
+from numeric.result_table import Cell, Table, format_cell
 from proofs.render.latex_chains import derivation_rows
 from proofs.render.latex_lesson import math
 from proofs.render.latex_tables import is_number

@@ -11,15 +11,15 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from numeric.table import Table
+from numeric.result_table import Table
+from proofs.engine.theorem import TheoremRun
 from proofs.render import html, latex_lesson, markdown_lesson, notebook
 from proofs.render.figures import figure_files
 from proofs.render.lesson import build_lesson
-from proofs.render.notes_checked import Checked
 
 
 def latex_files(
-    checked: Sequence[Checked], module_tables: Sequence[Table], *, brief: bool = False
+    checked: Sequence[TheoremRun], module_tables: Sequence[Table], *, brief: bool = False
 ) -> dict[str, bytes]:
     """The LaTeX notes: main.tex and its figures as PDF (vector graphics)."""
     lesson = build_lesson(checked, module_tables, brief=brief)
@@ -29,7 +29,9 @@ def latex_files(
     return dict(sorted(files.items()))
 
 
-def markdown_files(checked: Sequence[Checked], module_tables: Sequence[Table]) -> dict[str, bytes]:
+def markdown_files(
+    checked: Sequence[TheoremRun], module_tables: Sequence[Table]
+) -> dict[str, bytes]:
     """The Markdown notes: README.md, a page per section, and the figures as SVG beside them."""
     lesson = build_lesson(checked, module_tables, brief=False)
     files = figure_files(lesson.figures, ".svg")
@@ -52,7 +54,7 @@ def katex_files(dist: Path) -> dict[str, bytes]:
 
 
 def html_files(
-    checked: Sequence[Checked], module_tables: Sequence[Table], katex_dist: Path
+    checked: Sequence[TheoremRun], module_tables: Sequence[Table], katex_dist: Path
 ) -> dict[str, bytes]:
     """The HTML site: index.html, a page per section, SVG figures and a local copy of KaTeX."""
     lesson = build_lesson(checked, module_tables, brief=False)
@@ -63,7 +65,9 @@ def html_files(
     return dict(sorted(files.items()))
 
 
-def notebook_files(checked: Sequence[Checked], module_tables: Sequence[Table]) -> dict[str, bytes]:
+def notebook_files(
+    checked: Sequence[TheoremRun], module_tables: Sequence[Table]
+) -> dict[str, bytes]:
     """The notebook: lesson.ipynb, unexecuted; its code cells prove, tabulate and draw."""
     lesson = build_lesson(checked, module_tables, brief=False)
     return {"lesson.ipynb": notebook.notebook_json(lesson).encode("utf-8")}

@@ -2,7 +2,7 @@
 
 Per theorem: the statement, each part's chain in typeset math (proofs.render.terminal_math),
 one line per step naming its rule, and the verdict. The per-link check details come with
-verbose. proofs.render.text_style says whether to use Unicode, colour, how wide the terminal
+verbose. proofs.render.text_style says whether to use Unicode, color, how wide the terminal
 is and how much detail to show.
 """
 
@@ -11,9 +11,12 @@ from __future__ import annotations
 from proofs.engine.derivation import Derivation, LinkResult, Verdict
 from proofs.engine.facts import LinearSystem, Part
 from proofs.engine.pointwise import MAX_BITS, START_BITS
-from proofs.engine.theorem import TheoremResult
+from proofs.engine.theorem import TheoremRun
+from proofs.render.evidence import evidence
+from proofs.render.steps import step_text
+from proofs.render.tables import aligned_columns
 from proofs.render.terminal_math import block
-from proofs.render.text_style import _COLOUR, Style, shown
+from proofs.render.text_style import COLOR, Style, shown
 
 # ---- theorems ---------------------------------------------------------------------------------
 
@@ -22,7 +25,7 @@ def link_details(link: LinkResult, style: Style) -> list[str]:
     """The two checks of one link in words: the rule, the points, the digits, the largest
     relative difference (and a counterexample if there is one)."""
     s, n = link.symbolic, link.numeric
-    symbolic = f"symbolic: reduced to 0 by {s.rule}" if s.passed else style.text(s.summary())
+    symbolic = f"symbolic: closed by {s.rule}" if s.passed else style.text(s.summary())
     if n.passed:
         numeric = (
             f"numeric: {n.points} points, arb balls of {START_BITS} to {MAX_BITS} bits, "
@@ -44,20 +47,20 @@ def _chain(derivation: Derivation, verdict: Verdict, style: Style) -> list[str]:
             continue
         link = verdict.links[j - 1] if j - 1 < len(verdict.links) else None
         if link is None:
-            out += style.wrap(step.justification, indent=6, hang=4)
+            out += style.wrap(step_text(step), indent=6, hang=4)
         else:
-            out += style.marked(link.status, step.justification, indent=6, hang=4)
+            out += style.marked(link.status, step_text(step), indent=6, hang=4)
         if link is not None and (style.verbose or link.status != "proved"):
             out += link_details(link, style)
     return out
 
 
 def _fact(part: Part, verdict: Verdict, style: Style) -> list[str]:
-    evidence = getattr(part, "evidence", None)
-    if evidence is not None:
+    shown = evidence(part)
+    if shown:
         # A fact that shows its evidence (a map found, a certificate): captions and formulas.
         lines = []
-        for caption, content in evidence():
+        for caption, content in shown:
             lines += style.wrap(caption, indent=4, hang=2)
             if isinstance(content, Derivation):
                 lines += _chain(content, verdict, style)
@@ -94,7 +97,7 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def render_theorem(result: TheoremResult, style: Style | None = None) -> str:
+def render_theorem(result: TheoremRun, style: Style | None = None) -> str:
     """A whole theorem: heading, statement, parts, remarks and the one-line verdict."""
     style = style or Style()
     th = result.theorem
@@ -112,65 +115,56 @@ def render_theorem(result: TheoremResult, style: Style | None = None) -> str:
     return "\n".join(out)
 
 
-def theorem_verdict(result: TheoremResult, style: Style) -> str:
+def theorem_verdict(result: TheoremRun, style: Style) -> str:
     """One line: the theorem's mark, name, status and how many parts were proved."""
     statuses = [p.verdict.status for p in result.parts]
     counts = f"{statuses.count('proved')} of {plural(len(statuses), 'part')} proved"
     for other in ("refuted", "undecided"):
         if statuses.count(other):
             counts += f", {statuses.count(other)} {other}"
-    word = style.paint(result.status.upper(), _COLOUR[result.status])
+    word = style.paint(result.status.upper(), COLOR[result.status])
     return f"{style.mark(result.status)} {result.theorem.name}: {word} ({counts})"
 
 
-def link_count(result: TheoremResult) -> int:
-    """How many links the theorem's parts checked (chains, and facts with a checked equality)."""
-    return sum(len(pr.verdict.links) for pr in result.parts)
-
-
-def summary_table(rows: list[tuple[str, int, int, str, bool | None, float]], style: Style) -> str:
+def summary_table(runs: list[TheoremRun], wall_seconds: float, style: Style) -> str:
     """The closing table: per theorem its parts, links, verdict, numeric twin and time; then
-    the totals. rows: (name, parts, links, status, twin passed or None if not run, seconds)."""
+    the totals, whose time is the run's wall-clock time (the theorems ran in parallel)."""
     header = ("theorem", "parts", "links", "verdict", "numeric twin", "time")
     twin_word = {True: "passed", False: "FAILED", None: "not run"}
     body = [
-        (name, str(parts), str(links), status, twin_word[twin], f"{seconds:.1f} s")
-        for name, parts, links, status, twin, seconds in rows
+        (
+            r.name,
+            str(len(r.parts)),
+            str(r.links),
+            r.status,
+            twin_word[r.twin_passed],
+            f"{r.seconds:.1f} s",
+        )
+        for r in runs
     ]
-    proved = sum(r[3] == "proved" for r in rows)
-    twins = [r[4] for r in rows if r[4] is not None]
+    proved = sum(r.status == "proved" for r in runs)
+    twins = [r.twin_passed for r in runs if r.twin_passed is not None]
     total = (
         "total",
-        str(sum(r[1] for r in rows)),
-        str(sum(r[2] for r in rows)),
-        f"{proved} of {len(rows)} proved",
+        str(sum(len(r.parts) for r in runs)),
+        str(sum(r.links for r in runs)),
+        f"{proved} of {len(runs)} proved",
         f"{sum(twins)} of {len(twins)} passed" if twins else "not run",
-        f"{sum(r[5] for r in rows):.1f} s",
+        f"{wall_seconds:.1f} s",
     )
-    table = [header, *body, total]
-    widths = [max(len(row[j]) for row in table) for j in range(len(header))]
-    right = {1, 2, 5}
-
-    def line(row: tuple[str, ...]) -> str:
-        cells = [
-            row[j].rjust(widths[j]) if j in right else row[j].ljust(widths[j])
-            for j in range(len(row))
-        ]
-        return "  ".join(cells).rstrip()
-
-    rule = "─" if style.unicode else "-"
-    out = [style.paint(line(header), "1"), rule * len(line(header))]
-    for row, (_, _, _, status, _, _) in zip(body, rows, strict=True):
-        text = line(row)
-        # Colour only the verdict word, after the padding is measured.
-        out.append(text.replace(f"  {status}", f"  {style.paint(status, _COLOUR[status])}", 1))
-    out += [rule * len(line(header)), line(total)]
-    everything = proved == len(rows) and all(twins)
+    lines, _ = aligned_columns([header, *body, total], {1, 2, 5})
+    rule = ("─" if style.unicode else "-") * len(lines[0])
+    out = [style.paint(lines[0], "1"), rule]
+    for text, r in zip(lines[1:-1], runs, strict=True):
+        # Color only the verdict word, after the padding is measured.
+        out.append(text.replace(f"  {r.status}", f"  {style.paint(r.status, COLOR[r.status])}", 1))
+    out += [rule, lines[-1]]
+    everything = proved == len(runs) and all(twins)
     closing = (
-        f"{plural(len(rows), 'theorem')}: every one proved"
+        f"{plural(len(runs), 'theorem')}: every one proved"
         + (", every numeric twin passed" if twins and all(twins) else "")
         if everything
-        else f"{plural(len(rows), 'theorem')}: not every one was proved"
+        else f"{plural(len(runs), 'theorem')}: not every one was proved"
         + ("" if all(twins) else ", or a numeric twin failed")
     )
     out.append(f"{style.mark('proved' if everything else 'refuted')} {closing}")

@@ -1,4 +1,4 @@
-"""How the terminal output looks: Style (width, Unicode or ASCII, colour, detail), the status
+"""How the terminal output looks: Style (width, Unicode or ASCII, color, detail), the status
 marks, and prose transliterated to ASCII.
 """
 
@@ -8,12 +8,14 @@ import re
 import textwrap
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import sympy as sp
+if TYPE_CHECKING:
+    import sympy as sp
 
 MARK = {"proved": "✓", "refuted": "✗", "undecided": "?"}
 ASCII_MARK = {"proved": "ok", "refuted": "NO", "undecided": "??"}
-_COLOUR = {"proved": "32", "refuted": "31", "undecided": "33"}
+COLOR = {"proved": "32", "refuted": "31", "undecided": "33"}
 
 DEFAULT_WIDTH = 100
 
@@ -24,20 +26,20 @@ _RELATION = re.compile(r"\S+ (?:≠|≤|≥|!=|<=|>=) \S+")
 
 @dataclass(frozen=True)
 class Style:
-    """How to print: width in columns, Unicode or ASCII, ANSI colour, check details per link."""
+    """How to print: width in columns, Unicode or ASCII, ANSI color, check details per link."""
 
     width: int = DEFAULT_WIDTH
     unicode: bool = True
-    colour: bool = False
+    color: bool = False
     verbose: bool = False
 
     def mark(self, status: str) -> str:
-        """The status mark (✓ ✗ ?, or ok NO ??), coloured if colour is on."""
-        return self.paint((MARK if self.unicode else ASCII_MARK)[status], _COLOUR[status])
+        """The status mark (✓ ✗ ?, or ok NO ??), colored if color is on."""
+        return self.paint((MARK if self.unicode else ASCII_MARK)[status], COLOR[status])
 
     def paint(self, text: str, code: str) -> str:
-        """text in the ANSI colour or attribute code ("1" bold, "2" dim, "32" green) if on."""
-        return f"\033[{code}m{text}\033[0m" if self.colour else text
+        """text in the ANSI color or attribute code ("1" bold, "2" dim, "32" green) if on."""
+        return f"\033[{code}m{text}\033[0m" if self.color else text
 
     def text(self, words: str) -> str:
         """words as they can be printed: unchanged in Unicode, transliterated in ASCII."""

@@ -110,7 +110,7 @@ def test_running_out_of_memory_names_the_audit_not_other_commands(tables, capsys
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr("proofs.cli.audit.audit", exhausted)
+    monkeypatch.setattr("numeric.table_audit.audit", exhausted)
     status, _, err = run(capsys, str(tables / "paper.npy"))
     assert status == 2 and err.count("\n") == 1
     assert "out of memory auditing" in err and "--max-len" not in err

@@ -17,6 +17,7 @@ import numeric
 from numeric import validate
 from proofs.cli.files import check_directory
 from proofs.cli.main import build_parser, main
+from proofs.cli.usage import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "input-errors.md").read_text(encoding="utf-8")
@@ -97,7 +98,7 @@ def test_output_directory_is_checked_before_any_work(tmp_path, monkeypatch, caps
     def no_work(*args, **kwargs):
         raise AssertionError("theorems were checked before --out was")
 
-    monkeypatch.setattr("proofs.cli.verify.check", no_work)
+    monkeypatch.setattr("proofs.registry.run", no_work)
     for out in (tmp_path / "file", tmp_path / "file" / "sub" / "deeper"):
         assert main(["latex", "--out", str(out)]) == 2
         err = capsys.readouterr().err
@@ -116,7 +117,7 @@ def test_check_directory(tmp_path) -> None:
         (tmp_path / "f" / "x", "is not a directory"),
         (f"{tmp_path}/a\0b", "without NUL bytes"),
     ):
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(UsageError, match=message):
             check_directory(bad, "--out")
 
 

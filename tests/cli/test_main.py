@@ -1,5 +1,5 @@
 """The pe-proofs command line: prove, list, JSON, exit statuses, one-line errors, --version,
---help examples, verbose details, the closing summary, colour/ASCII rules and progress."""
+--help examples, verbose details, the closing summary, color/ASCII rules and progress."""
 
 import io
 import json
@@ -31,7 +31,9 @@ def test_list_names_every_theorem(capsys):
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     names = [line.split()[0] for line in lines if not line.startswith(" ")]
-    assert names[:3] == ["frequencies", "rotation", "ramp"] and len(names) == 11
+    from proofs import registry
+
+    assert names == registry.names()
     assert max(map(len, lines)) <= 100
 
 
@@ -43,7 +45,8 @@ def test_json_output_has_steps_with_both_checks(capsys):
     linked = [s for s in theorem["steps"] if s["symbolic"] is not None]
     assert linked and all(s["symbolic"]["passed"] and s["numeric"]["passed"] for s in linked)
     assert all(
-        {"expr", "justification", "symbolic", "numeric"} <= s.keys() for s in theorem["steps"]
+        {"expr", "cited", "note", "closed_by", "symbolic", "numeric"} <= s.keys()
+        for s in theorem["steps"]
     )
     assert theorem["numeric_twin"]["table"]["passed"] is True
 
@@ -133,9 +136,10 @@ def test_details_per_link_only_with_verbose(capsys):
     verbose = capsys.readouterr().out
     detail = "numeric: 24 points, arb balls of 256 to 8192 bits, |difference| ≤"
     assert detail not in quiet and detail in verbose
-    assert "symbolic: reduced to 0 by expand" in verbose
+    assert "symbolic: closed by algebra" in verbose
     # Each step still names its rule, in both.
-    assert "✓ collect the powers of pos" in quiet and "✓ collect the powers of pos" in verbose
+    assert "✓ algebra: collect the powers of pos" in quiet
+    assert "✓ algebra: collect the powers of pos" in verbose
 
 
 def test_json_always_has_the_link_details(capsys):
@@ -176,15 +180,15 @@ def _stream(encoding: str, tty: bool) -> io.TextIOWrapper:
     return stream
 
 
-def test_unicode_follows_the_encoding_and_colour_needs_a_terminal(monkeypatch):
+def test_unicode_follows_the_encoding_and_color_needs_a_terminal(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")
     assert terminal.wants_unicode(_stream("utf-8", False))
     assert not terminal.wants_unicode(_stream("ascii", True))
-    assert terminal.wants_colour(_stream("utf-8", True))
-    assert not terminal.wants_colour(_stream("utf-8", False))
+    assert terminal.wants_color(_stream("utf-8", True))
+    assert not terminal.wants_color(_stream("utf-8", False))
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not terminal.wants_colour(_stream("utf-8", True))
+    assert not terminal.wants_color(_stream("utf-8", True))
 
 
 def test_width_is_the_terminal_s_or_100_when_not_a_terminal(monkeypatch):
@@ -205,13 +209,50 @@ def test_progress_only_on_a_terminal(capsys):
     assert tty.buffer.getvalue().decode() == "\r\033[Kproving ramp (1 of 2) …\r\033[K"
 
 
-def test_a_twins_headline_stops_at_its_first_comma_outside_brackets() -> None:
-    from proofs.cli.prove import _headline
+def test_each_twin_line_says_its_headline(capsys) -> None:
+    """A twin's verdict line gives the table's headline field; nothing parses a title."""
+    from proofs import registry
 
-    assert _headline("Every entry in [-1, 1] and ‖PE‖² = d/2, positions 0 .. n") == (
-        "Every entry in [-1, 1] and ‖PE‖² = d/2"
-    )
-    assert _headline("rotation: R(kω)·PE[pos] vs PE[pos+k], (2048, 8) table") == (
-        "rotation: R(kω)·PE[pos] vs PE[pos+k]"
-    )
-    assert _headline("group laws of M_k") == "group laws of M_k"
+    assert main(["prove", "bounded"]) == 0
+    out = capsys.readouterr().out
+    headline = registry.build("bounded").run_twin().headline
+    flowing = " ".join(out.split())
+    assert headline and f"numeric twin bounds_and_norms_table: {headline}: passed" in flowing
+
+
+def test_a_bug_is_an_internal_error_with_its_traceback_not_a_usage_error(
+    monkeypatch, capsys
+) -> None:
+    """A ValueError from pe-proofs' own code is not the user's mistake: status 70, traceback."""
+    from proofs.cli import list as list_command
+
+    def broken(args):
+        raise ValueError("a bug, not bad input")
+
+    monkeypatch.setattr(list_command, "run", broken)
+    assert main(["list"]) == 70
+    err = capsys.readouterr().err
+    assert "internal error, please report it" in err and "Traceback" in err
+    assert "ValueError: a bug, not bad input" in err
+
+
+def test_a_usage_error_is_still_one_line_with_status_2(capsys) -> None:
+    assert main(["prove", "no_such_theorem"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown theorem 'no_such_theorem'" in err
+
+
+def test_version_and_help_load_neither_sympy_nor_flint() -> None:
+    import subprocess
+    import sys
+
+    for flag in ("--version", "--help"):
+        code = (
+            "import sys; from proofs.cli.main import main; "
+            f"status = main([{flag!r}]); "
+            "loaded = [m for m in ('sympy', 'flint', 'numpy') if m in sys.modules]; "
+            "print(loaded, file=sys.stderr); sys.exit(status)"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr

@@ -95,7 +95,13 @@ def test_json_answer_has_the_sentence_and_the_certificate(capsys):
 def test_json_map_carries_its_derivation(capsys):
     data = json.loads(_out(["pos", "--affine", "--json"], capsys))
     assert data["exists"] is True and data["offset"] == ["k"]
-    assert data["derivation"]["status"] == "proved" and len(data["derivation"]["steps"]) == 3
+    # [[1]]·pos + k is already pos + k once multiplied out: the chain stops there.
+    steps = data["derivation"]["steps"]
+    assert data["derivation"]["status"] == "proved" and len(steps) == 2
+    assert steps[1]["cited"] == "matrix product"
+    data = json.loads(_out(["sin(pos)", "cos(pos)", "--json"], capsys))
+    steps = data["derivation"]["steps"]
+    assert [s["cited"] for s in steps] == ["", "matrix product", "angle addition"]
 
 
 def test_ascii_output(capsys):
@@ -122,3 +128,10 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("pe-proofs: error:") and message in err and err.count("\n") == 1
+
+
+def test_the_help_names_the_parser_s_names() -> None:
+    from proofs.cli.shift import NAMES_HELP
+    from proofs.engine.parse import DEFAULT_SYMBOLS
+
+    assert NAMES_HELP.split(", ") == [*DEFAULT_SYMBOLS, "pi", "E"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from proofs.definitions import POS, K, pe_vector, shift_matrix
+from proofs.definitions import POS, K, dense_shift_matrix, pe_vector
 from proofs.render.terminal_math import math_lines
 from proofs.render.text import render_theorem
 from proofs.render.text_style import Style
@@ -15,20 +15,20 @@ from proofs.render.text_style import Style
 def test_every_theorem_fits_the_width(checked_notes, width):
     style = Style(width=width)
     for checked in checked_notes:
-        lines = render_theorem(checked.result, style).splitlines()
+        lines = render_theorem(checked, style).splitlines()
         widest = max(lines, key=len)
-        assert len(widest) <= width, f"{checked.result.theorem.name}: {widest!r}"
+        assert len(widest) <= width, f"{checked.theorem.name}: {widest!r}"
 
 
 def test_the_default_run_is_not_a_flood(checked_notes):
     # Before the terminal printer was rewritten, the theorems alone took about 2,000 lines.
-    total = sum(len(render_theorem(c.result).splitlines()) for c in checked_notes)
+    total = sum(len(render_theorem(c).splitlines()) for c in checked_notes)
     assert total < 1500
 
 
 def test_ascii_style_prints_only_ascii(checked_notes):
     for checked in checked_notes:
-        assert render_theorem(checked.result, Style(unicode=False)).isascii()
+        assert render_theorem(checked, Style(unicode=False)).isascii()
 
 
 def _shape(expr: sp.Basic, width: int = 80) -> tuple[int, int]:
@@ -38,17 +38,17 @@ def _shape(expr: sp.Basic, width: int = 80) -> tuple[int, int]:
 
 @pytest.mark.parametrize("d_model", [16, 64])
 def test_whole_vector_statements_print_by_block_structure(d_model):
-    lines, _ = math_lines(shift_matrix(K, d_model), 80)
+    lines, _ = math_lines(dense_shift_matrix(K, d_model), 80)
     text = "\n".join(lines)
     assert "diag" in text and "R(k)" in text and "⋯" in text
     assert text.count("R") == 3  # the first two blocks and the last
 
 
 def test_output_size_does_not_grow_with_d_model():
-    for build in (lambda d: shift_matrix(K, d), lambda d: pe_vector(POS, d)):
+    for build in (lambda d: dense_shift_matrix(K, d), lambda d: pe_vector(POS, d)):
         small, large = _shape(build(16)), _shape(build(64))
         assert large[1] <= 80 and large[0] <= small[0] + 2
-    product = sp.MatMul(shift_matrix(K, 64), pe_vector(POS, 64), evaluate=False)
+    product = sp.MatMul(dense_shift_matrix(K, 64), pe_vector(POS, 64), evaluate=False)
     height, width = _shape(product)
     assert width <= 80 and height <= 20
 

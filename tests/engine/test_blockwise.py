@@ -8,9 +8,9 @@ from proofs.definitions import (
     POS,
     I,
     K,
-    frequencies,
     identity_blocks,
     omega,
+    omegas,
     pair_bindings,
     pairs,
     pe_blocks,
@@ -36,7 +36,7 @@ NAME = Label("B_{i}", "B_{{i}}")
 def _fact(m_k: BlockMatrix, d: int = 8, rhs=None) -> Blockwise:
     rhs = rhs or pe_blocks(POS + K, d)
     statement = BlockEquation(Product((m_k, pe_blocks(POS, d))), rhs)
-    return Blockwise("M_k PE(pos) = PE(pos + k)", statement, LEMMA, pair_bindings(d))
+    return Blockwise("claim", "M_k PE(pos) = PE(pos + k)", statement, LEMMA, pair_bindings(d))
 
 
 def _explicit(blocks: list[sp.Matrix], d: int = 8) -> BlockMatrix:
@@ -48,20 +48,20 @@ def test_the_structured_shift_is_proved_from_the_pair_lemma():
 
 
 def test_explicit_blocks_are_checked_one_by_one():
-    blocks = [rotation_matrix(K * w) for w in frequencies(8)]
+    blocks = [rotation_matrix(K * w) for w in omegas(8)]
     assert _fact(_explicit(blocks)).verify().status == "proved"
 
 
 def test_one_wrong_explicit_block_is_refuted():
-    blocks = [rotation_matrix(K * w) for w in frequencies(8)]
-    blocks[3] = rotation_matrix(2 * K * frequencies(8)[3])
+    blocks = [rotation_matrix(K * w) for w in omegas(8)]
+    blocks[3] = rotation_matrix(2 * K * omegas(8)[3])
     verdict = _fact(_explicit(blocks)).verify()
     assert verdict.status == "refuted"
     assert "block 3" in verdict.reason and verdict.counterexample is not None
 
 
 def test_blocks_in_the_wrong_order_are_refuted():
-    blocks = [rotation_matrix(K * w) for w in frequencies(8)]
+    blocks = [rotation_matrix(K * w) for w in omegas(8)]
     blocks[0], blocks[1] = blocks[1], blocks[0]
     assert _fact(_explicit(blocks)).verify().status == "refuted"
 
@@ -96,7 +96,7 @@ def test_sides_on_different_partitions_are_refuted():
 def test_a_permutation_that_is_not_a_bijection_is_refuted():
     bad = Permutation((0, 0, 2, 3, 4, 5, 6, 7))
     statement = BlockEquation(Permuted(bad, pe_blocks(POS, 8)), pe_blocks(POS, 8))
-    assert Blockwise("P·PE = PE", statement).verify().status == "refuted"
+    assert Blockwise("claim", "P·PE = PE", statement).verify().status == "refuted"
 
 
 def test_identity_blocks_are_the_identity():
@@ -111,6 +111,7 @@ def test_a_structured_matrix_knows_its_free_symbols_without_forming_it():
 def test_a_lemma_whose_hypotheses_the_blocks_miss_is_not_instantiated():
     # d_model = 8 would be bound to an odd value: the lemma (d_model even) does not apply.
     odd = Blockwise(
+        "claim",
         "M_k PE(pos) = PE(pos + k)",
         _fact(shift_blocks(K, 8)).statement,
         LEMMA,

@@ -133,13 +133,13 @@ def test_coqc_accepts_the_lemma_and_rejects_a_wrong_statement_with_the_same_proo
 
 
 def test_a_wrong_link_in_a_theorem_is_listed_with_its_reason_not_dropped() -> None:
-    wrong = Derivation("wrong", (Step(WRONG_ANGLE_SUM[0], "a"), Step(WRONG_ANGLE_SUM[1], "b")))
-    right = Derivation("right", (Step(ANGLE_SUM[0], "a"), Step(ANGLE_SUM[1], "b")))
+    wrong = Derivation("wrong_sum", "wrong", (Step(WRONG_ANGLE_SUM[0]), Step(WRONG_ANGLE_SUM[1])))
+    right = Derivation("right_sum", "right", (Step(ANGLE_SUM[0]), Step(ANGLE_SUM[1])))
     module = theorem_module(Theorem("made_up", "t", "s", (right, wrong), twin="x.y"))
     first, second = module.links
-    assert first.lemma == "made_up_part1_link1" and not first.reason
+    assert first.lemma == "made_up_right_sum_link1" and not first.reason
     assert second.lemma == "" and second.reason.startswith("no proof script found")
-    assert "made_up_part2_link1" not in module.text()
+    assert "made_up_wrong_sum_link1" not in module.text()
     assert f"Not generated: part 2, link 1, wrong: {second.reason}" in module.text()
 
 

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from numeric.checks.shift_maps import shift_fit_table
 from proofs import ShiftMap, find_shift_map
 from proofs.definitions import POS, K, L, pe_vector, rotation_matrix
-from proofs.shift_maps import ShiftMapFact, build
+from proofs.engine.facts import ShiftMapFact
+from proofs.shift_maps import build
 
 K_NONZERO = sp.Symbol("k", real=True, nonzero=True)
 sin, cos, exp = sp.sin, sp.cos, sp.exp
@@ -232,7 +233,9 @@ def test_theorem_proves_every_part_at_small_d_model():
 
 
 def test_fact_with_the_wrong_expectation_is_refuted():
-    wrong = ShiftMapFact("lone sine claimed to shift", sp.ImmutableMatrix([sin(POS)]), True)
+    wrong = ShiftMapFact(
+        "claim", "lone sine claimed to shift", sp.ImmutableMatrix([sin(POS)]), POS, K, True
+    )
     assert wrong.verify().status == "refuted"
 
 

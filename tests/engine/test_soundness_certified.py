@@ -257,10 +257,10 @@ def test_exp_times_rotation_has_the_shift_map_e_to_the_k_times_a_rotation() -> N
 def test_facts_do_not_trust_sympys_evaluation_of_constants() -> None:
     tiny = sp.acosh(1 + E20)
     assert (x**2 - tiny).is_nonnegative is True  # SymPy's own answer: wrong at x = 0
-    assert NonNegative("t", x**2 - tiny, x**2 - tiny).verify().status != "proved"
-    assert NonNegative("t", x**2 + tiny, x**2 + tiny).verify().status == "proved"
-    assert NonZero("t", tiny).verify().status == "proved"
-    assert NonZero("t", sp.log(1 + E25) - E25 + E25**2 / 2).verify().status == "proved"
+    assert NonNegative("claim", "t", x**2 - tiny, x**2 - tiny).verify().status != "proved"
+    assert NonNegative("claim", "t", x**2 + tiny, x**2 + tiny).verify().status == "proved"
+    assert NonZero("claim", "t", tiny).verify().status == "proved"
+    assert NonZero("claim", "t", sp.log(1 + E25) - E25 + E25**2 / 2).verify().status == "proved"
 
 
 def test_budget_holds_in_a_worker_thread_too() -> None:
@@ -370,8 +370,8 @@ def test_a_zero_in_disguise_is_never_taken_as_nonzero() -> None:
     assert is_zero(k * sp.I * hidden_zero) is not False
     assert is_zero(k + hidden_zero) is not True
     tiny = sp.acosh(1 + E20)
-    assert NonNegative("t", x**2 - tiny**2, x**2 - tiny**2).verify().status != "proved"
-    assert NonNegative("t", x**2 + tiny**2, x**2 + tiny**2).verify().status == "proved"
+    assert NonNegative("claim", "t", x**2 - tiny**2, x**2 - tiny**2).verify().status != "proved"
+    assert NonNegative("claim", "t", x**2 + tiny**2, x**2 + tiny**2).verify().status == "proved"
 
 
 @pytest.mark.parametrize(
@@ -389,9 +389,9 @@ def test_a_zero_in_disguise_is_never_taken_as_nonzero() -> None:
 def test_the_certified_zero_test_on_expressions_with_symbols(expr, expected) -> None:
     assert is_zero(expr) is expected
     if expected is True:
-        assert NonZero("t", expr).verify().status == "refuted"
+        assert NonZero("claim", "t", expr).verify().status == "refuted"
     if expected is None:
-        assert NonZero("t", expr).verify().status == "undecided"
+        assert NonZero("claim", "t", expr).verify().status == "undecided"
 
 
 def _tan_pi_over_7_to(digits: int) -> sp.Rational:

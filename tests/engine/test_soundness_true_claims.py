@@ -16,11 +16,11 @@ from proofs.definitions import (
     I,
     K,
     L,
+    dense_shift_matrix,
     omega,
     pe_pair,
     pe_vector,
     rotation_matrix,
-    shift_matrix,
 )
 from proofs.engine.derivation import prove_identity
 from proofs.rotation import pair_derivation, vector_fact
@@ -46,7 +46,7 @@ TRUE_CLAIMS: dict[str, tuple[sp.Basic, sp.Basic]] = {
         rotation_matrix(K * W).T * pe_pair(POS, W),
         pe_pair(POS - K, W),
     ),
-    "shift-matrix-d4": (shift_matrix(K, 4) * pe_vector(POS, 4), pe_vector(POS + K, 4)),
+    "shift-matrix-d4": (dense_shift_matrix(K, 4) * pe_vector(POS, 4), pe_vector(POS + K, 4)),
     "rotations-compose": (rotation_matrix(X) * rotation_matrix(Y), rotation_matrix(X + Y)),
     "rotation-orthogonal": (rotation_matrix(X).T * rotation_matrix(X), sp.eye(2)),
     "rotation-determinant": (rotation_matrix(X).det(), sp.Integer(1)),

@@ -9,7 +9,7 @@ import pytest
 
 from numeric.module_tables import module_report
 from numeric.precision import precision_table
-from numeric.table import Table
+from numeric.result_table import Table
 
 MODULE = Path("/work/shared/course/module-10-sinusoidal-positional-encoding.md")
 

@@ -14,7 +14,7 @@ from numeric.checks.layouts import (
     layout_table,
     permutation_matrix,
 )
-from numeric.rotations import shift_matrix
+from numeric.rotations import stacked_rotations
 from numeric.tables import frequencies, sinusoidal_pe
 
 
@@ -46,8 +46,8 @@ def _dense_rows(d_model: int, max_len: int, ks: tuple[int, ...]) -> list[float]:
 
     values = [float(np.abs(p @ p.T - np.eye(d_model)).max())]
     values.append(float(np.abs(inter @ p.T - concat).max()))
-    values += [shifted(concat, p @ shift_matrix(k, omegas) @ p.T, k) for k in ks]
-    values += [shifted(t2t_table, shift_matrix(k, t2t), k) for k in ks]
+    values += [shifted(concat, p @ stacked_rotations(k, omegas) @ p.T, k) for k in ks]
+    values += [shifted(t2t_table, stacked_rotations(k, t2t), k) for k in ks]
     return values
 
 

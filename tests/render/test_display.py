@@ -11,7 +11,7 @@ import proofs
 from proofs import prove_identity, ramp, rotation
 from proofs.definitions import POS
 from proofs.engine.derivation import Derivation, Verdict
-from proofs.engine.theorem import TheoremResult
+from proofs.engine.theorem import TheoremRun
 
 
 class _Formatter:
@@ -55,7 +55,7 @@ def balanced(tex: str) -> bool:
 
 
 def test_data_types_have_no_display_methods():
-    for cls in (Derivation, Verdict, TheoremResult):
+    for cls in (Derivation, Verdict, TheoremRun):
         assert not hasattr(cls, "_repr_latex_") and not hasattr(cls, "_repr_markdown_")
 
 

@@ -8,9 +8,9 @@ from functools import cache
 import pytest
 import sympy as sp
 
-from numeric.table import Table
+from numeric.result_table import Table
 from proofs import rotation
-from proofs.definitions import D_MODEL, OMEGA_I, POS, K, shift_matrix
+from proofs.definitions import D_MODEL, OMEGA_I, POS, K, dense_shift_matrix
 from proofs.engine.facts import Blockwise
 from proofs.render import (
     latex_chains,
@@ -20,6 +20,7 @@ from proofs.render import (
     tex_prose,
     tex_width,
 )
+from proofs.render.steps import step_text
 
 
 @cache
@@ -67,14 +68,14 @@ def test_rotation_matrix_comes_before_the_vector():
 
 
 def test_block_diagonal_m_k_is_shown_block_wise_with_the_middle_elided():
-    tex = latex_math.latex_math(shift_matrix(K, 8))
+    tex = latex_math.latex_math(dense_shift_matrix(K, 8))
     assert r"\ddots" in tex
     assert r"\frac{k}{1000}" in tex and r"\frac{k}{100}" not in tex
-    assert latex_math.diagonal_blocks(shift_matrix(K, 8)) == [(0, 2), (2, 4), (4, 6), (6, 8)]
+    assert latex_math.diagonal_blocks(dense_shift_matrix(K, 8)) == [(0, 2), (2, 4), (4, 6), (6, 8)]
 
 
 def test_small_matrices_print_whole_and_dense_large_ones_by_corners():
-    assert r"\ddots" not in latex_math.latex_math(shift_matrix(K, 4))
+    assert r"\ddots" not in latex_math.latex_math(dense_shift_matrix(K, 4))
     # Short entries (a permutation, say) fit whole up to 8 by 8.
     narrow = latex_math.latex_math(sp.ImmutableMatrix(8, 8, lambda r, c: int(c == (r + 1) % 8)))
     assert r"\cdots" not in narrow and narrow.count(r"\\") == 7
@@ -129,7 +130,7 @@ def test_derivation_is_an_align_chain_with_text_justifications():
     assert len(rows) == len(d.steps)
     for row, step in zip(rows[1:], d.steps[1:], strict=True):
         assert "&= " in row and r"&& \text{" in row
-        assert tex_prose.tex_text(step.justification) in row
+        assert tex_prose.tex_text(step_text(step)) in row
 
 
 def test_table_is_booktabs_with_numbers_in_math():

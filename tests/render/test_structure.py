@@ -39,7 +39,8 @@ def test_the_text_printer_shows_a_structured_fact_by_blocks_at_any_size():
         assert f"diag(R(kω_0), R(kω_1), …, R(kω_{last}))·[PE_0(pos); PE_1(pos); …;" in shown
         assert all(len(line) <= 100 for line in shown.splitlines())
         sizes.append(len(shown.splitlines()))
-    assert sizes[0] == sizes[1]  # the output does not grow with d_model
+    # The output does not grow with d_model (a longer number may wrap one more line).
+    assert abs(sizes[0] - sizes[1]) <= 1
 
 
 def test_latex_breaks_an_equation_at_its_equals_sign():

@@ -16,10 +16,13 @@ Definition rot (t : R) (v : R * R) : R * R :=
   (cos t * fst v + sin t * snd v, - sin t * fst v + cos t * snd v).
 
 (* Headline theorems of the sinusoidal positional encoding, checked by the Coq kernel.
-   Only the standard library is used; the definitions above are the whole vocabulary. *)
+   Only the standard library is used (and PiIrrational.v, Niven's proof that PI is irrational,
+   on the same library); the definitions above are the whole vocabulary. *)
 
 Require Import Arith Lia Lra.
-(* ZArith is left out on purpose: its Zpower.shift would hide the shift defined above. *)
+(* ZArith is left out on purpose: its Zpower.shift would hide the shift defined above.
+   PiIrrational is required, not imported, for the same reason: it imports ZArith itself. *)
+Require PeProofs.PiIrrational.
 
 (* ---------- Index bookkeeping: component 2i is a sine, 2i+1 a cosine, both of pair i. ---------- *)
 
@@ -37,6 +40,16 @@ Proof. intros. unfold pe. rewrite even_double, Nat.div2_double. reflexivity. Qed
 
 Lemma pe_odd : forall d pos i, pe d pos (S (2 * i)) = cos (pos * omega (INR i) (INR d)).
 Proof. intros. unfold pe. rewrite even_succ_double, Nat.div2_succ_double. reflexivity. Qed.
+
+Lemma shift_even : forall d k v i, shift d k v (2 * i) =
+  cos (k * omega (INR i) (INR d)) * v (2 * i)%nat + sin (k * omega (INR i) (INR d)) * v (S (2 * i)).
+Proof. intros. unfold shift. rewrite even_double, Nat.div2_double. reflexivity. Qed.
+
+Lemma shift_odd : forall d k v i, shift d k v (S (2 * i)) =
+  - sin (k * omega (INR i) (INR d)) * v (2 * i)%nat + cos (k * omega (INR i) (INR d)) * v (S (2 * i)).
+Proof.
+  intros. unfold shift. rewrite even_succ_double, Nat.div2_succ_double, Nat.pred_succ. reflexivity.
+Qed.
 
 (* A sum over the 2(n+1) components of a d = 2(n+1) encoding, regrouped pair by pair. *)
 Lemma sum_pairs : forall (f : nat -> R) (n : nat),
@@ -159,6 +172,14 @@ Theorem pe_unique : (forall n m : Z, m <> 0%Z -> IZR n <> IZR m * PI) ->
   pe d (IZR p) 0 <> pe d (IZR q) 0 \/ pe d (IZR p) 1 <> pe d (IZR q) 1.
 Proof. intros Hpi d p q Hpq. apply pe_unique_at; [exact Hpq | intros m; apply Hpi]. Qed.
 
+(* PI is irrational: Niven's proof, in PiIrrational.v. *)
+Theorem pi_irrational : forall n m : Z, m <> 0%Z -> IZR n <> IZR m * PI.
+Proof. exact PiIrrational.pi_irrational. Qed.
+
+Theorem pe_unique_int : forall (d : nat) (p q : Z), p <> q ->
+  pe d (IZR p) 0 <> pe d (IZR q) 0 \/ pe d (IZR p) 1 <> pe d (IZR q) 1.
+Proof. exact (pe_unique pi_irrational). Qed.
+
 (* ---------- Theorem (group): the pair rotations compose, invert, and are orthogonal. ---------- *)
 
 Theorem rotation_compose : forall a b v, rot a (rot b v) = rot (a + b) v.
@@ -195,4 +216,168 @@ Proof.
   replace (rot (m * t) kk) with (rot (p * t) (rot ((m - p) * t) kk)).
   - apply rotation_preserves_dot.
   - rewrite rotation_compose. f_equal. ring.
+Qed.
+
+(* ---------- Theorem (group), whole vectors: shift maps compose, invert, are orthogonal. ---------- *)
+
+Theorem shift_compose : forall d j k v i, shift d j (shift d k v) i = shift d (j + k) v i.
+Proof.
+  intros d j k v i. destruct (Nat.Even_or_Odd i) as [[m ->] | [m ->]].
+  - rewrite !shift_even, shift_odd, Rmult_plus_distr_r, cos_plus, sin_plus. ring.
+  - rewrite Nat.add_1_r, !shift_odd, shift_even, Rmult_plus_distr_r, cos_plus, sin_plus. ring.
+Qed.
+
+Theorem shift_inverse : forall d k v i, shift d (- k) (shift d k v) i = v i.
+Proof.
+  intros d k v i. rewrite shift_compose, Rplus_opp_l.
+  destruct (Nat.Even_or_Odd i) as [[m ->] | [m ->]].
+  - rewrite shift_even, Rmult_0_l, cos_0, sin_0. ring.
+  - rewrite Nat.add_1_r, shift_odd, Rmult_0_l, cos_0, sin_0. ring.
+Qed.
+
+Theorem shift_orthogonal : forall n k u v,
+  sum_f_R0 (fun j => shift (2 * S n) k u j * shift (2 * S n) k v j) (pred (2 * S n)) =
+  sum_f_R0 (fun j => u j * v j) (pred (2 * S n)).
+Proof.
+  intros n k u v. replace (pred (2 * S n)) with (S (2 * n)) by lia.
+  rewrite !sum_pairs. apply sum_eq. intros i _. cbv beta. rewrite !shift_even, !shift_odd.
+  set (w := k * omega (INR i) (INR (2 * S n))).
+  assert (H1 : sin w ^ 2 + cos w ^ 2 = 1) by (rewrite <- (sin2_cos2 w); unfold Rsqr; ring).
+  transitivity ((sin w ^ 2 + cos w ^ 2) *
+    (u (2 * i)%nat * v (2 * i)%nat + u (S (2 * i)) * v (S (2 * i)))); [ring |].
+  rewrite H1. ring.
+Qed.
+
+(* ---------- Theorem (rope), whole vectors: the score depends only on m - p. ---------- *)
+
+Theorem rope_vector : forall n p m q u,
+  sum_f_R0 (fun j => shift (2 * S n) p q j * shift (2 * S n) m u j) (pred (2 * S n)) =
+  sum_f_R0 (fun j => q j * shift (2 * S n) (m - p) u j) (pred (2 * S n)).
+Proof.
+  intros n p m q u. rewrite <- (shift_orthogonal n p q (shift (2 * S n) (m - p) u)).
+  apply sum_eq. intros j _. rewrite shift_compose. do 3 f_equal. ring.
+Qed.
+
+(* ---------- Theorem (frequencies): each frequency is the last times 10000^(-2/d). ---------- *)
+
+Lemma omega_pos : forall i d, 0 < omega i d.
+Proof. intros. unfold omega, Rpower. apply exp_pos. Qed.
+
+Theorem omega_succ : forall i d, d <> 0 ->
+  omega (i + 1) d = Rpower 10000 (- 2 / d) * omega i d.
+Proof.
+  intros i d Hd. unfold omega. rewrite <- Rpower_plus. f_equal. field. exact Hd.
+Qed.
+
+Theorem omega_decreasing : forall i d, 0 < d -> omega (i + 1) d < omega i d.
+Proof.
+  intros i d Hd. rewrite omega_succ by lra.
+  rewrite <- (Rmult_1_l (omega i d)) at 2. apply Rmult_lt_compat_r; [apply omega_pos |].
+  rewrite <- (Rpower_O 10000) by lra. apply Rpower_lt; [lra |].
+  assert (Hinv : 0 < / d) by (apply Rinv_0_lt_compat; exact Hd).
+  unfold Rdiv. lra.
+Qed.
+
+Theorem pe_period : forall d pos j,
+  pe d (pos + 2 * PI / omega (INR (Nat.div2 j)) (INR d)) j = pe d pos j.
+Proof.
+  intros d pos j. unfold pe.
+  assert (Hw := omega_pos (INR (Nat.div2 j)) (INR d)).
+  set (w := omega (INR (Nat.div2 j)) (INR d)) in *.
+  replace ((pos + 2 * PI / w) * w) with (pos * w + 2 * PI) by (field; lra).
+  destruct (Nat.even j); [rewrite sin_plus | rewrite cos_plus]; rewrite sin_2PI, cos_2PI; ring.
+Qed.
+
+(* ---------- Theorem (shift_maps): the raw index and a lone sine have no linear map. ---------- *)
+
+Theorem raw_index_no_linear_shift : forall k, k <> 0 ->
+  ~ (exists a, forall pos, a * pos = pos + k).
+Proof. intros k Hk [a H]. specialize (H 0). lra. Qed.
+
+Theorem lone_sine_no_linear_shift : forall k, sin k <> 0 ->
+  ~ (exists a, forall pos, a * sin pos = sin (pos + k)).
+Proof.
+  intros k Hk [a H]. specialize (H 0). rewrite sin_0, Rplus_0_l in H. lra.
+Qed.
+
+(* ---------- Theorem (similarity): the ramp's similarity depends on the position. ---------- *)
+
+Theorem ramp_similarity_depends_on_p : forall L k, 0 < L ->
+  ~ (exists c, forall p, (p / L) * ((p + k) / L) = c).
+Proof.
+  intros L k HL [c H].
+  (* The second difference at 0 with step L is 2, where a constant's is 0. *)
+  assert (E : (L / L) * ((L + k) / L) + (- L / L) * ((- L + k) / L)
+              - 2 * ((0 / L) * ((0 + k) / L)) = 2) by (field; lra).
+  rewrite !H in E. lra.
+Qed.
+
+(* ---------- Theorem (layouts): the concatenated [sin | cos] layout is a permutation of the
+   interleaved one, and its shift map is the conjugated one, [[C, S], [-S, C]]. ---------- *)
+
+Definition pe_concat (n : nat) (pos : R) (j : nat) : R :=
+  if Nat.ltb j (S n) then sin (pos * omega (INR j) (INR (2 * S n)))
+  else cos (pos * omega (INR (j - S n)) (INR (2 * S n))).
+Definition concat_index (h j : nat) : nat := if Nat.ltb j h then (2 * j)%nat else S (2 * (j - h)).
+Definition to_concat (h i : nat) : nat := if Nat.even i then Nat.div2 i else (h + Nat.div2 i)%nat.
+Definition shift_concat (n : nat) (k : R) (v : nat -> R) (j : nat) : R :=
+  shift (2 * S n) k (fun i => v (to_concat (S n) i)) (concat_index (S n) j).
+
+Lemma to_concat_even : forall h m, to_concat h (2 * m) = m.
+Proof. intros. unfold to_concat. rewrite even_double, Nat.div2_double. reflexivity. Qed.
+
+Lemma to_concat_odd : forall h m, to_concat h (S (2 * m)) = (h + m)%nat.
+Proof. intros. unfold to_concat. rewrite even_succ_double, Nat.div2_succ_double. reflexivity. Qed.
+
+Theorem concat_perm : forall h j : nat, (j < 2 * h)%nat ->
+  (concat_index h j < 2 * h)%nat /\ (to_concat h j < 2 * h)%nat /\
+  to_concat h (concat_index h j) = j /\ concat_index h (to_concat h j) = j.
+Proof.
+  intros h j Hj. split; [| split; [| split]].
+  - unfold concat_index. destruct (Nat.ltb_spec j h); lia.
+  - destruct (Nat.Even_or_Odd j) as [[m ->] | [m ->]].
+    + rewrite to_concat_even. lia.
+    + rewrite Nat.add_1_r, to_concat_odd. lia.
+  - unfold concat_index. destruct (Nat.ltb_spec j h).
+    + apply to_concat_even.
+    + rewrite to_concat_odd. lia.
+  - destruct (Nat.Even_or_Odd j) as [[m ->] | [m ->]].
+    + rewrite to_concat_even. unfold concat_index. destruct (Nat.ltb_spec m h); lia.
+    + rewrite Nat.add_1_r, to_concat_odd. unfold concat_index.
+      destruct (Nat.ltb_spec (h + m) h); lia.
+Qed.
+
+Theorem pe_concat_perm : forall (n : nat) (pos : R) (j : nat),
+  pe_concat n pos j = pe (2 * S n) pos (concat_index (S n) j).
+Proof.
+  intros n pos j. unfold pe_concat, concat_index.
+  destruct (Nat.ltb j (S n)); [rewrite pe_even | rewrite pe_odd]; reflexivity.
+Qed.
+
+Theorem shift_concat_blocks : forall (n : nat) (k : R) (v : nat -> R) (j : nat),
+  shift_concat n k v j =
+  if Nat.ltb j (S n) then
+    cos (k * omega (INR j) (INR (2 * S n))) * v j +
+    sin (k * omega (INR j) (INR (2 * S n))) * v (S n + j)%nat
+  else
+    - sin (k * omega (INR (j - S n)) (INR (2 * S n))) * v (j - S n)%nat +
+    cos (k * omega (INR (j - S n)) (INR (2 * S n))) * v j.
+Proof.
+  intros n k v j. unfold shift_concat, concat_index.
+  destruct (Nat.ltb_spec j (S n)).
+  - rewrite shift_even. cbv beta. rewrite to_concat_even, to_concat_odd. reflexivity.
+  - rewrite shift_odd. cbv beta. rewrite to_concat_even, to_concat_odd.
+    replace (S n + (j - S n))%nat with j by lia. reflexivity.
+Qed.
+
+Theorem pe_concat_shift : forall (n : nat) (pos k : R) (j : nat), (j < 2 * S n)%nat ->
+  shift_concat n k (pe_concat n pos) j = pe_concat n (pos + k) j.
+Proof.
+  intros n pos k j Hj. rewrite shift_concat_blocks. unfold pe_concat.
+  destruct (Nat.ltb_spec j (S n)).
+  - replace (Nat.ltb (S n + j) (S n)) with false by (symmetry; apply Nat.ltb_ge; lia).
+    replace (S n + j - S n)%nat with j by lia.
+    apply rotation_pair.
+  - replace (Nat.ltb (j - S n) (S n)) with true by (symmetry; apply Nat.ltb_lt; lia).
+    apply rotation_pair.
 Qed.

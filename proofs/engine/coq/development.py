@@ -14,30 +14,61 @@ from proofs.engine.coq.links import Link, Module, theorem_module
 from proofs.engine.theorem import Theorem
 
 COQ_DIR = Path(__file__).resolve().parent
-# The hand-written modules, in compile order (UniqueBounded requires Headline and Interval).
-HANDWRITTEN = ("Headline.v", "UniqueBounded.v")
+# The hand-written modules, in compile order: Headline requires PiIrrational (Niven's proof that
+# PI is irrational); UniqueBounded requires Headline and Interval.
+HANDWRITTEN = ("PiIrrational.v", "Headline.v", "UniqueBounded.v")
+# The last file that others require: it and the files before it compile one after another.
+HEADLINE = "Headline.v"
 LOGICAL_ROOT = "PeProofs"
 REPORT = "NOT_EXPRESSIBLE.md"
 
 # The hand-written theorems that state each theorem for every d_model (Headline.v and
 # UniqueBounded.v); a theorem not listed has none.
 HEADLINE_THEOREMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "frequencies": (
+        ("Headline.v", "omega_succ"),
+        ("Headline.v", "omega_decreasing"),
+        ("Headline.v", "pe_period"),
+    ),
     "rotation": (("Headline.v", "rotation_pair"), ("Headline.v", "rotation_vector")),
     "ramp": (("Headline.v", "ramp_no_linear_shift"), ("Headline.v", "ramp_affine_shift")),
+    "similarity": (("Headline.v", "pe_dot"), ("Headline.v", "ramp_similarity_depends_on_p")),
     "bounded": (("Headline.v", "pe_bounded"), ("Headline.v", "pe_norm")),
-    "unique": (("Headline.v", "pe_unique"), ("UniqueBounded.v", "pe_unique_bounded")),
+    "unique": (
+        ("Headline.v", "pe_unique_int"),
+        ("Headline.v", "pi_irrational"),
+        ("Headline.v", "pe_unique"),
+        ("UniqueBounded.v", "pe_unique_bounded"),
+    ),
     "dot_product": (("Headline.v", "pe_dot"), ("Headline.v", "pe_dot_even")),
+    "shift_maps": (
+        ("Headline.v", "rotation_vector"),
+        ("Headline.v", "ramp_no_linear_shift"),
+        ("Headline.v", "ramp_affine_shift"),
+        ("Headline.v", "raw_index_no_linear_shift"),
+        ("Headline.v", "lone_sine_no_linear_shift"),
+    ),
     "group": (
         ("Headline.v", "rotation_compose"),
         ("Headline.v", "rotation_inverse"),
         ("Headline.v", "rotation_preserves_dot"),
         ("Headline.v", "rotation_preserves_norm"),
+        ("Headline.v", "shift_compose"),
+        ("Headline.v", "shift_inverse"),
+        ("Headline.v", "shift_orthogonal"),
     ),
-    "rope": (("Headline.v", "rope_relative"),),
+    "layouts": (
+        ("Headline.v", "concat_perm"),
+        ("Headline.v", "pe_concat_perm"),
+        ("Headline.v", "shift_concat_blocks"),
+        ("Headline.v", "pe_concat_shift"),
+    ),
+    "rope": (("Headline.v", "rope_relative"), ("Headline.v", "rope_vector")),
 }
 
-# Hypotheses a hand-written theorem states explicitly, never as axioms (no Coq library in
-# Debian proves π irrational), in words.
+# Hypotheses a hand-written theorem states explicitly, never as axioms, in words. pe_unique keeps
+# π's irrationality as a hypothesis for compatibility; pe_unique_int discharges it with
+# pi_irrational.
 HYPOTHESES: dict[str, str] = {"pe_unique": "if π is irrational"}
 
 

@@ -104,7 +104,7 @@ def theorem_module(theorem: Theorem) -> Module:
     for p, part in enumerate(theorem.parts, start=1):
         if isinstance(part, NonNegative):
             base = Link(theorem.name, p, 0, part.title, f"equal to {part.witness}, a square")
-            claim = (f"{theorem.name}_part{p}_fact", part.expr, part.witness)
+            claim = (f"{theorem.name}_{part.name}", part.expr, part.witness)
             links.append(_generated(base, *claim, nonnegative=True))
         elif not isinstance(part, Derivation):
             reason = (
@@ -113,8 +113,8 @@ def theorem_module(theorem: Theorem) -> Module:
             links.append(Link(theorem.name, p, 0, part.title, "", reason=reason))
         else:
             for j, (a, b) in enumerate(zip(part.steps, part.steps[1:], strict=False), start=1):
-                base = Link(theorem.name, p, j, part.title, b.justification)
-                claim = (f"{theorem.name}_part{p}_link{j}", a.expr, b.expr)
+                base = Link(theorem.name, p, j, part.title, b.cited)
+                claim = (f"{theorem.name}_{part.name}_link{j}", a.expr, b.expr)
                 links.append(_generated(base, *claim, display=part.display))
     return Module(theorem, module_name(theorem.name), tuple(links))
 

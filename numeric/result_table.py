@@ -14,7 +14,9 @@ class Table:
     title: one line naming what was computed; columns: header names;
     rows: raw values (numbers stay numbers so csv/json keep full precision);
     formats: optional per-column format specs such as ".3f" used by human-facing printers;
-    note: a sentence shown under the table; passed: the check's outcome, or None for a plain table.
+    note: a sentence shown under the table; passed: the check's outcome, or None for a plain table;
+    headline: what a check's table shows, as one short clause for a verdict line ("" for a
+    plain table).
     """
 
     title: str
@@ -23,6 +25,7 @@ class Table:
     formats: tuple[str, ...] = field(default=())
     note: str = ""
     passed: bool | None = None
+    headline: str = ""
 
     def __post_init__(self) -> None:
         width = len(self.columns)
