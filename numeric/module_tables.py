@@ -210,18 +210,6 @@ def _exercise_3(table: np.ndarray, omegas: np.ndarray, dims: Sequence[int]) -> T
     )
 
 
-# The tables of module_report, in its order, by name (pe-proofs tables --table, the lesson).
-TABLE_NAMES = (
-    "pe_rows",
-    "bounds",
-    "unique",
-    "rotation",
-    "exercise_1",
-    "exercise_2",
-    "exercise_3",
-)
-
-
 def module_report(
     *,
     max_len: int = 50,

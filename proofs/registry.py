@@ -6,9 +6,12 @@ import difflib
 import functools
 import importlib
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from proofs.engine.run import run_theorems
-from proofs.engine.theorem import Theorem, TheoremRun
+# The engine loads on first use: the command line checks a theorem's name, or --d-model,
+# before (and without) importing SymPy.
+if TYPE_CHECKING:
+    from proofs.engine.theorem import Theorem, TheoremRun
 
 # One module per theorem, in the order the lesson presents them; each defines NAME and
 # build(d_model) -> Theorem. Adding a theorem adds one line here.
@@ -82,6 +85,8 @@ def run(
 ) -> Iterator[TheoremRun]:
     """Verify the named theorems (all, in the lesson's order, by default) with their twins, in
     parallel (proofs.engine.run), yielding each run in order as it is ready."""
+    from proofs.engine.run import run_theorems
+
     chosen = [check_name(n) for n in names] if names else list(THEOREM_MODULES)
     d_model = check_d_model(d_model)
     builders = [functools.partial(build, name, d_model=d_model) for name in chosen]

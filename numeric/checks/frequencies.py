@@ -1,6 +1,7 @@
 """The frequencies twin (proofs/frequencies.py): ω_i falls with i, and the period 2π/ω_i grows.
 
-The period is read off the table: the first pos > 0 at which the pair's phase has turned once.
+Each pair's ω_i is taken from numeric.tables.frequencies (the table's own schedule) and its
+period computed as 2π/ω_i; the check is that ω_0 = 1 and that the ω_i fall strictly.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from numeric.tables import frequencies
 
 
 def frequency_table(*, d_model: int = 8) -> Table:
-    """ω_i, the period 2π/ω_i and the full turns over the module's 50 positions, per pair i."""
+    """ω_i and its period 2π/ω_i, per pair i; passed when ω_0 = 1 and the ω_i fall strictly."""
     d_model = validate.d_model(d_model)
     omegas = frequencies(d_model)
     rows = []

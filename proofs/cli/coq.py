@@ -7,7 +7,6 @@ import argparse
 from proofs import registry
 from proofs.cli.files import check_directory, write_files
 from proofs.cli.options import add_out_argument, positive_even_int
-from proofs.engine.coq.development import REPORT, build_development
 
 NAME = "coq"
 HELP = (
@@ -29,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from proofs.engine.coq.development import REPORT, build_development
+
     check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
     development = build_development(
         [registry.build(n, d_model=args.d_model) for n in registry.names()]

@@ -31,6 +31,8 @@ import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from proofs.cli.usage import UsageError
+
 MANIFEST = ".pe-proofs-manifest.json"
 _TOOL = "pe-proofs"
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
@@ -63,7 +65,7 @@ def read_manifest(root: Path) -> dict[str, list[str]]:
         ):
             raise ValueError
     except (ValueError, KeyError, AttributeError, UnicodeDecodeError):
-        raise ValueError(
+        raise UsageError(
             f"{path} is not a pe-proofs manifest; refusing to write into {root}"
         ) from None
     return {k: list(v) for k, v in files.items()}
@@ -102,16 +104,16 @@ def _current_hash(root: Path, name: str, manifest: Mapping[str, list[str]]) -> s
     if not os.path.lexists(path):
         return None
     if path.is_symlink() or not path.is_file():
-        raise ValueError(
+        raise UsageError(
             f"refusing to overwrite {path}: it is not a regular file written by pe-proofs"
         )
     if name not in manifest:
-        raise ValueError(
+        raise UsageError(
             f"refusing to overwrite {path}: pe-proofs did not write it (not in {MANIFEST})"
         )
     digest = sha256(path.read_bytes())
     if digest not in manifest[name]:
-        raise ValueError(f"refusing to overwrite {path}: it changed since pe-proofs wrote it")
+        raise UsageError(f"refusing to overwrite {path}: it changed since pe-proofs wrote it")
     return digest
 
 
@@ -122,32 +124,20 @@ def check_directory(root: Path | str, name: str = "output directory") -> Path:
     """
     text = os.fspath(root)
     if "\0" in text:
-        raise ValueError(f"{name} must be a path without NUL bytes, got {text!r}")
+        raise UsageError(f"{name} must be a path without NUL bytes, got {text!r}")
     root = Path(text)
     try:
         # The nearest part of the path that exists must be a directory we may write into.
         existing = next(p for p in (root, *root.parents) if os.path.lexists(p))
         if not existing.is_dir():
-            raise ValueError(
+            raise UsageError(
                 f"{name} must be a directory or a path that can be created as one, "
                 f"but {existing} is not a directory"
             )
         if not os.access(existing, os.W_OK | os.X_OK):
-            raise ValueError(f"{name} must be a writable directory, but {existing} is not writable")
+            raise UsageError(f"{name} must be a writable directory, but {existing} is not writable")
     except OSError as exc:
-        raise ValueError(f"{name} {text!r} cannot be used: {exc.strerror or exc}") from None
-    return root
-
-
-def check_writable(root: Path | str, names: list[str], name: str = "output directory") -> Path:
-    """Refuse, before any work is done, a root or file names that write_files would refuse."""
-    root = check_directory(root, name)
-    for file_name in names:
-        _check_name(file_name)
-    if root.is_dir():
-        manifest = read_manifest(root)
-        for file_name in names:
-            _current_hash(root, file_name, manifest)
+        raise UsageError(f"{name} {text!r} cannot be used: {exc.strerror or exc}") from None
     return root
 
 

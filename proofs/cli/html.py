@@ -9,6 +9,7 @@ from pathlib import Path
 from proofs.cli.files import check_directory
 from proofs.cli.notes_output import add_common_arguments, write_notes
 from proofs.cli.options import path_text
+from proofs.cli.usage import UsageError
 
 NAME = "html"
 HELP = "write the course notes as a static HTML site (index.html, a page per section, KaTeX)"
@@ -40,7 +41,7 @@ def katex_dist(given: Path | None) -> Path:
         if (folder / "katex.min.js").is_file() and (folder / "fonts").is_dir():
             return folder
     where = f"--katex {given}" if given is not None else "katex/dist on NODE_PATH"
-    raise ValueError(
+    raise UsageError(
         f"KaTeX not found ({where} has no katex.min.js and fonts/); install it with "
         "'npm install --prefix DIR katex' and pass --katex DIR/node_modules/katex/dist"
     )

@@ -7,7 +7,6 @@ import textwrap
 
 from proofs import registry
 from proofs.cli.terminal import terminal_width, wants_unicode
-from proofs.render.text_style import ascii_text
 
 NAME = "list"
 HELP = "list the theorems with their one-line statements"
@@ -19,6 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from proofs.render.text_style import ascii_text
+
     del args
     width, unicode = terminal_width(), wants_unicode()
     column = max(map(len, registry.names())) + 2

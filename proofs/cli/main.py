@@ -1,7 +1,10 @@
 """pe-proofs: run the proofs, print the module's tables, write course notes.
 
-Every subcommand lives in proofs/cli/ and defines NAME, HELP, add_arguments and run.
-User mistakes become one line on stderr and exit status 2, never a traceback.
+Every subcommand lives in proofs/cli/ and defines NAME, HELP, EXAMPLE, add_arguments and run;
+a command module imports what its work needs inside run, so that --help and --version start
+without SymPy, NumPy or python-flint. User mistakes (proofs.cli.usage.UsageError, and files the
+system refuses) become one line on stderr and exit status 2, never a traceback; anything else is
+a bug in pe-proofs, reported with its traceback and exit status 70.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ import importlib
 import os
 import re
 import sys
+import traceback
 from collections.abc import Sequence
+
+from proofs.cli.usage import UsageError
 
 COMMANDS: tuple[str, ...] = (
     "prove",
@@ -29,11 +35,8 @@ COMMANDS: tuple[str, ...] = (
     "coq",
 )
 DEFAULT_COMMAND = "prove"
-# The example line at the end of each command's --help.
-
-
-class UsageError(Exception):
-    """A command-line mistake; its message is printed as one line."""
+# sysexits.h's EX_SOFTWARE: an internal error, as opposed to a usage error (2).
+INTERNAL_ERROR = 70
 
 
 class _Parser(argparse.ArgumentParser):
@@ -141,7 +144,7 @@ def _main(argv: list[str], only: str | None = None) -> int:
     except SystemExit as done:
         # --help and --version print and exit 0.
         return done.code if isinstance(done.code, int) else 0
-    except (UsageError, ValueError, TypeError) as exc:
+    except UsageError as exc:
         return _error(str(exc))
     except KeyboardInterrupt:
         print("pe-proofs: interrupted", file=sys.stderr)
@@ -155,7 +158,11 @@ def _main(argv: list[str], only: str | None = None) -> int:
     except OSError as exc:
         return _error(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
     except MemoryError:
-        return _error("out of memory; ask for a smaller table (--max-len, --d-model, --samples)")
+        return _error("out of memory: this input needs more memory than the machine can spare")
+    except Exception:
+        print("pe-proofs: internal error, please report it:", file=sys.stderr)
+        traceback.print_exc(file=sys.stderr)
+        return INTERNAL_ERROR
 
 
 def _error(message: str) -> int:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from numeric.result_table import Table
 from proofs.cli.files import check_directory, write_files
 from proofs.cli.options import add_out_argument, positive_even_int
-from proofs.engine.theorem import TheoremRun
 
-Render = Callable[[Sequence[TheoremRun], Sequence[Table]], dict[str, bytes]]
+if TYPE_CHECKING:
+    from numeric.result_table import Table
+    from proofs.engine.theorem import TheoremRun
+
+Render = Callable[[Sequence["TheoremRun"], Sequence["Table"]], dict[str, bytes]]
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from numeric import validate
-from numeric.precision import precision_table
-from proofs.render.tables import FORMATS, render_tables
+from proofs.cli.usage import UsageError, user_input
+from proofs.render.tables import FORMATS
 
 NAME = "precision"
 HELP = "max error against the mpmath reference by dtype and max position, module formula vs numeric"
@@ -17,7 +16,7 @@ def _integer(text: str, option: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise ValueError(f"{option} must be an integer, got {text!r}") from None
+        raise UsageError(f"{option} must be an integer, got {text!r}") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,27 +36,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the options, measure, print the table."""
-    if args.format not in FORMATS:
-        raise ValueError(f"--format must be text, csv or json, got {args.format!r}")
-    d_model = validate.d_model(_integer(args.d_model, "--d-model"), "--d-model")
-    try:
-        base = float(args.base)
-    except ValueError:
-        raise ValueError(f"--base must be a number, got {args.base!r}") from None
-    base = validate.base(base, "--base")
-    limits = validate.comma_integers(args.max_positions, "--max-positions")
-    if any(not 1 <= n <= 2**31 for n in limits):
-        raise ValueError(
-            f"--max-positions must be integers in [1, 2**31], got {args.max_positions!r}"
+    from numeric import validate
+    from numeric.precision import precision_table
+    from proofs.render.tables import render_tables
+
+    # Every check below is of what the user typed.
+    with user_input():
+        if args.format not in FORMATS:
+            raise UsageError(f"--format must be text, csv or json, got {args.format!r}")
+        d_model = validate.d_model(_integer(args.d_model, "--d-model"), "--d-model")
+        try:
+            base = float(args.base)
+        except ValueError:
+            raise UsageError(f"--base must be a number, got {args.base!r}") from None
+        base = validate.base(base, "--base")
+        limits = validate.comma_integers(args.max_positions, "--max-positions")
+        if any(not 1 <= n <= 2**31 for n in limits):
+            raise UsageError(
+                f"--max-positions must be integers in [1, 2**31], got {args.max_positions!r}"
+            )
+        samples = _integer(args.samples, "--samples")
+        if not 1 <= samples <= 10000:
+            raise UsageError(f"--samples must be an integer in [1, 10000], got {samples}")
+        validate.fits_in_memory(
+            3 * samples * d_model * 8,
+            f"a ({samples}, {d_model}) table",
+            "use a smaller --d-model or fewer --samples",
         )
-    samples = _integer(args.samples, "--samples")
-    if not 1 <= samples <= 10000:
-        raise ValueError(f"--samples must be an integer in [1, 10000], got {samples}")
-    validate.fits_in_memory(
-        3 * samples * d_model * 8,
-        f"a ({samples}, {d_model}) table",
-        "use a smaller --d-model or fewer --samples",
-    )
     table = precision_table(d_model=d_model, base=base, max_positions=limits, samples=samples)
     print(render_tables([table], args.format))
     return 0

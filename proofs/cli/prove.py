@@ -6,16 +6,17 @@ import argparse
 import json
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from numeric.result_table import Table
 from proofs import registry
 from proofs.cli.options import job_count, positive_even_int
 from proofs.cli.terminal import Progress, add_style_arguments, style_from
-from proofs.engine.theorem import TheoremRun
-from proofs.render.json import theorem_json
-from proofs.render.tables import render_tables
-from proofs.render.text import render_theorem, summary_table
-from proofs.render.text_style import Style
+from proofs.cli.usage import user_input
+
+if TYPE_CHECKING:
+    from numeric.result_table import Table
+    from proofs.engine.theorem import TheoremRun
+    from proofs.render.text_style import Style
 
 NAME = "prove"
 HELP = "verify theorems (all by default): every step checked symbolically and numerically"
@@ -48,6 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _rendered(run: TheoremRun, style: Style) -> str:
     """One theorem as text: its chains, its twin's line, and its Coq mark if asked for."""
+    from proofs.render.text import render_theorem
+
     text = render_theorem(run, style)
     if run.table is not None:
         text += "\n" + _twin_text(run.theorem.twin, run.table, style)
@@ -57,6 +60,9 @@ def _rendered(run: TheoremRun, style: Style) -> str:
 
 
 def _as_json(run: TheoremRun, coq_asked: bool) -> dict:
+    from proofs.render.json import theorem_json
+    from proofs.render.tables import render_tables
+
     twin = None if run.table is None else json.loads(render_tables([run.table], "json"))[0]
     out = theorem_json(run, twin) | {"seconds": round(run.seconds, 3)}
     if coq_asked:
@@ -66,6 +72,8 @@ def _as_json(run: TheoremRun, coq_asked: bool) -> dict:
 
 def _twin_text(function: str, table: Table, style: Style) -> str:
     """The twin's verdict in one line (and its whole table with verbose)."""
+    from proofs.render.tables import render_tables
+
     passed = table.passed is not False
     what = f"numeric twin {function.rpartition('.')[2]}: {table.headline or table.title}"
     lines = style.marked(
@@ -77,7 +85,10 @@ def _twin_text(function: str, table: Table, style: Style) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    names = [registry.check_name(n) for n in args.names] or registry.names()
+    from proofs.render.text import summary_table
+
+    with user_input():
+        names = [registry.check_name(n) for n in args.names] or registry.names()
     style = None if args.json else style_from(args)
     # The third check: the Coq kernel compiles the development once, before the theorems run.
     coq = None

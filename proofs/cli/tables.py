@@ -9,17 +9,18 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from numeric.module_tables import TABLE_NAMES, check_options, module_report
-from numeric.plots.spectrum import MISSING, plot_spectrum, plotting_available
-from numeric.result_table import Table
-from numeric.tables import sinusoidal_pe
-from numeric.validate import comma_integers
+from numeric.module_table_names import TABLE_NAMES
 from proofs.cli.files import check_directory, write_files, write_one_file
 from proofs.cli.options import path_text
-from proofs.render.tables import FORMATS, render_tables, table_csv, table_object
+from proofs.cli.usage import UsageError, user_input
+from proofs.render.tables import FORMATS
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from numeric.result_table import Table
 
 NAME = "tables"
 HELP = (
@@ -47,7 +48,7 @@ def _number(text: str, option: str, kind: type) -> int | float:
         return kind(text)
     except ValueError:
         what = "an integer" if kind is int else "a number"
-        raise ValueError(f"{option} must be {what}, got {text!r}") from None
+        raise UsageError(f"{option} must be {what}, got {text!r}") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,33 +98,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _check_output_options(args: argparse.Namespace) -> None:
     """Refuse format, table, out and plot combinations before any work is done."""
     if args.format not in FORMATS:
-        raise ValueError(f"--format must be text, csv or json, got {args.format!r}")
+        raise UsageError(f"--format must be text, csv or json, got {args.format!r}")
     if args.table is not None and args.table not in TABLE_NAMES:
-        raise ValueError(f"--table must be one of {', '.join(TABLE_NAMES)}, got {args.table!r}")
+        raise UsageError(f"--table must be one of {', '.join(TABLE_NAMES)}, got {args.table!r}")
     if args.out is not None:
         if args.format != "csv":
-            raise ValueError("--out writes CSV files; use it with --format csv")
+            raise UsageError("--out writes CSV files; use it with --format csv")
         check_directory(args.out, "--out")
     elif args.format == "csv" and args.table is None:
-        raise ValueError(
+        raise UsageError(
             "--format csv prints one table: add --table NAME "
             f"({', '.join(TABLE_NAMES)}), or --out DIR for one CSV file per table"
         )
     if args.plot is not None:
         if args.plot.is_dir():
-            raise ValueError(
+            raise UsageError(
                 f"--plot {args.plot} is a directory; give a file name ending in .png, .svg or .pdf"
             )
         if args.plot.suffix.lower() not in PLOT_FORMATS:
-            raise ValueError(f"--plot must end in .png, .svg or .pdf, got {args.plot.name!r}")
+            raise UsageError(f"--plot must end in .png, .svg or .pdf, got {args.plot.name!r}")
         if not args.plot.parent.is_dir():
-            raise ValueError(
+            raise UsageError(
                 f"--plot directory does not exist or is not a directory: {args.plot.parent}"
             )
         if args.plot.exists() and not args.force:
-            raise ValueError(f"--plot {args.plot} exists; add --force to replace it")
+            raise UsageError(f"--plot {args.plot} exists; add --force to replace it")
         if args.plot.is_symlink():
-            raise ValueError(f"--plot {args.plot} is a symbolic link; name a regular file")
+            raise UsageError(f"--plot {args.plot} is a symbolic link; name a regular file")
 
 
 def _positions(args: argparse.Namespace, max_len: int, shifts: dict[str, int]) -> list[int]:
@@ -133,18 +134,21 @@ def _positions(args: argparse.Namespace, max_len: int, shifts: dict[str, int]) -
     --max-len if it was given, otherwise the offsets that are too large.
     """
     if args.positions is not None:
-        return comma_integers(args.positions, "--positions")
+        from numeric.validate import comma_integers
+
+        with user_input():
+            return comma_integers(args.positions, "--positions")
     fitting = [p for p in DEFAULT_POSITIONS if all(0 <= p + s < max_len for s in shifts.values())]
     if fitting:
         return fitting
     if args.max_len != DEFAULT_MAX_LEN:
         offsets = " and ".join(f"{option} {value}" for option, value in shifts.items())
-        raise ValueError(
+        raise UsageError(
             f"--max-len {max_len} is too short for the rotation tables ({offsets}); "
             f"use --max-len {max(shifts.values()) + 1} or more"
         )
     option, value = max(shifts.items(), key=lambda item: abs(item[1]))
-    raise ValueError(
+    raise UsageError(
         f"{option} {value} moves every row of the rotation tables outside the table "
         f"[0, {max_len}); use a smaller {option} or a larger --max-len"
     )
@@ -152,6 +156,11 @@ def _positions(args: argparse.Namespace, max_len: int, shifts: dict[str, int]) -
 
 def run(args: argparse.Namespace) -> int:
     """Check every option, compute the tables, print or write them; draw the plot if asked."""
+    from numeric.module_tables import check_options, module_report
+    from numeric.plots.spectrum import MISSING, plotting_available
+    from numeric.tables import sinusoidal_pe
+    from numeric.validate import comma_integers
+
     _check_output_options(args)
     if args.plot is not None and not plotting_available():
         print(f"pe-proofs: error: {MISSING}", file=sys.stderr)
@@ -165,16 +174,17 @@ def run(args: argparse.Namespace) -> int:
         for option, value in (("--k", k), ("--exercise-k", exercise_k))
         if math.isfinite(value) and value.is_integer()
     }
-    options = check_options(
-        max_len=max_len,
-        d_model=_number(args.d_model, "--d-model", int),
-        base=_number(args.base, "--base", float),
-        k=k,
-        exercise_k=exercise_k,
-        positions=_positions(args, max_len, shifts) if max_len >= 2 and shifts else [0],
-        dims=None if args.dims is None else comma_integers(args.dims, "--dims"),
-        names=_OPTION_NAMES,
-    )
+    with user_input():
+        options = check_options(
+            max_len=max_len,
+            d_model=_number(args.d_model, "--d-model", int),
+            base=_number(args.base, "--base", float),
+            k=k,
+            exercise_k=exercise_k,
+            positions=_positions(args, max_len, shifts) if max_len >= 2 and shifts else [0],
+            dims=None if args.dims is None else comma_integers(args.dims, "--dims"),
+            names=_OPTION_NAMES,
+        )
     named = dict(zip(TABLE_NAMES, module_report(**options), strict=True))
     _output(named, args)
     if args.plot is not None:
@@ -185,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _output(named: dict[str, Table], args: argparse.Namespace) -> None:
+    from proofs.render.tables import render_tables, table_csv, table_object
+
     """Print the tables (or the one asked for), or write one CSV per table into --out."""
     if args.out is not None:
         chosen = [args.table] if args.table else list(named)
@@ -203,5 +215,7 @@ def _output(named: dict[str, Table], args: argparse.Namespace) -> None:
 
 def _drawn(table: np.ndarray, dims: Sequence[int], suffix: str) -> bytes:
     """Exercise 3's plot as bytes in the format of suffix, so it can be written atomically."""
+    from numeric.plots.spectrum import plot_spectrum
+
     with tempfile.TemporaryDirectory() as scratch:
         return plot_spectrum(table, dims, Path(scratch) / f"plot{suffix}").read_bytes()

@@ -13,8 +13,6 @@ import importlib.util
 import tempfile
 from pathlib import Path
 
-SKIPPED = "matplotlib is not installed (pip install 'pe-proofs[plot]')"
-
 
 def plotting_available() -> bool:
     """Whether matplotlib can be imported (checked without importing it)."""

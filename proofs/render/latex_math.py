@@ -30,15 +30,13 @@ VECTOR_LIMIT = 8
 # A matrix up to VECTOR_LIMIT square whose entries are short (a permutation, say) is printed
 # whole when it is at most this wide, in pt.
 MATRIX_WIDTH = 200.0
-# Text width of the PDF (11pt article, 2cm margins, letter paper) in pt, and the widths an
-# aligned row may take: beside a justification column, or alone.
-LINE_WIDTH = 500.0
+# The widths in pt an aligned row may take in the PDF (11pt article, 2cm margins, letter paper,
+# a text width of about 500 pt): beside a justification column, or alone.
 SIDE_BUDGET = 320.0
 FULL_BUDGET = 460.0
 # Symbols read in this order: the position, then the offset.
 VARIABLE_RANK = {"pos": 0, "p": 0, "q": 0, "m": 0, "j": 1, "k": 2}
 FUNCTION_RANK = {"sin": 0, "cos": 1}
-STATUS_WORD = {"proved": "proved", "refuted": "refuted", "undecided": "undecided"}
 
 _NAMES = {s.name: tex for s, tex in LATEX_NAMES.items()}
 

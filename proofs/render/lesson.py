@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from numeric.module_tables import TABLE_NAMES
+from numeric.module_table_names import TABLE_NAMES
 from numeric.result_table import Table
 from proofs.engine.theorem import TheoremRun
 from proofs.render.lesson_beyond import (

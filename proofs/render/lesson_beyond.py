@@ -64,7 +64,7 @@ def dot_product_section(parts: Parts) -> Section:
             ),
         )
     )
-    return Section("dot_product", "The dot product and the distance", tuple(blocks), True)
+    return Section("dot_product", "The dot product and the distance", tuple(blocks))
 
 
 def group_section(parts: Parts) -> Section:
@@ -115,7 +115,7 @@ def group_section(parts: Parts) -> Section:
             ),
         )
     )
-    return Section("group", "Group laws", tuple(blocks), True)
+    return Section("group", "Group laws", tuple(blocks))
 
 
 def layouts_section(parts: Parts) -> Section:
@@ -206,7 +206,7 @@ def layouts_section(parts: Parts) -> Section:
             ),
         )
     )
-    return Section("layouts", "Layouts and frequency schedules", tuple(blocks), True)
+    return Section("layouts", "Layouts and frequency schedules", tuple(blocks))
 
 
 def rope_section(parts: Parts) -> Section:
@@ -276,4 +276,4 @@ def rope_section(parts: Parts) -> Section:
             ),
         )
     )
-    return Section("rope", "The bridge to RoPE (module 11)", tuple(blocks), True)
+    return Section("rope", "The bridge to RoPE (module 11)", tuple(blocks))

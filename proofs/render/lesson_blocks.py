@@ -164,7 +164,6 @@ class Section:
     name: str
     title: str
     blocks: tuple[Block, ...]
-    full_only: bool = False
 
 
 @dataclass(frozen=True)

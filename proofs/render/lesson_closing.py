@@ -165,5 +165,4 @@ def appendix_section(checked: Sequence[TheoremRun]) -> Section:
         "appendix",
         "How each step was checked",
         (AppendixStart(), *appendix_blocks(checked)),
-        True,
     )

@@ -37,7 +37,6 @@ MAX_LEN = sp.Symbol("max_len", positive=True)
 # Printing only: the last pair's frequency and the shift matrix's name.
 OMEGA_0 = sp.Symbol("omega_0", positive=True)
 OMEGA_1 = sp.Symbol("omega_1", positive=True)
-OMEGA_2 = sp.Symbol("omega_2", positive=True)
 OMEGA_LAST = sp.Symbol("omega_last", positive=True)
 r = sp.Function("r")
 

@@ -7,6 +7,7 @@ import io
 import json
 import math
 import textwrap
+from collections.abc import Sequence
 
 from numeric.result_table import Cell, Table
 
@@ -19,25 +20,34 @@ def _is_number(cell: Cell) -> bool:
     return isinstance(cell, int | float) and not isinstance(cell, bool)
 
 
+def aligned_columns(rows: Sequence[Sequence[str]], right: set[int]) -> tuple[list[str], list[int]]:
+    """The rows as lines of columns two spaces apart, the columns in right right-aligned (so
+    the digits of numbers line up), the others left-aligned; and the column widths.
+
+    >>> aligned_columns([("a", "1"), ("bcd", "10")], {1})
+    (['a     1', 'bcd  10'], [3, 2])
+    """
+    widths = [max(len(row[j]) for row in rows) for j in range(len(rows[0]))]
+    lines = [
+        "  ".join(
+            v.rjust(w) if j in right else v.ljust(w)
+            for j, (v, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
+    return lines, widths
+
+
 def _text(table: Table) -> str:
     cells = table.formatted()
-    widths = [max(len(h), *(len(row[j]) for row in cells)) for j, h in enumerate(table.columns)]
-    # Numbers right-aligned so their digits line up; words left-aligned.
-    numeric = [
-        all(_is_number(row[j]) for row in table.rows) and bool(table.rows)
-        for j in range(len(widths))
-    ]
-
-    def line(values: list[str]) -> str:
-        parts = [
-            v.rjust(w) if num else v.ljust(w)
-            for v, w, num in zip(values, widths, numeric, strict=True)
-        ]
-        return "  ".join(parts).rstrip()
-
+    numeric = {
+        j
+        for j in range(len(table.columns))
+        if table.rows and all(_is_number(row[j]) for row in table.rows)
+    }
+    lines, widths = aligned_columns([list(table.columns), *cells], numeric)
     title = table.title if table.passed is None else f"{table.title}  [{_MARKS[table.passed]}]"
-    out = [title, line(list(table.columns)), "  ".join("-" * w for w in widths)]
-    out += [line(row) for row in cells]
+    out = [title, lines[0], "  ".join("-" * w for w in widths), *lines[1:]]
     if table.note:
         # Prose, unlike the rows: wrapped to a terminal's usual width.
         out += textwrap.wrap(table.note, width=NOTE_WIDTH, break_on_hyphens=False)

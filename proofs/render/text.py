@@ -14,6 +14,7 @@ from proofs.engine.pointwise import MAX_BITS, START_BITS
 from proofs.engine.theorem import TheoremRun
 from proofs.render.evidence import evidence
 from proofs.render.steps import step_text
+from proofs.render.tables import aligned_columns
 from proofs.render.terminal_math import block
 from proofs.render.text_style import COLOR, Style, shown
 
@@ -151,24 +152,13 @@ def summary_table(runs: list[TheoremRun], wall_seconds: float, style: Style) -> 
         f"{sum(twins)} of {len(twins)} passed" if twins else "not run",
         f"{wall_seconds:.1f} s",
     )
-    table = [header, *body, total]
-    widths = [max(len(row[j]) for row in table) for j in range(len(header))]
-    right = {1, 2, 5}
-
-    def line(row: tuple[str, ...]) -> str:
-        cells = [
-            row[j].rjust(widths[j]) if j in right else row[j].ljust(widths[j])
-            for j in range(len(row))
-        ]
-        return "  ".join(cells).rstrip()
-
-    rule = "─" if style.unicode else "-"
-    out = [style.paint(line(header), "1"), rule * len(line(header))]
-    for row, r in zip(body, runs, strict=True):
-        text = line(row)
+    lines, _ = aligned_columns([header, *body, total], {1, 2, 5})
+    rule = ("─" if style.unicode else "-") * len(lines[0])
+    out = [style.paint(lines[0], "1"), rule]
+    for text, r in zip(lines[1:-1], runs, strict=True):
         # Color only the verdict word, after the padding is measured.
         out.append(text.replace(f"  {r.status}", f"  {style.paint(r.status, COLOR[r.status])}", 1))
-    out += [rule * len(line(header)), line(total)]
+    out += [rule, lines[-1]]
     everything = proved == len(runs) and all(twins)
     closing = (
         f"{plural(len(runs), 'theorem')}: every one proved"

@@ -8,8 +8,10 @@ import re
 import textwrap
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import sympy as sp
+if TYPE_CHECKING:
+    import sympy as sp
 
 MARK = {"proved": "✓", "refuted": "✗", "undecided": "?"}
 ASCII_MARK = {"proved": "ok", "refuted": "NO", "undecided": "??"}

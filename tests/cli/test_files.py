@@ -9,6 +9,7 @@ import pytest
 
 from proofs.cli import files
 from proofs.cli.files import MANIFEST, write_files
+from proofs.cli.usage import UsageError
 
 
 def test_writes_files_and_a_manifest_of_their_hashes(tmp_path):
@@ -38,7 +39,7 @@ def test_our_own_file_is_replaced(tmp_path):
 
 def test_refuses_a_file_it_did_not_write_and_writes_nothing(tmp_path):
     (tmp_path / "main.tex").write_bytes(b"my own notes")
-    with pytest.raises(ValueError, match="did not write it"):
+    with pytest.raises(UsageError, match="did not write it"):
         write_files(tmp_path, {"a.tex": b"alpha", "main.tex": b"generated"})
     assert (tmp_path / "main.tex").read_bytes() == b"my own notes"
     assert not (tmp_path / "a.tex").exists()
@@ -48,7 +49,7 @@ def test_refuses_a_file_it_did_not_write_and_writes_nothing(tmp_path):
 def test_refuses_a_file_edited_since_it_was_written(tmp_path):
     write_files(tmp_path, {"a.tex": b"alpha"})
     (tmp_path / "a.tex").write_bytes(b"alpha, with a hand edit")
-    with pytest.raises(ValueError, match="changed since pe-proofs wrote it"):
+    with pytest.raises(UsageError, match="changed since pe-proofs wrote it"):
         write_files(tmp_path, {"a.tex": b"beta"})
     assert (tmp_path / "a.tex").read_bytes() == b"alpha, with a hand edit"
 
@@ -90,13 +91,13 @@ def test_bad_names_are_refused(tmp_path, name):
 
 def test_a_foreign_manifest_is_refused(tmp_path):
     (tmp_path / MANIFEST).write_text('{"something": "else"}')
-    with pytest.raises(ValueError, match="not a pe-proofs manifest"):
+    with pytest.raises(UsageError, match="not a pe-proofs manifest"):
         write_files(tmp_path, {"a.tex": b"x"})
 
 
 def test_output_path_that_is_a_file_is_refused(tmp_path):
     (tmp_path / "notes").write_text("x")
-    with pytest.raises(ValueError, match="not a directory"):
+    with pytest.raises(UsageError, match="not a directory"):
         write_files(tmp_path / "notes", {"a.tex": b"x"})
 
 
@@ -106,6 +107,6 @@ def test_a_symlink_is_never_followed(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "a.tex").symlink_to(target)
-    with pytest.raises(ValueError, match="not a regular file"):
+    with pytest.raises(UsageError, match="not a regular file"):
         write_files(out, {"a.tex": b"x"})
     assert target.read_text() == "precious"

@@ -17,6 +17,7 @@ import numeric
 from numeric import validate
 from proofs.cli.files import check_directory
 from proofs.cli.main import build_parser, main
+from proofs.cli.usage import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "input-errors.md").read_text(encoding="utf-8")
@@ -116,7 +117,7 @@ def test_check_directory(tmp_path) -> None:
         (tmp_path / "f" / "x", "is not a directory"),
         (f"{tmp_path}/a\0b", "without NUL bytes"),
     ):
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(UsageError, match=message):
             check_directory(bad, "--out")
 
 

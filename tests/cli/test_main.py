@@ -218,3 +218,41 @@ def test_each_twin_line_says_its_headline(capsys) -> None:
     headline = registry.build("bounded").run_twin().headline
     flowing = " ".join(out.split())
     assert headline and f"numeric twin bounds_and_norms_table: {headline}: passed" in flowing
+
+
+def test_a_bug_is_an_internal_error_with_its_traceback_not_a_usage_error(
+    monkeypatch, capsys
+) -> None:
+    """A ValueError from pe-proofs' own code is not the user's mistake: status 70, traceback."""
+    from proofs.cli import list as list_command
+
+    def broken(args):
+        raise ValueError("a bug, not bad input")
+
+    monkeypatch.setattr(list_command, "run", broken)
+    assert main(["list"]) == 70
+    err = capsys.readouterr().err
+    assert "internal error, please report it" in err and "Traceback" in err
+    assert "ValueError: a bug, not bad input" in err
+
+
+def test_a_usage_error_is_still_one_line_with_status_2(capsys) -> None:
+    assert main(["prove", "no_such_theorem"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown theorem 'no_such_theorem'" in err
+
+
+def test_version_and_help_load_neither_sympy_nor_flint() -> None:
+    import subprocess
+    import sys
+
+    for flag in ("--version", "--help"):
+        code = (
+            "import sys; from proofs.cli.main import main; "
+            f"status = main([{flag!r}]); "
+            "loaded = [m for m in ('sympy', 'flint', 'numpy') if m in sys.modules]; "
+            "print(loaded, file=sys.stderr); sys.exit(status)"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr

@@ -128,3 +128,10 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("pe-proofs: error:") and message in err and err.count("\n") == 1
+
+
+def test_the_help_names_the_parser_s_names() -> None:
+    from proofs.cli.shift import NAMES_HELP
+    from proofs.engine.parse import DEFAULT_SYMBOLS
+
+    assert NAMES_HELP.split(", ") == [*DEFAULT_SYMBOLS, "pi", "E"]

@@ -13,6 +13,7 @@ import pytest
 from numeric.result_table import Table
 from proofs.cli import precision, tables
 from proofs.cli.main import main
+from proofs.cli.usage import UsageError
 from proofs.render.tables import render_tables
 
 
@@ -57,7 +58,7 @@ def test_tables_csv_is_one_table_a_csv_reader_loads(capsys: pytest.CaptureFixtur
 def test_tables_csv_without_a_table_is_refused_with_the_way_out() -> None:
     parser = argparse.ArgumentParser()
     tables.add_arguments(parser)
-    with pytest.raises(ValueError, match=r"add --table NAME .* or --out DIR"):
+    with pytest.raises(UsageError, match=r"add --table NAME .* or --out DIR"):
         tables.run(parser.parse_args(["--format", "csv"]))
 
 
@@ -76,7 +77,7 @@ def test_max_len_alone_never_blames_an_option_not_given(capsys) -> None:
     assert status == 0 and "0.841" in out
     parser = argparse.ArgumentParser()
     tables.add_arguments(parser)
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(UsageError) as error:
         tables.run(parser.parse_args(["--max-len", "3"]))
     assert str(error.value).startswith("--max-len 3 is too short")
     assert "--positions" not in str(error.value)
@@ -134,7 +135,7 @@ def test_tables_plot_refuses_other_suffixes(tmp_path, capsys) -> None:
 def test_tables_bad_options(argv: list[str], message: str) -> None:
     parser = argparse.ArgumentParser()
     tables.add_arguments(parser)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(UsageError, match=message):
         tables.run(parser.parse_args(argv))
 
 
@@ -150,7 +151,7 @@ def test_precision_command(capsys: pytest.CaptureFixture[str]) -> None:
     ):
         parser = argparse.ArgumentParser()
         precision.add_arguments(parser)
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(UsageError, match=message):
             precision.run(parser.parse_args(argv))
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from proofs.cli.files import write_files
 from proofs.cli.html import katex_dist
+from proofs.cli.usage import UsageError
 from proofs.render import notes
 
 CHROMIUM_FLAGS = (
@@ -33,7 +34,7 @@ CHROMIUM_FLAGS = (
 def find_katex() -> Path | None:
     try:
         return katex_dist(None)
-    except ValueError:
+    except UsageError:
         return None
 
 
