@@ -33,9 +33,15 @@ def omega(i: sp.Expr = I, d_model: sp.Expr = D_MODEL, base: sp.Expr = BASE) -> s
     return base ** (-2 * sp.sympify(i) / d_model)
 
 
-def rotation_matrix(theta: sp.Expr) -> sp.ImmutableMatrix:
-    """R(theta) = [[cos theta, sin theta], [-sin theta, cos theta]], the module's rotation."""
-    return sp.ImmutableMatrix([[sp.cos(theta), sp.sin(theta)], [-sp.sin(theta), sp.cos(theta)]])
+def rotation_matrix(theta: sp.Expr, *, as_written: bool = False) -> sp.ImmutableMatrix:
+    """R(theta) = [[cos theta, sin theta], [-sin theta, cos theta]], the module's rotation.
+
+    as_written: keep cos(theta) and sin(theta) as written, so R(−kω) shows cos(−kω) and only the
+    parity rule may turn it into cos(kω).
+    """
+    c = sp.cos(theta, evaluate=not as_written)
+    s = sp.sin(theta, evaluate=not as_written)
+    return sp.ImmutableMatrix([[c, s], [-s, c]])
 
 
 def pe_pair(pos: sp.Expr, w: sp.Expr) -> sp.ImmutableMatrix:
@@ -106,13 +112,19 @@ def _position_text(pos: sp.Expr) -> tuple[str, str]:
     )
 
 
-def shift_blocks(k: sp.Expr, d_model: int, base: sp.Expr = BASE) -> BlockMatrix:
-    """M_k by structure: block i = R(k*omega_i) on components 2i, 2i+1, nothing formed densely."""
+def shift_blocks(
+    k: sp.Expr, d_model: int, base: sp.Expr = BASE, *, as_written: bool = False
+) -> BlockMatrix:
+    """M_k by structure: block i = R(k*omega_i) on components 2i, 2i+1, nothing formed densely.
+
+    as_written: R(k·ω_i) with its entries kept as written (see rotation_matrix).
+    """
     d = _concrete_d_model(d_model)
     text, latex = _factor_text(k)
     label = Label(f"R({text}ω_" + "{i})", rf"R\left({latex}\,\omega_" + "{{i}}\\right)")
+    angle = sp.Mul(k, omega(I, D_MODEL, base), evaluate=not as_written)
     return BlockMatrix(
-        pairs(rotation_matrix(k * omega(I, D_MODEL, base)), d), consecutive(d), d, label
+        pairs(rotation_matrix(angle, as_written=as_written), d), consecutive(d), d, label
     )
 
 

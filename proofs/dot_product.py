@@ -208,7 +208,17 @@ def vector_even_fact(d_model: int, lemma: Derivation | None = None) -> Blockwise
 def not_odd_fact(d_model: int) -> Blockwise:
     """f(k) + f(−k) = 2f(k), term by term: cos(−kω_i) = cos(kω_i)."""
     both = BlockSum(
-        pairs(_scalar(sp.cos(K * omega()) + sp.cos(-K * omega())), d_model),
+        # cos(−kω_i) kept as written: SymPy would make the sum 2·cos(kω_i) on sight.
+        pairs(
+            _scalar(
+                sp.Add(
+                    sp.cos(K * omega()),
+                    sp.cos(sp.Mul(-1, K, omega(), evaluate=False), evaluate=False),
+                    evaluate=False,
+                )
+            ),
+            d_model,
+        ),
         Label(
             "cos(kω_{i}) + cos(−kω_{i})",
             r"\cos\left(k\,\omega_{{i}}\right) + \cos\left(-k\,\omega_{{i}}\right)",

@@ -206,7 +206,9 @@ def block_transpose(d_model: int, lemma: Derivation | None = None) -> Blockwise:
     return _blockwise(
         "transpose_concrete",
         f"The whole map, d_model = {d_model}: M_(−k) = M_kᵀ",
-        shift_blocks(-K, d_model),
+        # R(−kω_i) kept as written, and M_kᵀ a transpose of blocks: the two sides differ until
+        # the lemma (parity, then transpose) is applied block by block.
+        shift_blocks(-K, d_model, as_written=True),
         shift_blocks(K, d_model).transpose(),
         lemma or transpose_derivation(),
         d_model,

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from proofs.engine.citation import substitute
+
 
 @dataclass(frozen=True)
 class Label:
@@ -56,8 +58,9 @@ class Family:
 
     @property
     def at_size(self) -> sp.Basic:
-        """The template with the fixed values in, the index still free."""
-        return self.template.xreplace(dict(self.fixed)) if self.fixed else self.template
+        """The template with the fixed values in, the index still free; nothing re-evaluated, so
+        an entry kept as written (cos(−kω_i)) stays so."""
+        return substitute(self.template, dict(self.fixed)) if self.fixed else self.template
 
     @property
     def free_symbols(self) -> set[sp.Symbol]:

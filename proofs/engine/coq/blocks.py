@@ -297,7 +297,7 @@ def _instance(fact, translator, chains, lt, rt) -> str | None:
     fact cites no lemma (its blocks must then be equal by algebra as they stand)."""
     if fact.lemma is None:
         fixed = dict(translator.family.fixed)
-        lhs, rhs = (explicit(e).xreplace(fixed) for e in (lt[0], rt[0]))
+        lhs, rhs = (substitute(explicit(e), fixed) for e in (lt[0], rt[0]))
         if not _same_matrix(lhs, rhs):
             raise NoProofError("the fact cites no lemma and a block's two sides differ")
         return None
@@ -309,7 +309,7 @@ def _instance(fact, translator, chains, lt, rt) -> str | None:
     # Bound without evaluation: cos(−kω_i) stays as the lemma's step writes it.
     steps = [substitute(explicit(s.expr), mapping) for s in fact.lemma.steps]
     fixed = dict(translator.family.fixed)
-    lhs, rhs = (explicit(e).xreplace(fixed) for e in (lt[0], rt[0]))
+    lhs, rhs = (substitute(explicit(e), fixed) for e in (lt[0], rt[0]))
 
     starts = [k for k, s in enumerate(steps) if _same_matrix(lhs, s)]
     ends = [k for k, s in enumerate(steps) if _same_matrix(rhs, s)]
@@ -363,9 +363,10 @@ def _pairwise_proof(fact, translator, chains, kind, lt, rt, j, v) -> list[str]:
 
 
 def _close(instance: str | None, entries, weights=()) -> list[str]:
-    """Sentences closing one component from the instance's entries (or by ring, no lemma)."""
+    """Sentences closing one component from the instance's entries (or, with no lemma, the
+    blocks as written: parity, then ring)."""
     if instance is None:
-        return ["ring."]
+        return ["rewrite ?cos_neg, ?sin_neg; ring."]
     lines = []
     names = []
     for k, (r, c) in enumerate(entries):
