@@ -1,0 +1,114 @@
+"""One pass over every row: the cache against the exact cache of what was identified.
+
+Two exact caches are compared with the file, a block of rows at a time:
+- intended: the identified configuration's frequencies (float64 formula), at the row's
+  position plus the offset, times m: what the cache should hold (max_abs_error);
+- as built: the same with what the implementation really held: its frequencies rounded to
+  16 bits, its positions rounded to 16 bits, where the audit found that. The difference is
+  then only the arithmetic, which the accuracy grade describes.
+Each entry's angle is reduced exactly (numeric.rope.cache.exact_rotations), so the exact caches
+are within about 1e-16 of the true values. The amplitude |cos + i·sin| of every entry is
+checked against m on the way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from numeric.rope.cache import exact_rotations
+from numeric.rope.floats import round_to
+from numeric.rope_audit.source import CacheSource
+
+_ROWS = 8192
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Per row: error_intended, error_built (max over pairs and over cos and sin); amplitude:
+    the largest ||z| − m| over entries (None with one array); worst_pair_amplitude: per pair,
+    the largest ||z| − m|; worst_pair: per pair, the largest error against the intended cache;
+    first_beyond: per pair, the first row whose error against the intended cache exceeds the
+    tolerance given (−1 where none does)."""
+
+    error_intended: np.ndarray
+    error_built: np.ndarray
+    amplitude: float | None
+    pair_amplitude: np.ndarray | None
+    pair_error: np.ndarray
+    first_beyond: np.ndarray
+
+
+def _errors(cos, sin, exact: np.ndarray) -> np.ndarray:
+    """(rows, pairs) max of |cos − Re| and |sin − Im| over the arrays given."""
+    found = None
+    for values, part in ((cos, exact.real), (sin, exact.imag)):
+        if values is None:
+            continue
+        gap = np.abs(values - part)
+        found = gap if found is None else np.maximum(found, gap)
+    return found  # type: ignore[return-value]
+
+
+def measure(
+    source: CacheSource,
+    columns: np.ndarray,
+    *,
+    intended_theta: np.ndarray,
+    built_theta: np.ndarray,
+    attention: float,
+    offset: int,
+    positions_rounded_to: str | None,
+    sign: float,
+    tolerance: np.ndarray | None = None,
+) -> Measured:
+    """Compare every row of the cache's pair columns with the intended and as-built caches.
+
+    columns: the cache column of each pair; sign: −1 for a cache rotating backwards (its sin
+    negated); tolerance: per row, the error beyond which a pair counts as diverging (None:
+    first_beyond is not looked for).
+    """
+    n = source.rows
+    pairs = len(columns)
+    intended_err = np.empty(n)
+    built_err = np.empty(n)
+    pair_error = np.zeros(pairs)
+    first = np.full(pairs, -1, dtype=np.int64)
+    both = source.cos is not None and source.sin is not None
+    pair_amp = np.zeros(pairs) if both else None
+    same = np.array_equal(intended_theta, built_theta) and positions_rounded_to is None
+    for a in range(0, n, _ROWS):
+        b = min(n, a + _ROWS)
+        cos, sin = source.take(slice(a, b))
+        cos = None if cos is None else cos[:, columns]
+        sin = None if sin is None else sign * sin[:, columns]
+        p = source.positions[a:b].astype(np.float64) + offset
+        exact = attention * exact_rotations(p, intended_theta)
+        err = _errors(cos, sin, exact)
+        intended_err[a:b] = err.max(axis=1)
+        pair_error = np.maximum(pair_error, err.max(axis=0))
+        if tolerance is not None:
+            beyond = err > tolerance[a:b, None]
+            hit = beyond.any(axis=0) & (first < 0)
+            if hit.any():
+                first[hit] = a + np.argmax(beyond[:, hit], axis=0)
+        if same:
+            built_err[a:b] = intended_err[a:b]
+        else:
+            # The implementation rounds the position id it is given (the row's, plus the offset).
+            held = p
+            if positions_rounded_to is not None:
+                held = round_to(held, positions_rounded_to).astype(np.float64)
+            built = attention * exact_rotations(held, built_theta)
+            built_err[a:b] = _errors(cos, sin, built).max(axis=1)
+        if both:
+            pair_amp = np.maximum(pair_amp, np.abs(np.hypot(cos, sin) - attention).max(axis=0))
+    return Measured(
+        error_intended=intended_err,
+        error_built=built_err,
+        amplitude=None if pair_amp is None else float(pair_amp.max()),
+        pair_amplitude=pair_amp,
+        pair_error=pair_error,
+        first_beyond=first,
+    )

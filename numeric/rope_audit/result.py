@@ -1,0 +1,118 @@
+"""RopeAudit: what a RoPE cache or function is and whether it is sound, as JSON and as text."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import asdict, dataclass
+
+from numeric.table_audit.result import plain
+
+WIDTH = 100
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One sentence a person reads. bug: the bug class it names (None for a description);
+    fault: whether it makes the audit fail."""
+
+    bug: str | None
+    text: str
+    fault: bool
+
+
+def wrapped(items: list[str] | tuple[str, ...], width: int = WIDTH) -> list[str]:
+    """Each item as a bullet wrapped to width."""
+    lines: list[str] = []
+    for item in items:
+        lines += textwrap.wrap(item, width, initial_indent="  - ", subsequent_indent="    ")
+    return lines
+
+
+@dataclass(frozen=True)
+class RopeAudit:
+    """The audit of a RoPE cache (numeric.audit_rope) or function (numeric.audit_rope_function).
+
+    Identification: convention (how q/k components pair: "rotate_half", "interleaved" or
+    None), convention_source, cache_layout, pairs (the two columns or components of each
+    pair), rotary_dim, head_dim, unrotated (columns or components left alone), base,
+    frequencies (fitted θ_i per pair), scaling ({"type": ..., parameters by their Hugging Face
+    names}), scaling_source ("config" when the configuration's own method and parameters
+    agree, else "cache"), assumed (parameters the cache does not fix, set to a default),
+    attention_factor (m; logits scale by logit_factor = m²), attention (expected, verdict,
+    rule), position_offset (row for position p holds p + offset; None when no integer fits),
+    positions (rows, first, last, step).
+    Measurement: precision (stored, computed_in, grade, the 16-bit roundings found, growth),
+    max_abs_error and worst_position against the exact cache of the identified
+    configuration, error_by_position.
+    Verdicts: structure (sound or fault, with the faults), config (how the cache compares
+    with the configuration given), bugs (the bug classes named), faults ({"bug", "text"} of
+    each finding that fails the audit), findings (every sentence), sound (no fault).
+    """
+
+    kind: str
+    source: str
+    shape: tuple[int, int] | None
+    convention: str | None
+    convention_source: str | None
+    cache_layout: str | None
+    pairs: tuple[tuple[int, int], ...]
+    rotary_dim: int
+    head_dim: int | None
+    unrotated: tuple[int, ...]
+    base: float | None
+    frequencies: tuple[float, ...]
+    scaling: dict
+    scaling_source: str
+    assumed: tuple[str, ...]
+    attention_factor: float | None
+    logit_factor: float | None
+    attention: dict
+    position_offset: int | None
+    positions: dict
+    precision: dict
+    max_abs_error: float | None
+    worst_position: int | None
+    error_by_position: tuple[dict, ...]
+    structure: dict
+    config: dict | None
+    bugs: tuple[str, ...]
+    faults: tuple[dict, ...]
+    findings: tuple[str, ...]
+    sound: bool
+
+    def to_json(self) -> dict:
+        """Every field as JSON-ready Python values."""
+        return plain(asdict(self))
+
+    def report_lines(self, width: int = WIDTH) -> list[str]:
+        """A short human report, each line at most width columns."""
+        what = "cache" if self.source == "cache" else "function"
+        shape = f" ({self.shape[0]}, {self.shape[1]})" if self.shape else ""
+        lines = [f"audit of a RoPE {what}{shape}: {'sound' if self.sound else 'FAULTS FOUND'}"]
+        scaling = ", ".join(
+            f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+            for k, v in self.scaling.items()
+            if k != "type" and not isinstance(v, list)
+        )
+        base = "?" if self.base is None else f"{self.base:g}"
+        m = "?" if self.attention_factor is None else f"{self.attention_factor:.6g}"
+        summary = (
+            f"convention {self.convention or '?'}"
+            + (f" (cache {self.cache_layout})" if self.cache_layout else "")
+            + f", rotary dims {self.rotary_dim}"
+            + (f" of {self.head_dim}" if self.head_dim else "")
+            + f", base {base}, scaling {self.scaling.get('type')}"
+            + (f" ({scaling})" if scaling else "")
+            + f", m {m}, offset {self.position_offset}"
+        )
+        lines += textwrap.wrap(summary, width, subsequent_indent="  ")
+        p = self.precision
+        if self.max_abs_error is not None:
+            lines += textwrap.wrap(
+                f"precision: values {p.get('stored')}, {p.get('grade')}; max error "
+                f"{self.max_abs_error:.2e} at position {self.worst_position}",
+                width,
+                subsequent_indent="  ",
+            )
+        lines.append("findings:")
+        return lines + wrapped(self.findings, width)
