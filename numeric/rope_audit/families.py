@@ -219,10 +219,9 @@ def _llama3(theta, bound, d, b) -> list[Scaling]:
     factor = nice_factor(s, max(1e-4, 2 * room[-1] / ratio[-1])) or float(s)
     original = 2 * math.pi / low_theta  # L/low with low = 1
     high = high_theta / low_theta
-    original = (
-        float(round(original)) if abs(original - round(original)) < 1e-3 * original else original
-    )
-    high = nice_factor(high, 1e-3) or high
+    if abs(original - round(original)) < 1e-3 * original:
+        original = round(original)
+    high = nice_factor(high, 1e-3) or float(high)
     model = methods.llama3_frequencies(d, b, factor, 1.0, high, original)
     params = {
         "factor": factor,
