@@ -26,7 +26,6 @@ from numeric.rope_audit.accuracy import cap
 from numeric.rope_audit.config_file import read_config
 from numeric.rope_audit.function import probe_function
 from numeric.rope_audit.result import RopeAudit
-from numeric.rope_audit.source import CacheSource
 from numeric.table_audit.precision import rounding_bound
 
 # Which finding explains a failure best: the configuration's classes first, then structure.
@@ -58,6 +57,21 @@ def _explanation(audit: RopeAudit) -> tuple[str, str]:
     if audit.faults:
         return audit.faults[0]["bug"], audit.faults[0]["text"]
     return "unexplained", audit.findings[-1] if audit.findings else "no finding"
+
+
+_BITS = {"bfloat16": 8, "float16": 11, "float32": 24, "float64": 53}
+
+
+def _narrower(audit: RopeAudit, dtype: str) -> tuple[str, str] | None:
+    """(bug class, sentence) when the function's results carry fewer bits than x's dtype."""
+    held = audit.precision.get("stored")
+    if held not in ("float16", "bfloat16") or _BITS[held] >= _BITS[dtype]:
+        return None
+    bug = "fp16_cache" if held == "float16" else "bf16_cache"
+    return bug, (
+        f"the rotations carry only {held} precision though x is {dtype}: the cos/sin cache is "
+        f"kept in {held} (gpt-neox #1003's class; here {audit.precision.get('grade')})"
+    )
 
 
 def _first_difference(
@@ -123,11 +137,13 @@ def assert_rope_matches(
         layer_type=layer_type,
         convention=expected,
     )
-    if audit.sound:
+    narrow = _narrower(audit, dtype)
+    if audit.sound and narrow is None:
         return audit
-    bug, why = _explanation(audit)
+    bug, why = narrow if audit.sound and narrow else _explanation(audit)
     reference = rope_frequencies(layer, seq_len=int(at.max()) + 1, arithmetic="float64")
-    precision = CacheSource(found.cos, found.sin, at).precision()
+    # The tolerance is the dtype's: one rounding of x's format, then float32 arithmetic.
+    precision = "float32" if dtype == "float64" else dtype
     place = ""
     if audit.convention not in (None, expected) or not found.pairs:
         place = f"pair 0 at position {int(at[1])}: "

@@ -92,6 +92,12 @@ def grade(
     b = float(np.max((errors[beyond] - a) / angles[beyond], initial=0.0)) if beyond.any() else 0.0
     if errors.max() <= rounding + 8 * EPS["float64"] * amplitude:
         name, computed = GRADES[0], None
+    elif precision in ("float16", "bfloat16") and np.all(
+        errors <= cap("float64", rounding, amplitude, angles)
+    ):
+        # Stored in 16 bits from wider arithmetic: the arithmetic's own error (float32 or
+        # float64) is below the 16-bit rounding, so which it was cannot be told.
+        name, computed = GRADES[0], None
     else:
         name, computed = GRADES[4], None
         for label, fmt in ((GRADES[1], "float64"), (GRADES[2], "float32"), (GRADES[3], sixteen)):

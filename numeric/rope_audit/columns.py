@@ -49,51 +49,85 @@ class Columns:
         return 2 * self.pairs
 
 
-def _column_facts(source: CacheSource) -> tuple[np.ndarray, np.ndarray]:
-    """Per column over every row: whether it rotates (sin ever non-zero; with cos alone, cos
-    ever different from its first row) and whether cos is ever not 1."""
+def _nonfinite(source: CacheSource, a: int, values: np.ndarray, name: str) -> ValueError:
+    r, c = np.argwhere(~np.isfinite(values))[0]
+    return ValueError(
+        f"{source.what}: {name} has a non-finite value ({values[r, c]}) at row {a + r} "
+        f"(position {source.positions[a + r]}), column {c}"
+    )
+
+
+def _scan(source: CacheSource) -> tuple[np.ndarray, np.ndarray, float]:
+    """One pass over every row: per column whether it rotates (sin ever non-zero; with cos
+    alone, cos ever different from its first row) and whether cos is ever not 1, and the
+    largest gap between the two halves (a cat(freqs, freqs) cache has none). Values are
+    compared in their own format. Raises ValueError at the first NaN or infinity."""
     width = source.width
     moving = np.zeros(width, dtype=bool)
     not_one = np.zeros(width, dtype=bool)
-    for _, _, cos, sin in source.blocks():
+    half = width // 2
+    cat_gap = 0.0 if width % 2 == 0 else np.inf
+    for a, _, cos, sin in source.blocks(native=True):
+        for values, name in ((cos, "cos"), (sin, "sin")):
+            if values is None:
+                continue
+            if not np.isfinite(values).all():
+                raise _nonfinite(source, a, values, name)
+            if width % 2 == 0 and cat_gap <= 1.0:
+                left, right = values[:, :half], values[:, half:]
+                cat_gap = max(cat_gap, float(np.abs(left - right, dtype=np.float64).max()))
         if sin is not None:
             moving |= np.any(sin != 0, axis=0)
         if cos is not None:
             not_one |= np.any(cos != 1, axis=0)
             if sin is None:
                 moving |= np.any(cos != cos[:1], axis=0)
-    return moving, not_one
+    return moving, not_one, cat_gap
 
 
 def _repeat_gap(source: CacheSource, a: np.ndarray, b: np.ndarray) -> float:
     """max |column a_k − column b_k| over every row, cos and sin alike."""
     gap = 0.0
-    for _, _, cos, sin in source.blocks():
+    as_slices = [column_slice(c) for c in (a, b)]
+    for _, _, cos, sin in source.blocks(native=True):
         for values in (cos, sin):
             if values is not None and len(a):
-                gap = max(gap, float(np.abs(values[:, a] - values[:, b]).max()))
+                left, right = (values[:, s] for s in as_slices)
+                gap = max(gap, float(np.abs(left - right, dtype=np.float64).max()))
     return gap
 
 
+def column_slice(cols: np.ndarray) -> slice | np.ndarray:
+    """cols as a slice when evenly spaced and increasing (a view, no copy), else as is."""
+    if len(cols) > 1 and np.all(np.diff(cols) == cols[1] - cols[0]) and cols[1] > cols[0]:
+        return slice(int(cols[0]), int(cols[-1]) + 1, int(cols[1] - cols[0]))
+    if len(cols) == 1:
+        return slice(int(cols[0]), int(cols[0]) + 1)
+    return cols
+
+
 def find_columns(source: CacheSource, tolerance: float) -> Columns:
-    """The cache's layout, read from its values.
+    """The cache's layout, read from its values (every value is checked finite on the way).
 
     tolerance: how far two columns may differ and still count as one frequency repeated (a
     few roundings of the stored format).
     """
-    moving, not_one = _column_facts(source)
+    moving, not_one, cat_gap = _scan(source)
     width = source.width
     still = np.flatnonzero(~moving)
     rotating = np.flatnonzero(moving)
     still_bad = tuple(int(c) for c in still if not_one[c])
+    still_cols = tuple(int(c) for c in still)
     n = len(rotating)
-    candidates = []
     if n >= 2 and n % 2 == 0:
         half = n // 2
-        candidates.append(("cat(freqs,freqs)", rotating[:half], rotating[half:]))
-        candidates.append(("repeat_interleave", rotating[0::2], rotating[1::2]))
-    for name, a, b in candidates:
-        gap = _repeat_gap(source, a, b)
-        if gap <= tolerance:
-            return Columns(name, a, b, tuple(int(c) for c in still), still_bad, width, gap)
-    return Columns("freqs", rotating, rotating, tuple(int(c) for c in still), still_bad, width, 0.0)
+        candidates = (
+            ("cat(freqs,freqs)", rotating[:half], rotating[half:], cat_gap),
+            ("repeat_interleave", rotating[0::2], rotating[1::2], None),
+        )
+        for name, a, b, gap in candidates:
+            if gap is None or len(still):  # the scan's gap was over every column
+                gap = _repeat_gap(source, a, b)
+            if gap <= tolerance:
+                return Columns(name, a, b, still_cols, still_bad, width, gap)
+    return Columns("freqs", rotating, rotating, still_cols, still_bad, width, 0.0)

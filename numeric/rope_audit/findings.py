@@ -278,7 +278,7 @@ def precision_findings(
     if stored in ("float16", "bfloat16") and accuracy.grade != "computed in 16 bits":
         found.append(
             Finding(
-                "fp16_cache" if stored == "float16" else "bf16_cache",
+                "fp16_stored" if stored == "float16" else "bf16_stored",
                 f"the cache is stored in {stored}, computed in wider arithmetic and rounded once: "
                 f"every entry within {2.0 ** -(11 if stored == 'float16' else 8) * amplitude:.2g}, "
                 "the same at every position (transformers returns cos and sin in the "

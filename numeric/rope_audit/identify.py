@@ -32,7 +32,7 @@ from numeric.rope_audit.measure import measure
 from numeric.rope_audit.one_array import one_array_rotations
 from numeric.rope_audit.positions import fit_offset, read_positions
 from numeric.rope_audit.result import Finding, RopeAudit
-from numeric.rope_audit.source import CacheSource, cache_source, check_values
+from numeric.rope_audit.source import CacheSource, cache_source
 from numeric.table_audit.precision import rounding_bound
 
 CONVENTIONS = ("rotate_half", "interleaved")
@@ -155,7 +155,6 @@ def audit_rope(
     ('rotate_half', 10000.0, 'none', True)
     """
     source = cache_source(cos, sin, positions, what)
-    check_values(source)
     facts = None if config is None else read_config(config, layer_type=layer_type)  # type: ignore[arg-type]
     convention = check_convention(convention)
     precision = source.precision()
@@ -194,6 +193,7 @@ def _no_rotation(source: CacheSource, columns: Columns, consumer: Consumer) -> R
         unrotated=columns.still,
         base=None,
         frequencies=(),
+        frequency_bounds=(),
         scaling={"type": "custom"},
         scaling_source="cache",
         assumed=(),
@@ -398,6 +398,7 @@ def audit_source(
         unrotated=consumer.unrotated,
         base=scaling.base,
         frequencies=tuple(float(t) for t in theta),
+        frequency_bounds=tuple(float(t) for t in bound),
         scaling=scaling_json,
         scaling_source=scaling.source,
         assumed=scaling.assumed,

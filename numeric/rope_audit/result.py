@@ -35,7 +35,8 @@ class RopeAudit:
     Identification: convention (how q/k components pair: "rotate_half", "interleaved" or
     None), convention_source, cache_layout, pairs (the two columns or components of each
     pair), rotary_dim, head_dim, unrotated (columns or components left alone), base,
-    frequencies (fitted θ_i per pair), scaling ({"type": ..., parameters by their Hugging Face
+    frequencies (fitted θ_i per pair) and frequency_bounds (how far each true θ_i can be from
+    the fitted one, from the fit's largest residual), scaling ({"type": ..., parameters by their Hugging Face
     names}), scaling_source ("config" when the configuration's own method and parameters
     agree, else "cache"), assumed (parameters the cache does not fix, set to a default),
     attention_factor (m; logits scale by logit_factor = m²), attention (expected, verdict,
@@ -61,6 +62,7 @@ class RopeAudit:
     unrotated: tuple[int, ...]
     base: float | None
     frequencies: tuple[float, ...]
+    frequency_bounds: tuple[float, ...]
     scaling: dict
     scaling_source: str
     assumed: tuple[str, ...]

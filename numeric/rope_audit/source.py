@@ -29,8 +29,11 @@ def _dtype_name(array: object) -> str:
     return np.dtype(array.dtype).newbyteorder("=").name  # type: ignore[attr-defined]
 
 
-def _read(array: object, index: object) -> np.ndarray:
-    return np.asarray(array[index], dtype=np.float64)  # type: ignore[index]
+def _read(array: object, index: object, native: bool = False) -> np.ndarray:
+    values = array[index]  # type: ignore[index]
+    if native and isinstance(values, np.ndarray) and values.dtype.kind == "f":
+        return np.asarray(values)
+    return np.asarray(values, dtype=np.float64)
 
 
 def _holds(values: np.ndarray, fmt: str) -> bool:
@@ -70,19 +73,24 @@ class CacheSource:
     def block_rows(self) -> int:
         return max(1, _BLOCK_BYTES // (8 * max(self.width, 1)))
 
-    def take(self, index: object) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """(cos, sin) of the rows index (a slice or an index array), float64, None where absent."""
+    def take(
+        self, index: object, native: bool = False
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """(cos, sin) of the rows index (a slice or an index array), None where absent: float64,
+        or with native, NumPy float arrays in their own dtype (exact comparisons are cheaper)."""
         return (
-            None if self.cos is None else _read(self.cos, index),
-            None if self.sin is None else _read(self.sin, index),
+            None if self.cos is None else _read(self.cos, index, native),
+            None if self.sin is None else _read(self.sin, index, native),
         )
 
-    def blocks(self) -> Iterator[tuple[int, int, np.ndarray | None, np.ndarray | None]]:
+    def blocks(
+        self, native: bool = False
+    ) -> Iterator[tuple[int, int, np.ndarray | None, np.ndarray | None]]:
         """(a, b, cos rows a .. b − 1, sin rows a .. b − 1) over the whole cache, in order."""
         step = self.block_rows()
         for a in range(0, self.rows, step):
             b = min(self.rows, a + step)
-            cos, sin = self.take(slice(a, b))
+            cos, sin = self.take(slice(a, b), native)
             yield a, b, cos, sin
 
     def precision(self) -> str:
@@ -152,18 +160,3 @@ def cache_source(
     source = CacheSource(cos, sin, np.empty(0, dtype=np.int64), what)
     source.positions = check_positions(positions, source.rows)
     return source
-
-
-def check_values(source: CacheSource) -> None:
-    """ValueError at the first NaN or infinity, naming the array, row and column."""
-    for a, _, cos, sin in source.blocks():
-        for values, name in ((cos, "cos"), (sin, "sin")):
-            if values is None:
-                continue
-            bad = ~np.isfinite(values)
-            if bad.any():
-                r, c = np.argwhere(bad)[0]
-                raise ValueError(
-                    f"{source.what}: {name} has a non-finite value ({values[r, c]}) at row "
-                    f"{a + r} (position {source.positions[a + r]}), column {c}"
-                )
