@@ -123,7 +123,7 @@ def growth_words(accuracy: Accuracy, amplitude: float) -> str:
     if accuracy.max_error < harmless:
         where = f"; it would reach {harmless:.0e} near position {round_position(at)}" if at else ""
         return f"up to {per:.1g} more per 1000 positions: harmless at this length{where}"
-    where = f" from about position {round_position(at)}" if at else ""
+    where = f" from about position {round_position(at)}" if at and at >= 1 else ""
     return f"up to {per:.1g} more per 1000 positions: above {harmless:.0e}{where}"
 
 

@@ -221,7 +221,9 @@ def precision_findings(
     inv_rounded: str | None,
     positions_rounded: str | None,
     repeats: tuple[int, int] | None,
+    max_error: float,
 ) -> list[Finding]:
+    """The precision faults and notes; max_error: the largest error against the intended cache."""
     found = []
     if positions_rounded is not None:
         where = f"; rows for positions {repeats[0]} and {repeats[1]} are equal" if repeats else ""
@@ -241,8 +243,8 @@ def precision_findings(
                 f"{'bf16' if inv_rounded == 'bfloat16' else 'fp16'}_inv_freq",
                 f"inv_freq was rounded to {inv_rounded} before the product (transformers "
                 f"#29496): each frequency off by up to {2.0 ** -(8 if inv_rounded == 'bfloat16' else 11):.1g} "
-                f"relative, so angles drift by that fraction of p·θ (up to "
-                f"{accuracy.max_error:.2g} in this cache)",
+                f"relative, so angles drift by that fraction of p·θ (entries off by up to "
+                f"{max_error:.2g} in this cache)",
                 True,
             )
         )

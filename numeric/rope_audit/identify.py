@@ -158,11 +158,8 @@ def audit_rope(
     facts = None if config is None else read_config(config, layer_type=layer_type)  # type: ignore[arg-type]
     convention = check_convention(convention)
     precision = source.precision()
-    biggest = max(
-        float(np.abs(v).max())
-        for v in source.take(slice(0, None, max(1, source.rows // 4096)))
-        if v is not None
-    )
+    sample = [v for v in source.take(slice(0, None, max(1, source.rows // 4096))) if v is not None]
+    biggest = max(float(np.abs(v[np.isfinite(v)]).max(initial=0.0)) for v in sample)
     columns = find_columns(source, 4 * rounding_bound(precision, max(biggest, 1e-300)))
     consumer = _consumer(columns, convention, facts)
     return audit_source(
@@ -356,6 +353,7 @@ def audit_source(
         None if in_sixteen else scaling.rounded_to,
         None if in_sixteen else reading.rounded_to,
         repeats,
+        float(measured.error_intended.max()),
     )
     found += say.alias_finding(oriented.moved, reading.fit.step)
     comparison = None
