@@ -81,7 +81,7 @@ def test_files_bounded_and_never_run(tmp_path):
     with pytest.raises(ValueError, match="NaN, which is not a number JSON allows"):
         read_config(path)
     path.write_text("[" * 100_000 + "]" * 100_000)
-    with pytest.raises(ValueError, match="config.json: "):
+    with pytest.raises(ValueError, match=r"config\.json: "):
         read_config(path)
     path.write_text("[1, 2]")
     with pytest.raises(ValueError, match="a config must be a JSON object"):
