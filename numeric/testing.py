@@ -155,9 +155,9 @@ def assert_rope_matches(
             pair, row, error, tolerance, got, want = first
             a, b = found.pairs[pair]
             place = (
-                f"pair {pair} (components {a} and {b}) at position {int(at[row])}: rotated by "
-                f"{np.angle(got):.6g} rad with amplitude {abs(got):.6g}, the config's RoPE by "
-                f"{np.angle(want):.6g} rad with amplitude {abs(want):.6g} (error {error:.2g}, "
-                f"tolerance {tolerance:.2g} for {dtype}); "
+                f"pair {pair} (components {a} and {b}) at position {int(at[row])}: component {a} "
+                f"goes to ({got.real:.6g}, {got.imag:.6g}) on ({a}, {b}), the config's RoPE "
+                f"sends it to ({want.real:.6g}, {want.imag:.6g}) (error {error:.2g}, tolerance "
+                f"{tolerance:.2g} for {dtype}); "
             )
     raise AssertionError(f"apply_rope is not the config's RoPE: {place}bug class {bug}: {why}")
