@@ -378,7 +378,7 @@ def identify_scaling(
     order = {name: k for k, name in enumerate(TYPES)}
     rest.sort(key=lambda c: order[c.type])
     chosen = _first_agreeing(theta, bound, own + rest)
-    if chosen is None and usable:
+    if chosen is None and usable and config.scaling == "longrope":
         read = _longrope_read(theta, d, config.base)
         if np.all(np.asarray(read.parameters["rescale"]) >= 1 - 1e-6):
             chosen = read

@@ -293,7 +293,7 @@ def audit_source(
         sign=sign,
         tolerance=None,
     )
-    held = source.positions.astype(np.float64) + (offset or 0)
+    held = source.positions[measured.rows].astype(np.float64) + (offset or 0)
     if reading.rounded_to is not None:
         held = round_to(held, reading.rounded_to).astype(np.float64)
     sixteen = (
@@ -309,7 +309,8 @@ def audit_source(
     if reading.rounded_to is not None:
         same = np.flatnonzero(np.diff(held) == 0)
         if same.size:
-            repeats = (int(source.positions[same[0]]), int(source.positions[same[0] + 1]))
+            pair = measured.rows[same[0] : same[0] + 2]
+            repeats = (int(source.positions[pair[0]]), int(source.positions[pair[1]]))
 
     found: list[Finding] = [
         say.identification(
@@ -410,6 +411,7 @@ def audit_source(
         position_offset=offset,
         positions={
             "rows": source.rows,
+            "rows_measured": len(measured.rows),
             "first": int(source.positions[0]),
             "last": int(source.positions[-1]),
             "step": int(np.gcd.reduce(np.diff(source.positions))) if source.rows > 1 else 1,
@@ -425,8 +427,10 @@ def audit_source(
             "max_error_as_built": accuracy.max_error,
         },
         max_abs_error=float(measured.error_intended.max()),
-        worst_position=int(source.positions[int(np.argmax(measured.error_intended))]),
-        error_by_position=_bands(measured.error_intended, source.positions),
+        worst_position=int(
+            source.positions[measured.rows[int(np.argmax(measured.error_intended))]]
+        ),
+        error_by_position=_bands(measured.error_intended, source.positions[measured.rows]),
         structure={
             "verdict": "fault" if any(b in structure_classes for b in faults) else "sound",
             "faults": [b for b in faults if b in structure_classes],

@@ -26,12 +26,14 @@ _ROWS = 8192
 
 @dataclass(frozen=True)
 class Measured:
-    """Per row: error_intended, error_built (max over pairs and over cos and sin); amplitude:
+    """rows: the rows measured (every row up to numeric.rope_audit.source.MAX_PASS_ROWS);
+    per row measured: error_intended, error_built (max over pairs and over cos and sin); amplitude:
     the largest ||z| − m| over entries (None with one array); worst_pair_amplitude: per pair,
     the largest ||z| − m|; worst_pair: per pair, the largest error against the intended cache;
-    first_beyond: per pair, the first row whose error against the intended cache exceeds the
-    tolerance given (−1 where none does)."""
+    first_beyond: per pair, the first row (of the cache) whose error against the intended
+    cache exceeds the tolerance given (−1 where none does)."""
 
+    rows: np.ndarray
     error_intended: np.ndarray
     error_built: np.ndarray
     amplitude: float | None
@@ -69,7 +71,9 @@ def measure(
     negated); tolerance: per row, the error beyond which a pair counts as diverging (None:
     first_beyond is not looked for).
     """
-    n = source.rows
+    blocks = source.pass_slices(_ROWS)
+    rows = np.concatenate([np.arange(b.start, b.stop) for b in blocks])
+    n = len(rows)
     pairs = len(columns)
     intended_err = np.empty(n)
     built_err = np.empty(n)
@@ -78,12 +82,14 @@ def measure(
     both = source.cos is not None and source.sin is not None
     pair_amp = np.zeros(pairs) if both else None
     same = np.array_equal(intended_theta, built_theta) and positions_rounded_to is None
-    for a in range(0, n, _ROWS):
-        b = min(n, a + _ROWS)
-        cos, sin = source.take(slice(a, b))
+    done = 0
+    for block in blocks:
+        a, b = done, done + block.stop - block.start
+        done = b
+        cos, sin = source.take(block)
         cos = None if cos is None else cos[:, columns]
         sin = None if sin is None else sign * sin[:, columns]
-        p = source.positions[a:b].astype(np.float64) + offset
+        p = source.positions[block].astype(np.float64) + offset
         exact = attention * exact_rotations(p, intended_theta)
         err = _errors(cos, sin, exact)
         intended_err[a:b] = err.max(axis=1)
@@ -92,7 +98,7 @@ def measure(
             beyond = err > tolerance[a:b, None]
             hit = beyond.any(axis=0) & (first < 0)
             if hit.any():
-                first[hit] = a + np.argmax(beyond[:, hit], axis=0)
+                first[hit] = block.start + np.argmax(beyond[:, hit], axis=0)
         if same:
             built_err[a:b] = intended_err[a:b]
         else:
@@ -105,6 +111,7 @@ def measure(
         if both:
             pair_amp = np.maximum(pair_amp, np.abs(np.hypot(cos, sin) - attention).max(axis=0))
     return Measured(
+        rows=rows,
         error_intended=intended_err,
         error_built=built_err,
         amplitude=None if pair_amp is None else float(pair_amp.max()),

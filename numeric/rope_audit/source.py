@@ -17,6 +17,9 @@ import numpy as np
 from numeric.rope.floats import round_to
 
 _BLOCK_BYTES = 2**24  # float64 bytes per array per block of a whole pass
+# A whole pass reads every row up to this many; a longer cache is read in evenly spread runs of
+# rows adding up to this many (the first and last rows included), so no audit runs unbounded.
+MAX_PASS_ROWS = 2**21
 _SAMPLE_ROWS = 4096  # rows read to tell the format before a whole pass confirms it
 MAX_POSITION = 2**31
 _FORMATS = ("bfloat16", "float16", "float32", "float64")
@@ -73,6 +76,20 @@ class CacheSource:
     def block_rows(self) -> int:
         return max(1, _BLOCK_BYTES // (8 * max(self.width, 1)))
 
+    def pass_slices(self, rows_per_block: int | None = None) -> list[slice]:
+        """The blocks of rows a whole pass reads: all of them up to MAX_PASS_ROWS rows, else
+        evenly spread runs adding up to about that many."""
+        n, step = self.rows, rows_per_block or self.block_rows()
+        if n <= MAX_PASS_ROWS:
+            return [slice(a, min(n, a + step)) for a in range(0, n, step)]
+        runs = max(2, MAX_PASS_ROWS // step)
+        starts = np.unique(np.linspace(0, n - step, runs).round().astype(np.int64))
+        return [slice(int(a), int(a) + step) for a in starts]
+
+    def passed_rows(self) -> int:
+        """How many rows a whole pass reads."""
+        return sum(s.stop - s.start for s in self.pass_slices())
+
     def take(
         self, index: object, native: bool = False
     ) -> tuple[np.ndarray | None, np.ndarray | None]:
@@ -86,12 +103,10 @@ class CacheSource:
     def blocks(
         self, native: bool = False
     ) -> Iterator[tuple[int, int, np.ndarray | None, np.ndarray | None]]:
-        """(a, b, cos rows a .. b − 1, sin rows a .. b − 1) over the whole cache, in order."""
-        step = self.block_rows()
-        for a in range(0, self.rows, step):
-            b = min(self.rows, a + step)
-            cos, sin = self.take(slice(a, b), native)
-            yield a, b, cos, sin
+        """(a, b, cos rows a .. b − 1, sin rows a .. b − 1) over a whole pass, in order."""
+        for rows in self.pass_slices():
+            cos, sin = self.take(rows, native)
+            yield rows.start, rows.stop, cos, sin
 
     def precision(self) -> str:
         """The narrowest of bfloat16, float16, float32 and float64 that holds every value."""

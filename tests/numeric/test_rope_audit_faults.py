@@ -28,7 +28,13 @@ def test_a_correct_float32_cache_is_sound():
     assert (result.convention, result.cache_layout) == ("rotate_half", "cat(freqs,freqs)")
     assert result.precision["grade"] == "computed in float32"
     assert result.precision["computed_in"] == "float32"
-    assert result.positions == {"rows": 2048, "first": 0, "last": 2047, "step": 1}
+    assert result.positions == {
+        "rows": 2048,
+        "rows_measured": 2048,
+        "first": 0,
+        "last": 2047,
+        "step": 1,
+    }
 
 
 def test_an_exact_cache_is_rounded_once():
@@ -210,6 +216,16 @@ def test_bad_positions_and_conventions_are_refused():
             audit_rope(cos, sin, positions=positions)
     with pytest.raises(ValueError, match="'rotate_half' or 'interleaved'"):
         audit_rope(cos, sin, convention="neox")
+
+
+def test_a_cache_longer_than_a_pass_is_measured_on_spread_runs(monkeypatch):
+    from numeric.rope_audit import source
+
+    monkeypatch.setattr(source, "MAX_PASS_ROWS", 2**15)
+    result = audit_rope(*cache(n=2**17))
+    assert result.positions["rows"] == 2**17
+    assert 2**15 <= result.positions["rows_measured"] < 2**16
+    assert result.sound and result.worst_position > 2**16
 
 
 @pytest.mark.slow
