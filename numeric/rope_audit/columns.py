@@ -75,7 +75,8 @@ def _scan(source: CacheSource) -> tuple[np.ndarray, np.ndarray, float]:
                 raise _nonfinite(source, a, values, name)
             if width % 2 == 0 and cat_gap <= 1.0:
                 left, right = values[:, :half], values[:, half:]
-                cat_gap = max(cat_gap, float(np.abs(left - right, dtype=np.float64).max()))
+                gap = np.abs(left - right, dtype=np.float64).max(initial=0.0)
+                cat_gap = max(cat_gap, float(gap))
         if sin is not None:
             moving |= np.any(sin != 0, axis=0)
         if cos is not None:

@@ -16,11 +16,18 @@ from numbers import Integral
 import numpy as np
 
 from numeric.rope.floats import unit_roundoff
-from numeric.rope_audit.columns import find_columns
+from numeric.rope_audit.columns import Columns, find_columns
 from numeric.rope_audit.config_file import read_config
 from numeric.rope_audit.findings import listed
 from numeric.rope_audit.identify import Consumer, audit_source, check_convention
-from numeric.rope_audit.probe import MAX_HEAD_DIM, MAX_POSITIONS, Probe, check_dtype, probe
+from numeric.rope_audit.probe import (
+    MAX_ENTRIES,
+    MAX_HEAD_DIM,
+    MAX_POSITIONS,
+    Probe,
+    check_dtype,
+    probe,
+)
 from numeric.rope_audit.result import Finding, RopeAudit
 from numeric.rope_audit.source import CacheSource, check_positions
 from numeric.table_audit.precision import rounding_bound
@@ -142,6 +149,11 @@ def probe_function(
     at = check_positions(positions, len(np.asarray(positions)))
     if len(at) < 2 or len(at) > MAX_POSITIONS:
         raise ValueError(f"positions must hold 2 to {MAX_POSITIONS} positions, got {len(at)}")
+    if len(at) * d > MAX_ENTRIES:
+        raise ValueError(
+            f"{len(at)} positions × head_dim {d} is more than the {MAX_ENTRIES} entries a probe "
+            f"keeps; probe at most {MAX_ENTRIES // d} positions (spread them: positions=...)"
+        )
     facts = None if config is None else read_config(config, layer_type=layer_type)  # type: ignore[arg-type]
     if expected is None and facts is not None and facts.convention is not None:
         expected = facts.convention
@@ -150,7 +162,11 @@ def probe_function(
     extra = _structure(found, dtype, expected, probed)
     source = CacheSource(found.cos, found.sin, at, "apply_rope")
     precision = source.precision()
-    columns = find_columns(source, 4 * rounding_bound(precision, 1.0))
+    if found.pairs:
+        columns = find_columns(source, 4 * rounding_bound(precision, 1.0))
+    else:
+        empty = np.zeros(0, dtype=np.int64)
+        columns = Columns("freqs", empty, empty, found.unpaired, (), 0, 0.0)
     consumer = Consumer(probed, "probed", d, found.pairs, found.unpaired)
     result = audit_source(
         source, columns, consumer, facts, precision, kind="function", extra=tuple(extra)

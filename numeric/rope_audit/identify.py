@@ -173,14 +173,20 @@ def audit_rope(
     )
 
 
-def _no_rotation(source: CacheSource, columns: Columns, consumer: Consumer) -> RopeAudit:
+def _no_rotation(
+    source: CacheSource, columns: Columns, consumer: Consumer, kind: str, extra: tuple[Finding, ...]
+) -> RopeAudit:
     text = (
         "no column rotates: sin is 0 on every row (or cos is constant), so this is not a RoPE cache"
+        if kind == "cache"
+        else "no pair of components rotates: the function does not apply RoPE"
     )
+    faults = [{"bug": "not_rope", "text": text}]
+    faults += [{"bug": f.bug or "fault", "text": f.text} for f in extra if f.fault]
     return RopeAudit(
         kind="rope",
-        source="cache",
-        shape=(source.rows, source.width),
+        source=kind,
+        shape=(source.rows, source.width) if kind == "cache" else None,
         convention=None,
         convention_source=None,
         cache_layout=None,
@@ -205,9 +211,9 @@ def _no_rotation(source: CacheSource, columns: Columns, consumer: Consumer) -> R
         error_by_position=(),
         structure={"verdict": "fault", "faults": ["not_rope"]},
         config=None,
-        bugs=("not_rope",),
-        faults=({"bug": "not_rope", "text": text},),
-        findings=(text,),
+        bugs=tuple(dict.fromkeys(f["bug"] for f in faults)),
+        faults=tuple(faults),
+        findings=(text, *(f.text for f in extra)),
         sound=False,
     )
 
@@ -231,7 +237,7 @@ def audit_source(
     the one of the position the row is for).
     """
     if columns.pairs == 0:
-        return _no_rotation(source, columns, consumer)
+        return _no_rotation(source, columns, consumer, kind, extra)
     rows = sample_rows(source.rows)
     cos, sin = source.take(rows)
     first = columns.first

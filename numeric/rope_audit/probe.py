@@ -24,8 +24,10 @@ from numeric.rope.floats import storage_dtype, unit_roundoff
 
 DTYPES = ("float64", "float32", "float16", "bfloat16")
 _PROBE_BYTES = 2**25  # bytes of one call's input
-MAX_HEAD_DIM = 4096
+MAX_HEAD_DIM = 1024
 MAX_POSITIONS = 2**20
+# The pairs' cos and sin are kept for every position probed: at most this many entries each.
+MAX_ENTRIES = 2**23
 
 
 @dataclass(frozen=True)

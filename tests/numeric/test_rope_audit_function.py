@@ -153,3 +153,11 @@ def test_assert_rope_matches_fails_on_every_seeded_bug(name):
     assert "\n" not in message
     assert f"bug class {entry['bug']}" in message
     assert "at position" in message and "pair" in message
+
+
+def test_the_identity_is_not_rope_and_probes_are_bounded():
+    audit = audit_rope_function(lambda x, p: x, head_dim=8, positions=16)
+    assert not audit.sound and audit.bugs == ("not_rope",)
+    assert audit.unrotated == tuple(range(8))
+    with pytest.raises(ValueError, match="more than the 8388608 entries a probe keeps"):
+        audit_rope_function(lambda x, p: x, head_dim=1024, positions=100_000)
