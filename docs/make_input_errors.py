@@ -12,16 +12,22 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import math
+import os
 import re
 import shlex
+import struct
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -164,6 +170,22 @@ def cli_rows() -> list[Row]:
         "pe-proofs audit $TMP/missing.npz --key ''",
         "pe-proofs audit $TMP/missing.npy --against $TMP/other.npy",
         "pe-proofs audit $TMP/missing.npy --against-key weight",
+        "pe-proofs audit $TMP/audit/paper.npy --against-key pe",
+        "pe-proofs audit $TMP/audit/paper.npy --against $TMP/audit/zeros.npy",
+        "pe-proofs audit $TMP/audit/dir.npy",
+        "pe-proofs audit $TMP/audit/pipe.csv",
+        "pe-proofs audit $TMP/audit/zero.npy",
+        "pe-proofs audit $TMP/audit/text.npy",
+        "pe-proofs audit $TMP/audit/pickle.npy",
+        "pe-proofs audit $TMP/audit/negative.npy",
+        "pe-proofs audit $TMP/audit/bomb.npz",
+        "pe-proofs audit $TMP/audit/long.csv",
+        "pe-proofs audit $TMP/audit/words.csv",
+        "pe-proofs audit $TMP/audit/noshape.safetensors",
+        "pe-proofs audit $TMP/audit/reversed.safetensors",
+        "pe-proofs audit $TMP/audit/offsets.safetensors",
+        "pe-proofs audit $TMP/audit/claims.safetensors",
+        "pe-proofs audit $TMP/audit/many.safetensors",
         # coq
         "pe-proofs coq",
         "pe-proofs coq --out $TMP/file/sub",
@@ -258,13 +280,62 @@ def rows() -> list[Row]:
     return cli_rows() + library_rows()
 
 
+def _safetensors(path: Path, header: dict, data: bytes = b"") -> None:
+    text = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(text)) + text + data)
+
+
+def _audit_files(folder: Path) -> None:
+    """$TMP/audit: the bad tables of the audit rows, each wrong in one way."""
+    folder.mkdir()
+    np.save(folder / "paper.npy", numeric.sinusoidal_pe(64, 8, dtype=np.float32))
+    np.save(folder / "zeros.npy", np.zeros((10, 8), dtype=np.float32))
+    (folder / "dir.npy").mkdir()
+    os.mkfifo(folder / "pipe.csv")
+    (folder / "zero.npy").symlink_to("/dev/zero")
+    (folder / "text.npy").write_text("0.1, 0.2\n0.3, 0.4\n")
+    (folder / "pickle.npy").write_bytes(b"\x80\x04\x95\x00")
+    header = b"{'descr': '<f4', 'fortran_order': False, 'shape': (-5, 16), }"
+    header += b" " * (-(len(header) + 11) % 64) + b"\n"
+    (folder / "negative.npy").write_bytes(
+        b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header
+    )
+    # A zip bomb: 129 MiB of zeros, a few hundred KB compressed.
+    with (
+        zipfile.ZipFile(folder / "bomb.npz", "w", zipfile.ZIP_DEFLATED) as archive,
+        archive.open("pe.npy", "w", force_zip64=True) as member,
+    ):
+        for _ in range(129):
+            member.write(bytes(2**20))
+    with open(folder / "long.csv", "wb") as handle:  # one line of 8 MiB, sparse
+        handle.write(b"0.5," * 4)
+        handle.truncate(2**23)
+    (folder / "words.csv").write_text("0.1,0.2\n0.3,x\n")
+    _safetensors(folder / "noshape.safetensors", {"pe": {"dtype": "BF16", "data_offsets": [0, 4]}})
+    _safetensors(
+        folder / "reversed.safetensors",
+        {"pe": {"dtype": "BF16", "shape": [-1, 2], "data_offsets": [4, 0]}},
+    )
+    _safetensors(
+        folder / "offsets.safetensors",
+        {"pe": {"dtype": "F32", "shape": [1, 1], "data_offsets": ["a", 4]}},
+        bytes(4),
+    )
+    (folder / "claims.safetensors").write_bytes(struct.pack("<Q", 900 * 2**20) + b"{}")
+    entry = {"dtype": "F32", "shape": [1, 1], "data_offsets": [0, 4]}
+    _safetensors(
+        folder / "many.safetensors", {f"layer.{i}.weight": entry for i in range(40)}, bytes(4)
+    )
+
+
 def make_scratch(folder: Path) -> None:
-    """$TMP: a regular file, the user's plot.png, and a directory holding a ramp.md that
-    pe-proofs did not write."""
+    """$TMP: a regular file, the user's plot.png, a directory holding a ramp.md that pe-proofs
+    did not write, and audit/ (the audit's bad tables)."""
     (folder / "file").write_text("not a directory\n")
     (folder / "plot.png").write_bytes(b"the user's own picture\n")
     (folder / "foreign").mkdir()
     (folder / "foreign" / "ramp.md").write_text("someone else's notes\n")
+    _audit_files(folder / "audit")
 
 
 def run(row: Row, scratch: Path) -> tuple[str, str]:
@@ -325,8 +396,9 @@ Text from the user is only ever parsed by `proofs.engine.parse.parse_expression`
 code and bounds every number.
 
 `$TMP` is a scratch directory holding `file` (a regular file), `plot.png` (the user's picture,
-replaced only with `--force`) and `foreign/ramp.md` (a file pe-proofs did not write, which is
-never overwritten).
+replaced only with `--force`), `foreign/ramp.md` (a file pe-proofs did not write, which is
+never overwritten) and `audit/`, tables each wrong in one way (`make_scratch` in the script says
+how: a zip bomb, a FIFO, a symbolic link to `/dev/zero`, malformed safetensors headers, ...).
 """
 
 

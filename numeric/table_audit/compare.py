@@ -11,17 +11,21 @@ from __future__ import annotations
 import numpy as np
 
 from numeric.table_audit.identify import audit
-from numeric.table_audit.load import check_table
+from numeric.table_audit.load import as_rows, check_array
 from numeric.table_audit.result import Audit, Comparison
-
-_CHUNK_ROWS = 4096
+from numeric.table_audit.source import Rows
 
 
 def _mapping(a: Audit, b: Audit) -> tuple[np.ndarray, float, int] | str:
     """(permutation, scale, row offset) matching b's columns to a's, or why there is none."""
     for name, t in (("A", a), ("B", b)):
-        if not t.pairs_share_frequency or t.position_offset is None or t.scale is None:
-            return f"table {name} is not identified as a sinusoidal encoding with integer positions"
+        offset = t.position_offset
+        whole = offset is not None and offset == round(offset) and t.position_step == 1
+        if not t.pairs_share_frequency or not whole or t.scale is None:
+            return (
+                f"table {name} is not identified as a sinusoidal encoding whose row r holds "
+                "position r + a whole offset"
+            )
     if len(a.pairs) != len(b.pairs) or len(a.zero_columns) != len(b.zero_columns):
         return f"A has {len(a.pairs)} pairs and B {len(b.pairs)}: no column permutation maps one to the other"
     if a.shape[1] != b.shape[1] or len(a.pairs) * 2 + len(a.zero_columns) != a.shape[1]:
@@ -33,7 +37,7 @@ def _mapping(a: Audit, b: Audit) -> tuple[np.ndarray, float, int] | str:
         perm[b.pairs[ib][0]] = a.pairs[ia][0]
         perm[b.pairs[ib][1]] = a.pairs[ia][1]
     perm[list(b.zero_columns)] = list(a.zero_columns)
-    return perm, b.scale / a.scale, b.position_offset - a.position_offset
+    return perm, b.scale / a.scale, int(b.position_offset - a.position_offset)
 
 
 def _first_difference(a, b, perm, scale, shift, tolerance) -> tuple[float, dict | None, int]:
@@ -41,10 +45,11 @@ def _first_difference(a, b, perm, scale, shift, tolerance) -> tuple[float, dict 
     and the number of rows compared."""
     rows = np.arange(max(0, -shift), min(b.shape[0], a.shape[0] - shift))
     worst, first = 0.0, None
-    for start in range(0, len(rows), _CHUNK_ROWS):
-        r = rows[start : start + _CHUNK_ROWS]
-        vb = np.asarray(b[r], dtype=np.float64)
-        va = scale * np.asarray(a[r + shift], dtype=np.float64)[:, perm]
+    chunk = max(1, b.block_rows() // 2)
+    for start in range(0, len(rows), chunk):
+        r = rows[start : start + chunk]
+        vb = b[r]
+        va = scale * a[r + shift][:, perm]
         diff = np.abs(vb - va)
         worst = max(worst, float(diff.max()))
         if first is None and (diff > tolerance).any():
@@ -59,14 +64,19 @@ def _first_difference(a, b, perm, scale, shift, tolerance) -> tuple[float, dict 
     return worst, first, len(rows)
 
 
-def compare(a: np.ndarray, b: np.ndarray) -> Comparison:
+def compare(
+    a: np.ndarray | Rows, b: np.ndarray | Rows, *, names: tuple[str, str] = ("table A", "table B")
+) -> Comparison:
     """Whether tables a and b encode the same positions: B = s·A·Pᵀ, B row r = A row r + offset.
 
-    a, b: (positions, dims) float tables. The result names the permutation (B column j is
-    s × A column permutation[j]), scale and offset, or the first row and column where they part.
+    a, b: (positions, dims) float tables (or the rows of files, numeric.table_audit.load
+    .open_table); names: how error messages name them. The result names the permutation (B
+    column j is s × A column permutation[j]), scale and offset, or the first row and column
+    where they part.
     """
-    a, b = check_table(a, "table A"), check_table(b, "table B")
-    audit_a, audit_b = audit(a), audit(b)
+    a = a if isinstance(a, Rows) else as_rows(check_array(a, names[0]))
+    b = b if isinstance(b, Rows) else as_rows(check_array(b, names[1]))
+    audit_a, audit_b = audit(a, what=names[0]), audit(b, what=names[1])
     mapping = _mapping(audit_a, audit_b)
     if isinstance(mapping, str):
         if a.shape != b.shape:
@@ -88,6 +98,8 @@ def compare(a: np.ndarray, b: np.ndarray) -> Comparison:
         same = first is None
     if count == 0:
         findings.append("the tables share no positions")
+    elif same and isinstance(mapping, str):
+        findings.append(f"the tables are equal entry by entry (max difference {worst:.1e})")
     elif same:
         moved = (
             "the same column order"

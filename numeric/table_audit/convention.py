@@ -1,7 +1,14 @@
-"""Name the convention from fitted pair frequencies, phases and amplitudes: schedule, base, offset, scale.
+"""Read the convention from the pairs' fitted frequencies: schedule, base, position step, scale.
 
-Named only after fitting: the schedule is whichever of the paper's base^(-2i/d) and
-tensor2tensor's base^(-i/(d/2-1)) makes the fitted geometric ratio come from a round base.
+Every named schedule starts at ω_0 = 1 and is geometric in the pair index i: the paper's
+base^(-2i/d) and tensor2tensor's base^(-i/(d/2-1)). A table's pair frequencies a row are
+w_i = s·ω_i for a position step s (1 for positions 0, 1, 2, ...; 0.25 for PixArt's row/4; -1
+for rows that run backwards), folded into [0, π] when |s·ω_i| > π (aliased). So log|w_i| is
+fitted as a line in i: its intercept gives |s|, its slope the base of each schedule. The fit's
+uncertainty comes from the pairs' own scatter around the line (its Birge ratio) on top of their
+standard errors, so frequencies an implementation computed in float32 or bfloat16, rounded pair
+by pair, widen it as much as they should. This gives candidates only; a candidate is named after
+the table is measured against it (numeric.table_audit.identify).
 """
 
 from __future__ import annotations
@@ -12,23 +19,30 @@ from dataclasses import dataclass
 import numpy as np
 
 from numeric.table_audit.fit import wrap
-from numeric.table_audit.precision import EPS, rounding_bound
+from numeric.table_audit.precision import rounding_bound, unit_roundoff
+from numeric.table_audit.schedules import OTHER_SHIFTS, SHIFTS
 
-_SIGMAS = 5.0  # a fit agrees with a model when within this many standard errors
-_MAX_OFFSET_CANDIDATES = 200_000
-_CANDIDATE_CHUNK = 512
+_SIGMAS = 5.0
+# A fitted step within this of a whole number (or its inverse) is that number.
+_MAX_INVERSE_STEP = 4096
+_ALIAS_MARGIN = 0.95
+_NICE_STEP = 1e-7
 
 
 @dataclass(frozen=True)
 class Schedule:
-    """schedule: 'paper', 'tensor2tensor', 'custom' or None (one pair); base: the named base;
-    geometric_base: b with ω_i = b^(-2i/d) when the frequencies are geometric from ω_0 = 1;
-    alternative: the other named reading when both bases are round."""
+    """candidates: (shift, base) readings to measure (numeric.table_audit.schedules: shift 0 is
+    the paper's schedule, 1 tensor2tensor's), the closest first; geometric: whether
+    log|w_i| is a line in i (aliased pairs folded); fitted_base: the paper reading's base;
+    step: the position step a row (signed; a whole number or its inverse when one fits);
+    step_fitted: step as fitted; aliased: pair indices with |step·ω_i| > π."""
 
-    schedule: str | None
-    base: float | None
-    geometric_base: float | None
-    alternative: str | None = None
+    candidates: tuple[tuple[float, float], ...]
+    geometric: bool
+    fitted_base: float | None
+    step: float
+    step_fitted: float
+    aliased: tuple[int, ...]
 
 
 def round_number(value: float) -> float:
@@ -38,73 +52,95 @@ def round_number(value: float) -> float:
     return min(candidates, key=lambda c: abs(math.log(value / c)))
 
 
-def fit_schedule(omega: np.ndarray, omega_sigma: np.ndarray, precision: str) -> Schedule:
-    """Fit log ω_i linear in the pair index i and name the schedule it is, if any."""
-    pairs = len(omega)
-    if pairs < 2 or np.any(omega <= 0):
-        return Schedule(None, None, None)
-    i = np.arange(pairs, dtype=np.float64)
-    # An implementation may compute ω itself in the table's format (rounding it there).
-    s = np.hypot(omega_sigma / omega, 4 * EPS[precision])
-    s = np.maximum(s, 1e-15)
+def nice_step(value: float, tolerance: float) -> float:
+    """value, or the whole number n or 1/n within tolerance (relative) of it."""
+    for candidate in (round(value), 1 / max(round(1 / value), 1)):
+        close = candidate > 0 and abs(math.log(value / candidate)) <= tolerance
+        if close and (candidate >= 1 or round(1 / candidate) <= _MAX_INVERSE_STEP):
+            return float(candidate)
+    return value
+
+
+def _line(i: np.ndarray, y: np.ndarray, s: np.ndarray) -> tuple[float, float, np.ndarray, float]:
+    """Weighted least squares y = α + β·i: α, β, their covariance (inflated by the Birge ratio
+    when the points scatter more than their errors say) and the Birge ratio."""
     w = 1 / s**2
-    design = np.stack([np.ones(pairs), i], axis=1)
+    design = np.stack([np.ones_like(i), i], axis=1)
     normal = design.T @ (design * w[:, None])
-    alpha, beta = np.linalg.solve(normal, design.T @ (w * np.log(omega)))
+    alpha, beta = np.linalg.solve(normal, design.T @ (w * y))
     covariance = np.linalg.inv(normal)
-    residual = np.log(omega) - alpha - beta * i
-    geometric = bool(np.all(np.abs(residual) <= _SIGMAS * s))
-    from_one = abs(alpha) <= _SIGMAS * math.sqrt(covariance[0, 0]) + 1e-12
-    if not (geometric and from_one and beta < 0):
-        return Schedule("custom", None, None)
+    residual = (y - alpha - beta * i) / s
+    birge = math.sqrt(float(residual @ residual) / max(len(i) - 2, 1)) if len(i) > 2 else 1.0
+    return float(alpha), float(beta), covariance * max(1.0, birge) ** 2, birge
+
+
+def fit_schedule(
+    slope: np.ndarray, slope_sigma: np.ndarray, precision: str, descending: bool
+) -> Schedule:
+    """Candidates for the schedule and the position step from the pairs' signed frequencies a
+    row, in pair order (pair 0 the fastest of a named schedule); see the module doc."""
+    sign = -1.0 if descending else 1.0
+    pairs = len(slope)
+    w = np.abs(slope)
+    if pairs < 2 or np.any(w <= 0):
+        step = sign * float(w[0]) if pairs else sign
+        return Schedule((), False, None, nice_step(abs(step), 1e-9) * sign, step, ())
+    i = np.arange(pairs, dtype=np.float64)
+    y = np.log(w)
+    u = max(unit_roundoff(precision), 2.0**-53)
+    # An implementation rounds each ω_i itself, by a few units of its format, more for the
+    # slow pairs whose exponent i·log(base)/span it also rounds.
+    s = np.hypot(slope_sigma / w, 4 * u * (1 + np.abs(y)))
+    # The slower half is never aliased unless the step is huge: fit it, then all pairs the
+    # fit says are below π a row, and check that the rest fold to where it says they should.
+    unaliased = i >= pairs // 2 if pairs >= 4 else np.ones(pairs, dtype=bool)
+    for _ in range(2):
+        if unaliased.sum() < 2:
+            return Schedule((), False, None, sign, sign, ())
+        alpha, beta, cov, birge = _line(i[unaliased], y[unaliased], s[unaliased])
+        predicted = np.exp(alpha + beta * i)
+        unaliased = predicted < _ALIAS_MARGIN * np.pi
+    aliased = np.flatnonzero(~unaliased)
+    spread = np.sqrt(cov[0, 0] + 2 * i * cov[0, 1] + i * i * cov[1, 1])
+    folded = np.abs(wrap(predicted))
+    alias_tolerance = _SIGMAS * (predicted * np.hypot(spread, s) + slope_sigma) + 1e-12
+    geometric = birge <= 10 and bool(
+        np.all(np.abs(w - folded)[aliased] <= alias_tolerance[aliased])
+    )
+    step_fitted = sign * math.exp(alpha)
+    # A step this close to a whole number (or its inverse) is that number: the measurement
+    # then says whether it is right.
+    alpha_tolerance = max(_SIGMAS * math.sqrt(cov[0, 0]) + 8 * u, _NICE_STEP)
+    step = sign * nice_step(math.exp(alpha), alpha_tolerance)
     d = 2 * pairs
-    beta_sigma = math.sqrt(covariance[1, 1])
-    readings = {}
-    for name, span in (("paper", d / 2), ("tensor2tensor", max(pairs - 1, 1))):
-        base = math.exp(-beta * span)
-        nearest = round_number(base)
-        if abs(math.log(base / nearest)) <= max(_SIGMAS * beta_sigma * span, 1e-9):
-            readings[name] = float(nearest)
-    geometric_base = math.exp(-beta * d / 2)
-    if not readings:
-        return Schedule("custom", None, geometric_base)
-    # Both readings are round only for special d (d = 8: paper 10000 is tensor2tensor 1000).
-    order = sorted(readings, key=lambda k: (readings[k] != 10000.0, k != "paper"))
-    chosen = order[0]
-    alternative = None
-    if len(order) > 1:
-        other = order[1]
-        alternative = f"{other} with base {readings[other]:g}"
-    return Schedule(chosen, readings[chosen], geometric_base, alternative)
-
-
-def fit_offset(
-    omega: np.ndarray, phase: np.ndarray, phase_sigma: np.ndarray, precision: str
-) -> int | None:
-    """The integer o with phase_i = ω_i·o (mod 2π) for every pair, or None when no integer fits."""
-    if len(omega) == 0 or np.any(omega <= 0):
-        return None
-    slowest = int(np.argmin(omega))
-    # Read o from the slowest pair, allowing small negative offsets, then settle it on all pairs.
-    period = 2 * np.pi / omega[slowest]
-    estimate = ((phase[slowest] + np.pi / 4) % (2 * np.pi) - np.pi / 4) / omega[slowest]
-    spread = _SIGMAS * phase_sigma[slowest] / omega[slowest] + 1
-    low, high = math.floor(estimate - spread), math.ceil(estimate + spread)
-    if high - low > _MAX_OFFSET_CANDIDATES or spread > period / 2:
-        return None
-    allowed = _SIGMAS * phase_sigma + 8 * EPS[precision] * (1 + omega * np.abs(estimate)) + 1e-12
-    best, best_misfit = None, np.inf
-    for start in range(low, high + 1, _CANDIDATE_CHUNK):
-        candidates = np.arange(start, min(start + _CANDIDATE_CHUNK, high + 1), dtype=np.float64)
-        misfit = (np.abs(wrap(phase[None, :] - np.outer(candidates, omega))) / allowed).max(axis=1)
-        k = int(np.argmin(misfit))
-        if misfit[k] <= 1 and misfit[k] < best_misfit:
-            best, best_misfit = int(candidates[k]), misfit[k]
-    return best
+    beta_sigma = math.sqrt(cov[1, 1])
+    readings = []
+    if beta < 0:
+        for shift in (*SHIFTS.values(), *OTHER_SHIFTS):
+            span = pairs - shift
+            if span <= 0:
+                continue
+            base = math.exp(-beta * span)
+            nearest = round_number(base)
+            # The base's own uncertainty, and the rounding of the constant an implementation
+            # computes from it (log(base)/span) in its format.
+            tolerance = _SIGMAS * beta_sigma * span + 8 * u * abs(math.log(nearest)) + 1e-9
+            miss = abs(math.log(base / nearest)) / tolerance
+            if shift in SHIFTS.values() or miss <= 1:
+                readings.append((miss, shift not in SHIFTS.values(), shift, nearest))
+    readings.sort()
+    return Schedule(
+        candidates=tuple((shift, base) for _, _, shift, base in readings),
+        geometric=geometric and beta < 0,
+        fitted_base=math.exp(-beta * d / 2) if beta < 0 else None,
+        step=step,
+        step_fitted=step_fitted,
+        aliased=tuple(int(a) for a in aliased),
+    )
 
 
 def named_scales(d: int) -> dict[str, float]:
-    """The common amplitudes by name: 1, d^-1/2 (x-transformers), sqrt(2/d) (MLX)."""
+    """The common amplitudes by name: 1, d^-1/2, sqrt(2/d)."""
     return {"1": 1.0, "d^-1/2": d**-0.5, "sqrt(2/d)": math.sqrt(2 / d)}
 
 

@@ -1,101 +1,127 @@
-"""The audit's findings: sentences a person reads, built from what the fit and the measurement found."""
+"""The audit's findings: sentences a person reads, built from what the fit and the measurement
+found (numeric.table_audit.facts).
+
+Every number a sentence gives is in the table's own units (a table audited divided by a power of
+two, numeric.table_audit.identify, is reported multiplied back). Who uses a convention is said
+only where the library's own source was read (tests/numeric/test_audit_real_tables.py checks the
+sentences against tables those libraries made).
+"""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 import numpy as np
 
-from numeric.table_audit.convention import Schedule
-from numeric.table_audit.measure import ErrorMeasure
-from numeric.table_audit.pairing import Pairing
-from numeric.table_audit.precision import EPS
+from numeric.table_audit.accuracy import growth_words
+from numeric.table_audit.facts import Facts
+from numeric.table_audit.naming import is_whole
+from numeric.table_audit.positions import course
 
 _LAYOUT_WORDS = {
     "interleaved": "interleaved (sin, cos) pairs",
+    "interleaved_cos_first": "interleaved (cos, sin) pairs",
     "concatenated": "concatenated [sin | cos]",
     "concatenated_cos_first": "concatenated [cos | sin]",
-}
-_SCALE_WORDS = {
-    "d^-1/2": "scaled by d^-1/2 (x-transformers' ScaledSinusoidalEmbedding starts there)",
-    "sqrt(2/d)": "scaled by sqrt(2/d) (MLX's SinusoidalPositionalEncoding default)",
 }
 _LISTED = 5  # rows or columns named one by one before "and N more"
 
 
-@dataclass(frozen=True)
-class Facts:
-    """Everything describe() needs; see numeric.table_audit.identify.audit for where each comes from."""
-
-    shape: tuple[int, int]
-    dtype: str
-    precision: str
-    pairing: Pairing
-    schedule: Schedule
-    offset: int | None
-    scale: float | None
-    scale_name: str | None
-    same_amplitude: bool
-    sinusoidal: bool
-    errors: ErrorMeasure | None
-    expected: float
-    exact: bool
-    zero_rows: tuple[int, ...]
-    zero_columns: tuple[int, ...]
-    distinct: int
-    identical: tuple[int, int] | None
-    rotation: dict
-
-
-def _listed(items: tuple[int, ...]) -> str:
+def listed(items: tuple[int, ...] | list[int]) -> str:
+    items = list(items)
     shown = ", ".join(str(i) for i in items[:_LISTED])
     return shown + (f" and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
 
 
-def _who(
-    layout: str | None, schedule: str | None, scale_name: str | None, offset: int | None
+def _rows(first: int, last: int) -> str:
+    return f"row {first}" if first == last else f"rows {first}–{last}"
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if is_whole(value) else f"{value:.6g}"
+
+
+# Layout, schedule and scale as the named libraries write them (their sources were read; the
+# tables in tests/data/real_tables were made by them).
+def who(
+    layout: str | None, schedule: str | None, scale_name: str | None, offset: float | None
 ) -> str:
     """Which well-known implementations share this convention, as far as this module knows."""
     if layout == "interleaved" and schedule == "paper":
+        if scale_name == "d^-1/2":
+            return "the paper's layout, divided by sqrt(d) as NeMo's FixedPositionalEncoding does"
         if offset == 1:
             return "the paper's formula with positions from 1, as DETR's sine embedding counts them"
         return "the paper's convention (and the course module's)"
     if layout == "concatenated" and schedule == "tensor2tensor":
         if scale_name == "sqrt(2/d)":
             return "MLX's SinusoidalPositionalEncoding, not the paper's"
-        return "this is fairseq's and Whisper's convention, not the paper's"
-    if layout == "concatenated_cos_first" and scale_name == "sqrt(2/d)":
-        return "MLX's SinusoidalPositionalEncoding with cos_first=True, not the paper's"
-    if layout == "concatenated" and scale_name == "d^-1/2":
-        return "x-transformers' ScaledSinusoidalEmbedding, not the paper's"
+        return "fairseq's, tensor2tensor's and Whisper's convention, not the paper's"
+    if layout == "concatenated_cos_first" and schedule == "tensor2tensor":
+        if scale_name == "sqrt(2/d)":
+            return "MLX's SinusoidalPositionalEncoding with cos_first=True, not the paper's"
+        return "MusicGen's order, not the paper's"
+    if layout == "concatenated" and schedule == "paper":
+        if scale_name == "d^-1/2":
+            return "x-transformers' ScaledSinusoidalEmbedding (its learned scale starts at d^-1/2)"
+        return "GPT-J's and CTRL's order, not the paper's"
     return "not the paper's convention"
 
 
-def _exponents(omega: np.ndarray, sigma: np.ndarray, d: int) -> str:
-    """ω_i = 10000^(-(a·i + c)/d) fitted to the well-read omega (relative error below 1e-3)."""
-    i = np.arange(len(omega))
-    good = (omega > 0) & (sigma < 1e-3 * omega)
-    if good.sum() < 2:
-        return "unreadable frequencies"
-    slope, intercept = np.polyfit(i[good], np.log(omega[good]), 1)
-    a = -slope * d / math.log(10000)
-    c = -intercept * d / math.log(10000)
-    a_text = f"{a:.2f}".rstrip("0").rstrip(".")
-    c_text = f"{c:.2f}".rstrip("0").rstrip(".")
-    if c_text in ("0", "-0"):
-        return f"10000^(−{a_text}i/d)"
-    return f"10000^(−({a_text}i+{c_text})/d)"
+def formula(offset: float, step: float) -> str:
+    """The position row r holds, as a formula: 'r', 'r + 2', '999 − 20·r', '0.25·r'."""
+    if step == 1:
+        term = "r"
+    elif step == -1:
+        term = "−r"
+    else:
+        term = f"{_number(step)}·r" if step > 0 else f"−{_number(-step)}·r"
+    if offset == 0:
+        return term
+    if term.startswith("−"):
+        return f"{_number(offset)} {term[0]} {term[1:]}"
+    return f"{term} + {_number(offset)}" if offset > 0 else f"{term} − {_number(-offset)}"
 
 
-def _precision_guess(error: float, position: int, omega_max: float, amplitude: float) -> str:
-    """The format whose rounding of the angle pos·ω explains this error best."""
-    relative = error / max(amplitude * max(position, 1) * omega_max, 1e-300)
-    names = ("float16", "bfloat16", "float32", "float64")
-    return min(names, key=lambda k: abs(math.log(relative / EPS[k])))
+def _position_words(f: Facts) -> list[str]:
+    """Where positions start and how they run, in the terms of the rows that hold them."""
+    named, held = f.named, f.held
+    if named is None or not f.exact or held is None:
+        return []
+    step = named.step
+    c = course(held.runs, step)
+    padded = held.runs[0].first > 0 or held.runs[0].step == 0
+    where = f"row r holds position {formula(c.offset, step)}"
+    if c.transform == "abs":
+        turn = c.turns[0]
+        last = turn.start + turn.step * (turn.last - turn.first)
+        return [
+            f"{_rows(c.first.first, c.first.last)} run backwards from {_number(c.first.start)} "
+            f"to 0, {_rows(turn.first, turn.last)} forwards again from {_number(turn.start)} to "
+            f"{_number(last)}: row r holds position |{formula(c.offset, step)}|, the same "
+            "sines in both halves (a signed relative-position table negates them below 0)"
+        ]
+    if step < 0:
+        end = c.first.start + step * (c.first.last - c.first.first)
+        kind = " (a relative-position table)" if step == -1 else ""
+        return [
+            f"rows run backwards: {where}, from {_number(c.first.start)} down to "
+            f"{_number(end)}{kind}"
+        ]
+    out = []
+    if step != 1:
+        out.append(f"positions scaled by {_number(step)}: {where}")
+    if c.restarts:
+        return out  # the packed sequences' sentence says where each starts
+    if padded:
+        out.append(
+            f"the sequence starts at row {c.first.first}, which holds position "
+            f"{_number(c.first.start)}"
+        )
+    elif c.offset and step == 1:
+        out.append(f"{where}: positions start at {_number(c.offset)}")
+    return out
 
 
-def _convention(f: Facts) -> list[str]:
+def convention_sentences(f: Facts) -> list[str]:
     p = f.pairing
     out = []
     if not p.consistent:
@@ -107,111 +133,217 @@ def _convention(f: Facts) -> list[str]:
                 f"and cos {_exponents(cosines, cosine_sigma, d)}, so no rotation maps PE(pos) "
                 "to PE(pos+k)"
             )
-        elif f.sinusoidal:
+        elif f.columns_sinusoidal:
             out.append("every column is a sinusoid, but no two columns form a (sin, cos) pair")
         else:
             out.append(
                 "the columns are not sinusoids of the position: this is not a sinusoidal encoding"
             )
         return out
-    words = _LAYOUT_WORDS.get(p.layout, "(sin, cos) pairs in no standard layout")
-    s = f.schedule
-    if s.schedule in ("paper", "tensor2tensor"):
-        head = f"{words} with the {s.schedule} schedule, base {s.base:g}"
-        out.append(f"{head}: {_who(p.layout, s.schedule, f.scale_name, f.offset)}")
-        if s.alternative:
-            out.append(f"at this d the same frequencies are also the {s.alternative}")
-    elif s.schedule == "custom":
+    words = _LAYOUT_WORDS.get(f.layout, "(sin, cos) pairs in no standard layout")
+    s, named = f.schedule, f.named
+    name = f.schedule_name
+    if name in ("paper", "tensor2tensor"):
+        base = named.convention.base
+        head = f"{words} with the {name} schedule, base {base:g}"
+        out.append(f"{head}: {who(f.layout, name, f.scale_name, named.offset)}")
+        if named.alternative:
+            out.append(f"at this d the same frequencies are also the {named.alternative}")
+    elif name == "diffusers":
+        shift = named.convention.shift
+        out.append(
+            f"{words} with ω_i = base^(−i/(d/2 − {shift:g})), base {named.convention.base:g}: "
+            f"diffusers' get_timestep_embedding with downscale_freq_shift = {shift:g}"
+        )
+    elif name == "custom":
         extra = (
-            f" (geometric from ω_0 = 1, but base {s.geometric_base:.6g} is not round)"
-            if s.geometric_base
+            f" (geometric from ω_0 = {abs(s.step_fitted):.6g}, base {s.fitted_base:.6g}, "
+            "but no named schedule matches the table)"
+            if s is not None and s.geometric and s.fitted_base
             else ""
         )
         out.append(f"{words} with a custom frequency schedule{extra}")
     else:
         out.append(f"{words}; one pair only, so the schedule and base are not determined")
-    if f.scale_name in _SCALE_WORDS:
-        out.append(_SCALE_WORDS[f.scale_name])
+    if f.scale_name == "d^-1/2" and not (
+        f.layout in ("interleaved", "concatenated") and name == "paper"
+    ):
+        out.append("every value is scaled by d^-1/2")
+    elif f.scale_name == "sqrt(2/d)" and name != "tensor2tensor":
+        out.append("every value is scaled by sqrt(2/d)")
     elif f.scale_name is None and f.scale is not None:
-        out.append(f"every value is scaled by {f.scale:.6g}")
+        out.append(f"every value is scaled by {f.scale * f.unit:.6g}")
     if not f.same_amplitude:
         out.append("the pairs do not all have the same amplitude")
-    if f.offset is None:
+    if f.constant is not None:
+        out.append(f"every value has {f.constant:.6g} added: the sinusoids are measured without it")
+    out += _position_words(f)
+    if s is not None and s.aliased and f.exact:
+        pairs = list(s.aliased)
         out.append(
-            "the phases fit no integer position offset: positions may be scaled or fractional"
+            f"pair(s) {listed(pairs)} turn by more than π a row (aliased): sampled at these "
+            "positions they look like slower sinusoids, and are measured at their true frequency"
         )
-    elif f.offset != 0:
-        out.append(f"row r holds position r + {f.offset}: positions start at {f.offset}")
     if p.leftover:
-        out.append(f"column(s) {_listed(p.leftover)} have no partner and are not measured")
+        out.append(f"column(s) {listed(p.leftover)} have no partner and are not measured")
     return out
 
 
-def _rows(f: Facts) -> list[str]:
+def _exponents(omega: np.ndarray, sigma: np.ndarray, d: int) -> str:
+    """ω_i = 10000^(-(a·i + c)/d) fitted to the well-read omega (relative error below 1e-3)."""
+    i = np.arange(len(omega))
+    good = (omega > 0) & (sigma < 1e-3 * omega)
+    if good.sum() < 2:
+        return "unreadable frequencies"
+    slope, intercept = np.polyfit(i[good], np.log(omega[good]), 1)
+    a = -slope * d / np.log(10000)
+    c = -intercept * d / np.log(10000)
+    a_text = f"{a:.2f}".rstrip("0").rstrip(".")
+    c_text = f"{c:.2f}".rstrip("0").rstrip(".")
+    if c_text in ("0", "-0"):
+        return f"10000^(−{a_text}i/d)"
+    return f"10000^(−({a_text}i+{c_text})/d)"
+
+
+def _padding_row(f: Facts, r: int) -> str | None:
+    """A single zero row inside the run of positions, as fairseq's padding_idx row."""
+    if not (f.exact and f.held is not None and f.named.step == 1):
+        return None
+    position = f.named.offset + r
+    if not (is_whole(position) and position >= 0):
+        return None
+    # A sinusoidal row is never all zeros (cos 0 = 1): this one was zeroed on purpose.
+    return (
+        f"row {r} is all zeros: a padding row in place of position {position:g} "
+        f"(fairseq-style padding_idx = {r}; tokens start at position {r + 1})"
+    )
+
+
+def _zero_rows(f: Facts) -> list[str]:
+    n, zero = f.shape[0], f.zero_rows
+    if not zero:
+        return []
+    zero_set = set(zero)
+    leading = next((r for r in range(n) if r not in zero_set), n)
+    trailing = next((n - 1 - r for r in range(n) if n - 1 - r not in zero_set), -1)
+    inner = [r for r in zero if leading <= r <= trailing]
+    if len(zero) == 1 and (padding := _padding_row(f, zero[0])) is not None:
+        return [padding]
     out = []
-    n = f.shape[0]
-    zero = f.zero_rows
-    # A sinusoidal row is never all zeros (cos 0 = 1): such a row was zeroed on purpose.
-    if len(zero) == 1 and zero[0] < n - 1 and f.pairing.consistent:
-        r = zero[0]
+    if leading:
+        out.append(f"{_rows(0, leading - 1)} all zeros: left padding")
+    if trailing < n - 1:
+        out.append(f"{_rows(trailing + 1, n - 1)} all zeros: right padding")
+    if inner:
+        out.append(f"row(s) {listed(inner)} are all zeros")
+    return out
+
+
+def _runs(f: Facts) -> list[str]:
+    """Restarts, rows that all hold one position, and rows no position explains."""
+    held = f.held
+    if held is None:
+        return []
+    out = []
+    c = course(held.runs, f.named.step if f.named is not None else 1.0)
+    for run in c.plateaus:
+        where = "left padding, " if run.first == held.runs[0].first else ""
         out.append(
-            f"row {r} is all zeros: a padding row (fairseq-style, padding_idx = {r}; "
-            f"tokens start at position {r + 1})"
+            f"{_rows(run.first, run.last)} all hold position {_number(run.start)} "
+            f"({where}one position given to every row)"
         )
-    elif len(zero) == 1:
-        out.append(f"row {zero[0]} is all zeros")
-    elif zero:
-        out.append(f"rows {_listed(zero)} are all zeros")
-    if f.zero_columns:
-        out.append(f"column(s) {_listed(f.zero_columns)} are all zeros (e.g. padding of an odd d)")
-    lost = n - f.distinct - max(len(zero) - 1, 0)
+    if c.restarts:
+        sequences = [c.first, *c.restarts]
+        starts = {_number(r.start) for r in sequences}
+        rows = listed([r.first for r in sequences])
+        if len(starts) == 1:
+            out.append(
+                f"{len(sequences)} packed sequences, each counting from position "
+                f"{starts.pop()}: they start at rows {rows}"
+            )
+        else:
+            out.append(
+                f"{len(sequences)} packed sequences: positions restart at rows "
+                f"{listed([r.first for r in c.restarts])}"
+            )
+    if c.turns and c.transform is None:
+        out.append(f"positions turn back at row(s) {listed([r.first for r in c.turns])}")
+    if len(held.unexplained) and not (f.accuracy and f.accuracy.grade == "computed in 16 bits"):
+        worst = float(np.nanmax(held.errors[held.unexplained])) * f.unit
+        out.append(
+            f"row(s) {listed(list(held.unexplained))} match no position of this encoding "
+            f"within what its computation allows (error up to {worst:.2g})"
+        )
+    return out
+
+
+def _repeats(f: Facts) -> list[str]:
+    n = f.shape[0]
+    if f.held is not None and f.exact:
+        c = course(f.held.runs, f.named.step)
+        if c.turns or (c.restarts and f.identical is None):
+            return []  # packed sequences and rows of |c - r| repeat positions by design
+    lost = n - len(f.zero_rows) - (f.distinct - int(bool(f.zero_rows)))
     if f.identical is not None:
         a, b = f.identical
-        out.append(f"rows {a} and {b} are identical; {lost} rows repeat an earlier row")
-    elif lost > 0:
-        out.append(f"{lost} rows repeat an earlier row")
-    return out
+        return [f"rows {a} and {b} are identical; {lost} non-zero rows repeat an earlier row"]
+    if lost > 0:
+        return [f"{lost} non-zero rows repeat an earlier row"]
+    return []
 
 
 def _accuracy(f: Facts) -> list[str]:
     out = []
     if f.precision != f.dtype:
         out.append(f"stored as {f.dtype}, but every value is a {f.precision} number")
-    e = f.errors
-    if e is None:
+    e, a = f.errors, f.accuracy
+    if e is None or a is None:
         return out
-    position = e.worst_row + (f.offset or 0)
-    if f.exact and e.max_error > f.expected:
-        omega_max = float(np.max(f.pairing.pairs.omega))
-        guess = _precision_guess(e.max_error, position, omega_max, f.scale or 1.0)
-        valid = ~np.isnan(e.per_row)
-        early = e.per_row[: min(100, len(e.per_row))]
-        early_max = float(np.nanmax(early)) if np.any(~np.isnan(early)) else float("nan")
-        grows = early_max < e.max_error / 4 and valid.sum() > 100
-        text = (
-            f"max error {e.max_error:.2g} at position {position}, beyond the {f.expected:.1g} "
-            f"one {f.precision} rounding allows"
-        )
-        if grows:
-            text += (
-                f"; it grows with position ({early_max:.1g} below row 100), so the angles pos·ω "
-                f"were rounded: consistent with the formula computed in {guess}"
-            )
-        out.append(text)
-    elif not f.exact:
+    unit = f.unit
+    where = f"max error {e.max_error * unit:.2g} at position {_number(a.worst_position)}"
+    if not f.exact:
         out.append(
-            f"max error {e.max_error:.2g} at position {position}, against the fitted sinusoids "
-            "(no named convention to measure against)"
+            f"{where}, against the fitted sinusoids (no named convention to measure against)"
+        )
+        return out
+    omega_max = float(np.abs(f.named.convention.frequencies()).max())
+    amplitude = f.scale or 1.0
+    error = f"{e.max_error * unit:.2g}"
+    position = _number(a.worst_position)
+    allowed = f"one {f.precision} rounding allows {f.expected * unit:.1g}"
+    rounded = f.named.frequencies_rounded_to
+    if a.grade == "rounded once":
+        out.append(
+            f"{where}: rounded once, as accurate as {f.precision} allows ({f.expected * unit:.1g})"
+        )
+    elif a.grade == "not sinusoidal":
+        out.append(f"{where}: beyond what any computation of this formula gives (even in 16 bits)")
+    elif rounded:
+        out.append(
+            f"computed with the frequencies rounded to {rounded} (then pos·ω in float32): the "
+            f"rows stay distinct, but each angle is off by pos·Δω, so the error reaches {error} "
+            f"at position {position} ({allowed})"
+        )
+    elif a.computed_in == "float32":
+        out.append(
+            "computed in float32 (the angles pos·ω rounded, as torch code does): the error "
+            f"grows about linearly with position, to {error} at position {position} "
+            f"({allowed}); " + growth_words(a, omega_max, amplitude)
+        )
+    elif a.computed_in == "float64":
+        out.append(
+            "computed in float64 (the angles pos·ω rounded in float64): the error grows with "
+            f"position, to {error} at position {position} ({allowed}), harmless at any length"
         )
     else:
         out.append(
-            f"max error {e.max_error:.2g} at position {position}: within one {f.precision} "
-            f"rounding ({f.expected:.1g})"
+            f"computed in {a.computed_in}: pos·ω in {a.computed_in} loses positions (rows "
+            f"repeat) and the error reaches {error} at position {position} ({allowed})"
         )
     if e.cross_check is not None and not e.cross_check["agrees"]:
         out.append(
             "the mpmath cross-check disagrees with the float64 exact table by "
-            f"{e.cross_check['largest_disagreement']:.1e}"
+            f"{e.cross_check['largest_disagreement'] * unit:.1e}"
         )
     return out
 
@@ -223,10 +355,24 @@ def _rotation(f: Facts) -> list[str]:
     worst = max(r["by_k"], key=lambda x: x["residual"] / x["tolerance"])
     return [
         f"the shift identity R(kω)·PE[pos] = PE[pos+k] fails on the table: residual "
-        f"{worst['residual']:.1e} at k = {worst['k']}, tolerance {worst['tolerance']:.1e}"
+        f"{worst['residual'] * f.unit:.1e} at k = {worst['k']}, position "
+        f"{_number(worst['position'])}, tolerance {worst['tolerance'] * f.unit:.1e}"
     ]
 
 
 def describe(f: Facts) -> list[str]:
     """The findings, most important first."""
-    return _convention(f) + _rows(f) + _accuracy(f) + _rotation(f)
+    zero_columns = (
+        [f"column(s) {listed(f.zero_columns)} are all zeros (e.g. padding of an odd d)"]
+        if f.zero_columns
+        else []
+    )
+    return (
+        convention_sentences(f)
+        + _zero_rows(f)
+        + _runs(f)
+        + zero_columns
+        + _repeats(f)
+        + _accuracy(f)
+        + _rotation(f)
+    )

@@ -1,201 +1,319 @@
-"""audit(table): fit the table's columns, name the convention, then measure the table against it."""
+"""audit(table): fit the table's columns, name the convention, then measure the table against it.
+
+The steps, each in its own module: one pass over the rows (scan: finite values, the format they
+fit, zero rows, repeats); the format the values carry (precision); a 2-D grid, audited as its two
+1-D tables (grid, grid_result); a constant added to every value (fit.constant_offset); pairs of
+columns (pairing) and which is the sine (orientation); candidate schedules and the position step
+(convention, schedules); the name, decided by measurement (naming); the position every row holds
+(explain, positions); the error at those positions (measure); its grade (accuracy); the shift
+identity on the table itself (rotation); then the verdicts and findings (facts, verdicts,
+findings, result). Every read goes through numeric.table_audit.source, in bounded memory.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
-from numeric.checks import unique_rows
 from numeric.table_audit import fit
-from numeric.table_audit.convention import Schedule, fit_offset, fit_scale, fit_schedule
-from numeric.table_audit.findings import Facts, describe
-from numeric.table_audit.load import check_table
+from numeric.table_audit.accuracy import Accuracy, cap, grade, shift_envelope
+from numeric.table_audit.convention import Schedule, fit_scale, fit_schedule
+from numeric.table_audit.explain import RowPositions, explain_rows, run_positions
+from numeric.table_audit.facts import Facts
+from numeric.table_audit.findings import describe
+from numeric.table_audit.grid import find_grid, sub_tables
+from numeric.table_audit.grid_result import grid_audit
+from numeric.table_audit.load import as_rows, check_array
 from numeric.table_audit.measure import (
     YARDSTICK,
     Convention,
+    ErrorMeasure,
     error_bands,
     measure_error,
+    row_errors,
 )
-from numeric.table_audit.pairing import pair_columns
-from numeric.table_audit.precision import EPS, detect_precision, rounding_bound
+from numeric.table_audit.naming import Named, fitted_convention, name_convention
+from numeric.table_audit.orientation import Oriented, orient
+from numeric.table_audit.pairing import Pairing, pair_columns
+from numeric.table_audit.precision import (
+    EPS,
+    decimal_precision,
+    narrower_formats,
+    rounding_bound,
+    sample_values,
+    to_format,
+    unit_roundoff,
+)
 from numeric.table_audit.result import Audit
-from numeric.table_audit.rotation import rotation
-from numeric.table_audit.rows import first_identical_rows, nonzero_columns, nonzero_rows
-from numeric.tables import frequencies
+from numeric.table_audit.rotation import exact_turn, rotation
+from numeric.table_audit.scan import Scan, nonzero_rows_and_columns, scan
+from numeric.table_audit.source import Rows
+from numeric.table_audit.verdicts import verdicts
 
-_SIGMAS = 5.0
 _MIN_ROWS = 4
-
-
-def _fitted_sinusoid_tolerance(pairs: fit.PairFit, n: int, expected: float) -> float:
-    """How far fitted sinusoids may sit from a true one: the fit's uncertainty on top of the
-    table's own rounding (the fitted table reduces row·ω as accurately as sinusoidal_pe)."""
-    p = float(n)
-    spread = _SIGMAS * (pairs.omega_sigma * p + pairs.phase_sigma) * pairs.amplitude
-    return expected + float(np.max(spread, initial=0.0))
-
-
-def _rotation(table, valid, pairs: fit.PairFit, conv: Convention, amplitude, expected) -> dict:
-    """The shift identity with the named convention's exact ω; failing that (an implementation
-    may round ω itself), with the table's own fitted ω."""
-    # The fitted ω carries at least float64's rounding, whatever its regression says.
-    sigma = np.maximum(pairs.omega_sigma, 4 * 2.0**-53 * pairs.omega)
-    if conv.exact:
-        exact_omega = frequencies(2 * len(pairs.omega), base=conv.base, schedule=conv.schedule)
-        named = rotation(
-            table,
-            valid,
-            pairs.sin_cols,
-            pairs.cos_cols,
-            exact_omega,
-            np.zeros_like(sigma),
-            amplitude,
-            expected,
-        )
-        if named["passed"]:
-            return {**named, "omega": "exact"}
-    fitted = rotation(
-        table, valid, pairs.sin_cols, pairs.cos_cols, pairs.omega, sigma, amplitude, expected
-    )
-    return {**fitted, "omega": "fitted"}
+# Tables whose largest value lies outside [2^-64, 2^64] are audited divided by a power of two.
+_UNIT_EXPONENT = 64
+_CAST = {"float32": np.float32, "float16": np.float16}
+_SAMPLE_ROWS = 4096
 
 
 def expected_error(precision: str, amplitude: float) -> float:
     """The largest error of a correctly rounded table of this precision and amplitude, plus the
     float64 exact table's own; tables are often rounded to float32 first, then to 16 bits."""
     expected = rounding_bound(precision, amplitude) + YARDSTICK * amplitude
-    if EPS[precision] > EPS["float32"]:
+    if unit_roundoff(precision) > EPS["float32"] / 2:
         expected += rounding_bound("float32", amplitude)
     return expected
 
 
-def _measured_schedule(schedule: Schedule, pairs: fit.PairFit) -> dict:
-    """The schedule and base the table is measured against (sinusoidal_pe's arguments): the
-    named ones, the fitted geometric base, or None (fitted frequencies)."""
-    if schedule.schedule in ("paper", "tensor2tensor"):
-        return {"schedule": schedule.schedule, "base": schedule.base}
-    if schedule.geometric_base is not None:
-        return {"schedule": "paper", "base": schedule.geometric_base}
-    if len(pairs.omega) == 1 and abs(pairs.omega[0] - 1) <= _SIGMAS * pairs.omega_sigma[0] + 1e-12:
-        # One pair at ω = 1 is pair 0 of every base: measure it exactly.
-        return {"schedule": "paper", "base": 10000.0}
-    return {"schedule": None, "base": None}
+def _precision(rows: Rows, found: Scan) -> tuple[str, str | None]:
+    """(the format the values carry, the format to cast them to when written in decimal)."""
+    for name in narrower_formats(rows.stored):
+        if found.fitting.get(name):
+            return name, None
+    if rows.stored != "float64":
+        return rows.stored, None
+    sample = np.flatnonzero(found.valid)
+    count = min(rows.rows_within(_SAMPLE_ROWS), len(sample))
+    sample = sample[np.linspace(0, len(sample) - 1, count).astype(int)]
+    return decimal_precision(sample_values(rows.raw(sample)))
 
 
-def _is_sinusoidal(table, valid, live, pairing, conv, errors, precision, expected) -> bool:
-    """Whether every column is a sinusoid of the row within the table's precision: against the
-    named convention, else against the fitted pairs, else column by column."""
-    if errors is None:
-        cols = np.flatnonzero(live)
-        omega, sigma = fit.column_frequencies(table, valid, cols)
-        residual, slack = fit.column_residual(table, valid, cols, omega, sigma)
-        # A column whose frequency is not told apart from 0 is a constant or a ramp here.
-        turning = omega > _SIGMAS * sigma + 1e-12
-        return bool(np.all(turning & (residual <= expected + _SIGMAS * slack)))
-    if conv.exact and errors.max_error <= expected:
-        return True
-    fitted = dataclasses.replace(conv, schedule=None)
-    fitted_error = measure_error(table, valid, fitted, precision, None).max_error
-    return fitted_error <= _fitted_sinusoid_tolerance(pairing.pairs, table.shape[0], expected)
+def _unit(max_abs: float) -> float:
+    """A power of two near the largest value when it is far from 1 (else 1)."""
+    exponent = math.frexp(max_abs)[1] - 1 if max_abs > 0 else 0
+    return math.ldexp(1.0, exponent) if abs(exponent) > _UNIT_EXPONENT else 1.0
 
 
-def audit(table: np.ndarray, *, exact_dps: int | None = None) -> Audit:
+def _constant(view: Rows, valid: np.ndarray, live: np.ndarray, precision: str) -> float:
+    """A constant added to every value, when the fast pairs agree on one well above rounding."""
+    value, tolerance, used = fit.constant_offset(view, valid, np.flatnonzero(live))
+    if used == 0 or abs(value) <= max(tolerance, 16 * rounding_bound(precision, abs(value))):
+        return 0.0
+    return fit.shortest_within(value, tolerance)
+
+
+def _sample(pairs: fit.PairFit, valid: np.ndarray) -> np.ndarray:
+    """Rows to name the convention on: those every pair's fit kept, else the first rows."""
+    if len(pairs.inlier_rows) >= 8:
+        return pairs.inlier_rows
+    return fit.sample_rows(valid, len(valid), 256)
+
+
+def _layout_order(oriented: Oriented) -> Oriented:
+    """Pairs in schedule order: the layout's order, or fastest first when there is no layout."""
+    if oriented.layout is not None:
+        return oriented
+    order = np.argsort(-np.abs(oriented.slope), kind="stable")
+    fields = {f.name: getattr(oriented, f.name) for f in dataclasses.fields(oriented)}
+    return Oriented(
+        **{k: (v[order] if isinstance(v, np.ndarray) else v) for k, v in fields.items()}
+    )
+
+
+def audit(table: np.ndarray | Rows, *, exact_dps: int | None = None, what: str = "table") -> Audit:
     """Identify a positional-encoding table by fitting its columns, then measure it.
 
-    table: a (positions, dims) array of floats from any implementation; exact_dps: if given,
-    measure every entry against mpmath at that many digits (slow; for small tables), else use the
-    float64 exact table everywhere and mpmath on the worst and a sample of rows.
+    table: a (positions, dims) array of floats from any implementation (or the rows of a file,
+    numeric.table_audit.load.open_table); exact_dps: if given, measure every entry against
+    mpmath at that many digits (slow; for small tables), else use the float64 exact table
+    everywhere and mpmath on the worst and a sample of rows; what: how error messages name it.
     """
-    table = check_table(table)
-    if exact_dps is not None and (not isinstance(exact_dps, int) or exact_dps < 15):
+    if isinstance(table, Rows):
+        rows, what = table, (table.what if what == "table" else what)
+    else:
+        rows = as_rows(check_array(table, what), what)
+    if exact_dps is not None and (
+        not isinstance(exact_dps, int) or isinstance(exact_dps, bool) or exact_dps < 15
+    ):
         raise ValueError(f"exact_dps must be an integer of at least 15, got {exact_dps!r}")
-    n, width = table.shape
-    valid = nonzero_rows(table)
+    found = scan(rows, what)
+    precision, cast = _precision(rows, found)
+    unit = _unit(found.max_abs)
+    view = rows.with_(cast=_CAST.get(cast) if cast else None, unit=unit)
+    valid, live = found.valid, found.live
+    _enough_rows(valid, what)
+    constant = _constant(view, valid, live, precision)
+    if constant:
+        view = view.with_(constant=constant * unit)
+        valid, live = nonzero_rows_and_columns(view)
+        _enough_rows(valid, what)
+    grid = find_grid(view, valid, live)
+    if grid is not None:
+        outer, inner = (
+            _stored_as(t, rows.stored)
+            for t in sub_tables(rows.with_(cast=None, constant=0.0, unit=1.0), grid)
+        )
+        return grid_audit(
+            grid,
+            audit(outer, exact_dps=exact_dps, what=f"{what} (h columns)"),
+            audit(inner, exact_dps=exact_dps, what=f"{what} (w columns)"),
+            rows.shape,
+            rows.stored,
+            precision,
+            tuple(int(c) for c in np.flatnonzero(~live)),
+            found.distinct,
+        )
+    floor = 4 * unit_roundoff(precision) + 1e-12
+    magnitude = found.max_abs / unit
+    pairing = pair_columns(view, valid, live, precision, floor, magnitude)
+    return _identify(view, found, valid, live, precision, pairing, constant, exact_dps, magnitude)
+
+
+def _stored_as(values: np.ndarray, stored: str) -> np.ndarray | Rows:
+    """Values read from a table, back in the format it stores them in (they are exact)."""
+    if stored == "bfloat16":
+        words = (values.astype(np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+        return Rows(words, "bfloat16")
+    return values.astype(stored)
+
+
+def _enough_rows(valid: np.ndarray, what: str) -> None:
     if valid.sum() < _MIN_ROWS:
         raise ValueError(
-            f"table needs at least {_MIN_ROWS} non-zero rows to fit, got {valid.sum()}"
+            f"{what} needs at least {_MIN_ROWS} non-zero rows to fit, got {int(valid.sum())}"
         )
-    live = nonzero_columns(table)
-    precision = detect_precision(table)
-    pairing = pair_columns(table, valid, live, precision)
-    pairs = pairing.pairs
-    schedule, offset = Schedule(None, None, None), None
+
+
+def _identify(
+    view, found, valid, live, precision, pairing: Pairing, constant, exact_dps, magnitude
+):
+    n, width = view.shape
+    oriented: Oriented | None = None
+    schedule: Schedule | None = None
+    named: Named | None = None
     scale, scale_name, same_amplitude = None, None, False
-    if len(pairs.omega):
-        scale, scale_name, same_amplitude = fit_scale(pairs.amplitude, precision)
-    if pairing.consistent:
-        schedule = fit_schedule(pairs.omega, pairs.omega_sigma, precision)
-        offset = fit_offset(pairs.omega, pairs.phase, pairs.phase_sigma, precision)
+    errors: ErrorMeasure | None = None
+    held: RowPositions | None = None
+    accuracy: Accuracy | None = None
+    if len(pairing.pairs.slope):
+        scale, scale_name, same_amplitude = fit_scale(pairing.pairs.amplitude, precision)
     amplitude = scale if scale is not None else 1.0
-    expected = expected_error(precision, amplitude)
-    named = schedule.schedule in ("paper", "tensor2tensor")
-    conv = Convention(
-        sin_cols=pairs.sin_cols,
-        cos_cols=pairs.cos_cols,
-        scale=amplitude,
-        scale_name=scale_name,
-        offset=offset,
-        omega=pairs.omega,
-        phase=pairs.phase,
-        amplitude=pairs.amplitude,
-        **_measured_schedule(schedule, pairs),
-    )
-    errors = measure_error(table, valid, conv, precision, exact_dps) if pairing.consistent else None
-    sinusoidal = _is_sinusoidal(table, valid, live, pairing, conv, errors, precision, expected)
-    if len(pairs.omega):
-        turn = _rotation(table, valid, pairs, conv, amplitude, expected)
+    rounding = expected_error(precision, max(amplitude, magnitude if constant else 0.0))
+    if pairing.consistent:
+        oriented = _layout_order(orient(pairing.pairs, width, pairing.structure is not None))
+        schedule = fit_schedule(
+            oriented.slope, oriented.slope_sigma, precision, oriented.descending
+        )
+        sample = _sample(pairing.pairs, valid)
+        named = name_convention(
+            view, sample, oriented, schedule, amplitude, scale_name, rounding, precision
+        )
+        conv = named.convention
+        offset, step = (named.offset, named.step) if conv.exact else (0.0, 1.0)
+        first = row_errors(view, run_positions(valid, offset, step), conv)
+        held = explain_rows(
+            view, valid, conv, offset, step, first, rounding, amplitude, named.sample_format
+        )
+        errors = measure_error(view, held.positions, conv, precision, exact_dps, held.errors)
+        omega_max = float(np.abs(conv.frequencies()).max())
+        angles = np.abs(held.positions) * omega_max
+        graded = errors.per_row
+        if not conv.exact:
+            # Fitted sinusoids carry their fit's uncertainty: not the table's error.
+            slack = (
+                5
+                * amplitude
+                * np.max(
+                    np.abs(held.positions)[:, None] * oriented.slope_sigma + oriented.phase_sigma,
+                    axis=1,
+                )
+            )
+            graded = np.maximum(graded - slack, 0.0)
+        accuracy = grade(graded, angles, held.positions, rounding, amplitude, precision)
+        rounded = named.frequencies_rounded_to
+        turn = _rotation(
+            view,
+            held.positions,
+            step,
+            conv,
+            amplitude,
+            rounding,
+            None if rounded else accuracy,
+            oriented,
+            rounded,
+        )
+    elif len(pairing.pairs.slope):
+        # Pairs that do not share a frequency: the identity fails; this says by how much.
+        unpaired = orient(pairing.pairs, width)
+        conv = fitted_convention(unpaired, amplitude, None)
+        positions = run_positions(valid, 0.0, 1.0)
+        turn = _rotation(view, positions, 1.0, conv, amplitude, rounding, None, unpaired)
     else:
         turn = {"passed": False, "residual": None, "tolerance": None, "ks": [], "by_k": []}
-    distinct = unique_rows(table)
-    identical = first_identical_rows(table, valid) if distinct < n else None
     facts = Facts(
         shape=(n, width),
-        dtype=table.dtype.name,
+        dtype=view.stored,
         precision=precision,
         pairing=pairing,
+        oriented=oriented,
         schedule=schedule,
-        offset=offset,
+        named=named,
         scale=scale,
         scale_name=scale_name,
         same_amplitude=same_amplitude,
-        sinusoidal=sinusoidal,
+        constant=constant * view.unit if constant else None,
+        unit=view.unit,
+        columns_sinusoidal=(
+            pairing.consistent or _columns_sinusoidal(view, valid, live, amplitude, rounding)
+        ),
+        held=held,
         errors=errors,
-        expected=expected,
-        exact=conv.exact and (named or len(pairs.omega) == 1),
+        accuracy=accuracy,
+        expected=rounding,
         zero_rows=tuple(int(r) for r in np.flatnonzero(~valid)),
         zero_columns=tuple(int(c) for c in np.flatnonzero(~live)),
-        distinct=distinct,
-        identical=identical,
+        distinct=found.distinct + int(not valid.all()),
+        identical=found.identical,
         rotation=turn,
     )
-    shift = offset or 0
-    return Audit(
-        shape=(n, width),
-        dtype=table.dtype.name,
-        precision=precision,
-        sinusoidal=bool(sinusoidal),
-        layout=pairing.layout,
-        schedule=schedule.schedule,
-        base=schedule.base,
-        frequencies=tuple(float(w) for w in pairs.omega),
-        scale=scale,
-        scale_name=scale_name,
-        position_offset=offset,
-        zero_rows=facts.zero_rows,
-        zero_columns=facts.zero_columns,
-        pairs=tuple((int(s), int(c)) for s, c in zip(pairs.sin_cols, pairs.cos_cols, strict=True)),
-        pairs_share_frequency=pairing.consistent,
-        max_abs_error=errors.max_error if errors else None,
-        worst_position=(errors.worst_row + shift) if errors else None,
-        expected_error=expected,
-        error_by_position=tuple(error_bands(errors.per_row, shift)) if errors else (),
-        error_method=errors.method
-        if errors
-        else "not measured: the columns form no (sin, cos) pairs",
-        cross_check=errors.cross_check if errors else None,
-        distinct_rows=distinct,
-        identical_rows=identical,
-        rotation=turn,
-        findings=tuple(describe(facts)),
+    return Audit.from_facts(facts, verdicts(facts), describe(facts), error_bands)
+
+
+def _rotation(
+    view,
+    positions,
+    step,
+    conv: Convention,
+    amplitude,
+    rounding,
+    accuracy,
+    oriented: Oriented,
+    rounded_to: str | None = None,
+) -> dict:
+    """The shift identity with the named convention's exact frequencies, or the fitted ones."""
+    omega_max = float(np.abs(conv.frequencies()).max())
+
+    def entry_error(at: np.ndarray) -> np.ndarray:
+        return shift_envelope(accuracy, rounding, amplitude, np.abs(at) * omega_max)
+
+    if conv.exact and rounded_to is not None:
+        # The table turns by its own frequencies, the named ones rounded to 16 bits.
+        own = to_format(conv.frequencies(), rounded_to)
+        turn = lambda k: k * step * own  # noqa: E731
+        drift = 0.0
+    elif conv.exact:
+        turn = exact_turn(conv.pieces(), step)
+        drift = 0.0
+    else:
+        turn = lambda k: k * oriented.slope  # noqa: E731
+        sigma = np.maximum(oriented.slope_sigma, 4 * 2.0**-53 * np.abs(oriented.slope))
+        drift = float(sigma.max()) * amplitude
+    return rotation(
+        view, positions, step, conv.sin_cols, conv.cos_cols, turn, drift, amplitude, entry_error
     )
+
+
+def _columns_sinusoidal(view, valid, live, amplitude, rounding) -> bool:
+    """Whether every non-zero column is a sinusoid of the row by itself, within what a float32
+    computation allows (a column whose frequency is not told apart from 0 is a constant or a
+    ramp)."""
+    cols = np.flatnonzero(live)
+    omega, sigma = fit.column_frequencies(view, valid, cols)
+    residual, slack = fit.column_residual(view, valid, cols, omega, sigma)
+    turning = omega > 5 * sigma + 1e-12
+    angle = view.shape[0] * float(omega.max(initial=0.0))
+    allowed = cap("float32", rounding, amplitude, np.array(angle))
+    return bool(np.all(turning & (residual <= 4 * allowed + 5 * slack)))

@@ -1,198 +1,163 @@
-"""Read an encoding table from a file (.npy, .npz, .csv/.txt, .safetensors) without running code from it."""
+"""Read an encoding table from a file (.npy, .npz, .csv/.txt, .safetensors) without running code
+from it, in bounded memory.
+
+open_table gives the table's rows to read a block at a time (numeric.table_audit.source), which
+is how the audit reads any file; load_table gives a NumPy array. Every bad file raises a
+ValueError with a one-line message naming the file and what is wrong with it.
+"""
 
 from __future__ import annotations
 
-import json
-import struct
-import warnings
-import zipfile
+import os
+import stat
 from pathlib import Path
 
 import numpy as np
 
+from numeric.table_audit.limits import MAX_COLUMNS
+from numeric.table_audit.npy_file import read_npy, read_npz
+from numeric.table_audit.safetensors_file import read_safetensors
+from numeric.table_audit.source import Rows, bfloat16_to_float32
+from numeric.table_audit.text_file import read_text
+
 SUFFIXES = (".npy", ".npz", ".csv", ".txt", ".safetensors")
-# Rows checked at a time for NaN and inf, so a memory-mapped table is never read whole.
-_CHUNK_ROWS = 8192
-# safetensors dtypes readable as NumPy floats; BF16 is read from the raw bytes (see _bf16).
-_SAFETENSORS_FLOATS = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
-_INSTALL_HINT = "pip install 'pe-proofs[safetensors]'"
+_FLOATS = "only float16, float32, bfloat16 or float64 numbers are allowed"
 
 
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split())
+def _kind(mode: int) -> str | None:
+    """What a file that is not a regular file is, in words."""
+    for test, words in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return words
+    return None if stat.S_ISREG(mode) else "not a regular file"
 
 
-def check_table(table: np.ndarray, what: str = "table") -> np.ndarray:
-    """Return table if it is a non-empty 2-D array of finite float16/32/64 numbers, else raise ValueError."""
+def check_regular_file(path: Path) -> None:
+    """ValueError unless path names a regular file (or a symbolic link to one) we may read."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise ValueError(
+                f"{path}: a symbolic link to {os.readlink(path)}, which does not exist"
+            ) from None
+        raise ValueError(f"{path}: no such file") from None
+    except PermissionError:
+        raise ValueError(f"{path}: permission denied") from None
+    except OSError as error:
+        raise ValueError(f"{path}: cannot be read ({error.strerror or error})") from None
+    kind = _kind(mode)
+    if kind is not None:
+        link = f"a symbolic link to {os.path.realpath(path)}, " if path.is_symlink() else ""
+        raise ValueError(f"{path}: {link}{kind}, not a file; a table is read from a regular file")
+    if not os.access(path, os.R_OK):
+        raise ValueError(f"{path}: permission denied")
+
+
+def check_array(table: object, what: str = "table") -> np.ndarray:
+    """table as a non-empty 2-D array of float16/32/64 or bfloat16 numbers (any byte order),
+    else ValueError naming what is wrong. Its values are not read."""
     if not isinstance(table, np.ndarray):
         table = np.asarray(table)
     if table.dtype == object:
-        raise ValueError(
-            f"{what} holds Python objects; only float16, float32 or float64 numbers are allowed"
-        )
+        raise ValueError(f"{what} holds Python objects; {_FLOATS}")
     if table.ndim != 2:
         raise ValueError(f"{what} must be 2-D (positions, dims), got shape {table.shape}")
     if table.size == 0:
         raise ValueError(
             f"{what} is empty (shape {table.shape}); it needs at least one row and column"
         )
-    if table.dtype not in (np.float16, np.float32, np.float64):
+    if table.shape[1] > MAX_COLUMNS:
         raise ValueError(
-            f"{what} has dtype {table.dtype}; only float16, float32 or float64 numbers are allowed"
+            f"{what} has {table.shape[1]} columns; tables of at most {MAX_COLUMNS} are read"
         )
-    for a in range(0, table.shape[0], _CHUNK_ROWS):
-        finite = np.isfinite(table[a : a + _CHUNK_ROWS])
-        if not finite.all():
-            r, c = np.argwhere(~finite)[0]
-            value = table[a + r, c]
-            raise ValueError(f"{what} has a non-finite value ({value}) at row {a + r}, column {c}")
+    if table.dtype.name != "bfloat16" and (
+        table.dtype.kind != "f" or table.dtype.itemsize not in (2, 4, 8)
+    ):
+        raise ValueError(f"{what} has dtype {table.dtype}; {_FLOATS}")
     return table
 
 
-def _npy(path: Path) -> np.ndarray:
-    try:
-        return np.load(path, allow_pickle=False, mmap_mode="r")
-    except ValueError as error:
-        if "allow_pickle" in str(error) or "object" in str(error).lower():
-            raise ValueError(f"{path.name}: object arrays (pickles) are refused") from None
-        raise ValueError(f"{path.name}: not a readable .npy file ({_one_line(error)})") from None
-    except (OSError, EOFError) as error:
-        raise ValueError(f"{path.name}: not a readable .npy file ({_one_line(error)})") from None
+def first_non_finite(block: np.ndarray) -> tuple[int, int] | None:
+    """(row, column) of the first NaN or infinity in block, or None."""
+    finite = np.isfinite(block)
+    if finite.all():
+        return None
+    r, c = np.argwhere(~finite)[0]
+    return int(r), int(c)
 
 
-def _npz(path: Path, key: str | None) -> np.ndarray:
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            keys = list(archive.files)
-            if key is None:
-                if len(keys) != 1:
-                    raise ValueError(
-                        f"{path.name} holds {len(keys)} arrays; choose one with key= from {keys}"
-                    )
-                key = keys[0]
-            if key not in keys:
-                raise ValueError(f"{path.name} has no array {key!r}; its keys are {keys}")
-            return archive[key]
-    except ValueError as error:
-        if "allow_pickle" in str(error):
-            raise ValueError(f"{path.name}: object arrays (pickles) are refused") from None
-        if str(error).startswith(path.name):  # our own messages already name the file
-            raise ValueError(_one_line(error)) from None
-        raise ValueError(f"{path.name}: not a readable .npz file ({_one_line(error)})") from None
-    except (OSError, EOFError, zipfile.BadZipFile) as error:
-        raise ValueError(f"{path.name}: not a readable .npz file ({_one_line(error)})") from None
+def non_finite_error(what: str, value: float, row: int, column: int) -> ValueError:
+    return ValueError(f"{what} has a non-finite value ({value}) at row {row}, column {column}")
 
 
-def _text(path: Path) -> np.ndarray:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            first = next((line for line in handle if line.strip()), "")
-        delimiter = "," if "," in first else None
-        # An empty file is reported once, as an error, not also as NumPy's warning on stderr.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            return np.loadtxt(path, delimiter=delimiter, dtype=np.float64, ndmin=2)
-    except (ValueError, OSError, UnicodeDecodeError) as error:
-        raise ValueError(
-            f"{path.name}: not a table of numbers separated by commas or whitespace ({_one_line(error)})"
-        ) from None
+def check_table(table: object, what: str = "table") -> np.ndarray:
+    """table if it is a non-empty 2-D array of finite float16/32/64 (or bfloat16) numbers, else
+    ValueError; a memory-mapped table is checked a block of rows at a time."""
+    table = check_array(table, what)
+    rows = as_rows(table, what)
+    for a, _, block in rows.blocks(stored=True):
+        found = first_non_finite(block)
+        if found is not None:
+            r, c = found
+            raise non_finite_error(what, block[r, c], a + r, c)
+    return table
 
 
-def _safetensors_header(path: Path) -> tuple[dict, int]:
-    """The JSON header of a .safetensors file and where its data starts, checked against the file size."""
-    size = path.stat().st_size
-    with open(path, "rb") as handle:
-        prefix = handle.read(8)
-        if len(prefix) < 8:
-            raise ValueError(f"{path.name}: truncated .safetensors file (no 8-byte header length)")
-        (length,) = struct.unpack("<Q", prefix)
-        if 8 + length > size:
-            raise ValueError(f"{path.name}: truncated .safetensors file (header runs past the end)")
-        try:
-            header = json.loads(handle.read(length))
-        except (ValueError, UnicodeDecodeError):
-            raise ValueError(f"{path.name}: the .safetensors header is not valid JSON") from None
-    if not isinstance(header, dict):
-        raise ValueError(f"{path.name}: the .safetensors header is not a JSON object")
-    header.pop("__metadata__", None)
-    for name, entry in header.items():
-        try:
-            _, end = entry["data_offsets"]
-        except (TypeError, KeyError, ValueError):
-            raise ValueError(f"{path.name}: tensor {name!r} has no valid data_offsets") from None
-        if 8 + length + end > size:
-            raise ValueError(
-                f"{path.name}: truncated .safetensors file (tensor {name!r} is cut off)"
-            )
-    return header, 8 + length
+def as_rows(table: np.ndarray | Rows, what: str = "table") -> Rows:
+    """The rows of an array (or Rows as given); a bfloat16 array is read as its 16-bit words."""
+    if isinstance(table, Rows):
+        return table
+    if table.dtype.name == "bfloat16":
+        return Rows(table.view(np.uint16), "bfloat16", what=what)
+    return Rows(table, what=what)
 
 
-def _bf16(path: Path, entry: dict, data_start: int) -> np.ndarray:
-    """A BF16 tensor as float32: each bfloat16 is the top 16 bits of the float32 it stands for."""
-    begin, end = entry["data_offsets"]
-    shape = tuple(entry["shape"])
-    count = int(np.prod(shape, dtype=np.int64))
-    if end - begin != 2 * count:
-        raise ValueError(f"{path.name}: BF16 tensor of shape {shape} has {end - begin} bytes")
-    raw = np.fromfile(path, dtype="<u2", count=count, offset=data_start + begin)
-    return (raw.astype(np.uint32) << np.uint32(16)).view(np.float32).reshape(shape)
-
-
-def _safetensors(path: Path, key: str | None) -> np.ndarray:
-    try:
-        from safetensors import safe_open
-    except ImportError:
-        raise ValueError(
-            f"{path.name}: reading .safetensors needs the safetensors package: {_INSTALL_HINT}"
-        ) from None
-    header, data_start = _safetensors_header(path)
-    keys = sorted(header)
-    if key is None:
-        if len(keys) != 1:
-            raise ValueError(
-                f"{path.name} holds {len(keys)} tensors; choose one with key= from {keys}"
-            )
-        key = keys[0]
-    if key not in header:
-        raise ValueError(f"{path.name} has no tensor {key!r}; its keys are {keys}")
-    dtype = header[key].get("dtype")
-    if dtype == "BF16":
-        return _bf16(path, header[key], data_start)
-    if dtype not in _SAFETENSORS_FLOATS:
-        raise ValueError(
-            f"{path.name}: tensor {key!r} has dtype {dtype}; only F64, F32, F16 or BF16 are allowed"
-        )
-    try:
-        with safe_open(str(path), framework="np") as handle:
-            return handle.get_tensor(key)
-    except Exception as error:  # the Rust reader raises its own error types
-        raise ValueError(
-            f"{path.name}: not a readable .safetensors file ({_one_line(error)})"
-        ) from None
-
-
-def load_table(path: str | Path, *, key: str | None = None) -> np.ndarray:
-    """Read a 2-D table of finite floats from path; key picks an array in a .npz or .safetensors file.
-
-    .npy is memory-mapped (never read whole); .csv/.txt take commas or whitespace; bfloat16
-    safetensors come back as exact float32. Any bad file raises ValueError with a one-line message.
-    """
-    path = Path(path)
+def _open(path: Path, key: str | None) -> tuple[np.ndarray, str | None]:
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(
             f"{path.name}: unsupported file type {suffix!r}; use one of {', '.join(SUFFIXES)}"
         )
-    if not path.is_file():
-        raise ValueError(f"{path}: no such file")
+    check_regular_file(path)
     if key is not None and suffix not in (".npz", ".safetensors"):
-        raise ValueError(f"key= applies to .npz and .safetensors files only, not {suffix}")
+        raise ValueError(f"key= (--key) applies to .npz and .safetensors files only, not {suffix}")
     if suffix == ".npy":
-        table = _npy(path)
-    elif suffix == ".npz":
-        table = _npz(path, key)
-    elif suffix == ".safetensors":
-        table = _safetensors(path, key)
-    else:
-        table = _text(path)
-    return check_table(table, path.name)
+        return read_npy(path), None
+    if suffix == ".npz":
+        return read_npz(path, key), None
+    if suffix == ".safetensors":
+        return read_safetensors(path, key)
+    return read_text(path), None
+
+
+def open_table(path: str | Path, *, key: str | None = None) -> Rows:
+    """The rows of the table in a file, to be read a block at a time (never whole).
+
+    The file's kind, header and size are checked here; its values (NaN, infinity) as they are
+    read. key picks an array in a .npz or .safetensors file.
+    """
+    path = Path(path)
+    array, stored = _open(path, key)
+    check_array(array if stored != "bfloat16" else array.view(np.float16), path.name)
+    return Rows(array, stored, what=path.name)
+
+
+def load_table(path: str | Path, *, key: str | None = None) -> np.ndarray:
+    """Read a 2-D table of finite floats from path; key picks an array in a .npz or .safetensors file.
+
+    .npy and .safetensors are memory-mapped (never read whole); .csv/.txt take commas,
+    semicolons, tabs or spaces; bfloat16 safetensors come back as exact float32. Any bad file
+    raises ValueError with a one-line message.
+    """
+    path = Path(path)
+    array, stored = _open(path, key)
+    if stored == "bfloat16":
+        array = bfloat16_to_float32(array)
+    return check_table(array, path.name)

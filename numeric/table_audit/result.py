@@ -27,10 +27,10 @@ def plain(value: object) -> object:
     return value
 
 
-def _wrapped(items: tuple[str, ...]) -> list[str]:
+def _wrapped(items: tuple[str, ...], width: int = WIDTH) -> list[str]:
     lines = []
     for item in items:
-        lines += textwrap.wrap(item, WIDTH, initial_indent="  - ", subsequent_indent="    ")
+        lines += textwrap.wrap(item, width, initial_indent="  - ", subsequent_indent="    ")
     return lines
 
 
@@ -38,15 +38,24 @@ def _wrapped(items: tuple[str, ...]) -> list[str]:
 class Audit:
     """What a positional-encoding table is and how accurate it is (see numeric.table_audit.audit).
 
-    pairs: (sine column, cosine column) per pair, in the layout's order; frequencies: fitted ω
-    per pair; position_offset: row r holds position r + offset; max_abs_error: over non-zero rows,
-    against the exact table of the identified convention, at worst_position; expected_error: what
-    one rounding to the table's precision allows; rotation: the shift identity on the table itself.
+    Three verdicts: structure ('sound', 'faulty' or 'not sinusoidal', with reasons), convention
+    (layout, schedule, base, scale, position of row 0 and step, direction, padding, packed
+    restarts, aliased pairs, a constant added) and accuracy (the grade: 'rounded once',
+    'computed in float64', 'computed in float32', 'computed in 16 bits' or 'not sinusoidal');
+    precision: the format the values really carry. The flat fields repeat the most used ones:
+    pairs: (sine column, cosine column) per pair, in the schedule's order; frequencies: fitted
+    radians a row per pair; position_offset: the position of row 0 (row r holds position
+    offset + step·r); max_abs_error: over non-zero rows, against the exact table of the
+    identified convention at the positions the rows hold, at worst_position; expected_error:
+    what one rounding to the table's precision allows; rotation: the shift identity on the table.
     """
 
     shape: tuple[int, int]
     dtype: str
     precision: str
+    structure: dict
+    convention: dict
+    accuracy: dict
     sinusoidal: bool
     layout: str | None
     schedule: str | None
@@ -54,13 +63,15 @@ class Audit:
     frequencies: tuple[float, ...]
     scale: float | None
     scale_name: str | None
-    position_offset: int | None
+    position_offset: float | None
+    position_step: float | None
     zero_rows: tuple[int, ...]
     zero_columns: tuple[int, ...]
     pairs: tuple[tuple[int, int], ...]
     pairs_share_frequency: bool
     max_abs_error: float | None
-    worst_position: int | None
+    worst_position: float | None
+    worst_row: int | None
     expected_error: float
     error_by_position: tuple[dict, ...]
     error_method: str
@@ -70,40 +81,97 @@ class Audit:
     rotation: dict
     findings: tuple[str, ...]
 
+    @classmethod
+    def from_facts(cls, f, verdicts: dict, findings: list[str], bands) -> Audit:
+        """The result from numeric.table_audit.findings.Facts, their verdicts and sentences."""
+        unit = f.unit
+        errors, held = f.errors, f.held
+        pairs = f.oriented if f.oriented is not None else None
+        sin_cols = pairs.sin_cols if pairs is not None else f.pairing.pairs.a_cols
+        cos_cols = pairs.cos_cols if pairs is not None else f.pairing.pairs.b_cols
+        slope = pairs.slope if pairs is not None else f.pairing.pairs.slope
+        convention = verdicts["convention"]
+        accuracy = verdicts["accuracy"]
+        grade = accuracy.get("grade") or ""
+        scaled = {"residual", "tolerance"}
+        rotation = {
+            k: (v * unit if k in scaled and v is not None else v) for k, v in f.rotation.items()
+        }
+        rotation["by_k"] = [
+            {k: (v * unit if k in scaled else v) for k, v in row.items()}
+            for row in f.rotation["by_k"]
+        ]
+        return cls(
+            shape=f.shape,
+            dtype=f.dtype,
+            precision=f.precision,
+            structure=verdicts["structure"],
+            convention=convention,
+            accuracy=accuracy,
+            sinusoidal=bool(f.pairing.consistent and not grade.startswith("not sinusoidal")),
+            layout=f.layout,
+            schedule=f.schedule_name,
+            base=convention["base"],
+            frequencies=tuple(float(abs(w)) for w in slope),
+            scale=convention["scale"],
+            scale_name=f.scale_name,
+            position_offset=convention["position_of_row_0"],
+            position_step=convention["position_step"],
+            zero_rows=f.zero_rows,
+            zero_columns=f.zero_columns,
+            pairs=tuple((int(s), int(c)) for s, c in zip(sin_cols, cos_cols, strict=True)),
+            pairs_share_frequency=f.pairing.consistent,
+            max_abs_error=errors.max_error * unit if errors else None,
+            worst_position=float(held.positions[errors.worst_row]) if errors else None,
+            worst_row=int(errors.worst_row) if errors else None,
+            expected_error=f.expected * unit,
+            error_by_position=tuple(
+                {**b, "max_error": b["max_error"] * unit}
+                for b in (bands(errors.per_row, held.positions) if errors else [])
+            ),
+            error_method=errors.method
+            if errors
+            else "not measured: the columns form no (sin, cos) pairs",
+            cross_check=errors.cross_check if errors else None,
+            distinct_rows=f.distinct,
+            identical_rows=f.identical,
+            rotation=rotation,
+            findings=tuple(findings),
+        )
+
     @property
     def clean(self) -> bool:
-        """A sinusoidal encoding whose pairs share a frequency and that passes the rotation check."""
-        return self.sinusoidal and self.pairs_share_frequency and bool(self.rotation["passed"])
+        """The exit-0 rule: a sound structure, and the accuracy of rounding once or of an
+        ordinary float64 or float32 computation (16 bits loses positions)."""
+        return self.structure["verdict"] == "sound" and self.accuracy.get("grade") in (
+            "rounded once",
+            "computed in float64",
+            "computed in float32",
+        )
 
     def to_json(self) -> dict:
         """Every field as JSON-ready Python values (no NumPy scalars)."""
         return plain(asdict(self))
 
-    def report_lines(self) -> list[str]:
-        """A short human report, each line at most 100 columns."""
+    def report_lines(self, width: int = WIDTH) -> list[str]:
+        """A short human report, each line at most `width` columns."""
         n, d = self.shape
-        lines = [f"audit of a ({n}, {d}) {self.dtype} table; values are {self.precision} numbers"]
-        if self.pairs_share_frequency:
-            scale = self.scale_name or f"{self.scale:.6g}"
-            start = "?" if self.position_offset is None else str(self.position_offset)
-            base = "" if self.base is None else f", base {self.base:g}"
-            lines.append(
-                f"convention: layout {self.layout}, schedule {self.schedule}{base}, "
-                f"scale {scale}, row 0 = position {start}"
-            )
-        if self.max_abs_error is not None:
-            lines.append(
-                f"max error {self.max_abs_error:.2e} at position {self.worst_position} "
-                f"(one {self.precision} rounding allows {self.expected_error:.1e})"
-            )
-        lines.append(
-            f"sinusoidal within {self.precision} precision: {'yes' if self.sinusoidal else 'no'}"
+        carried = (
+            f"values carry {self.precision}"
+            if self.precision.endswith("digits")
+            else f"values are {self.precision} numbers"
         )
+        lines = [f"audit of a ({n}, {d}) {self.dtype} table; {carried}"]
+        s = self.structure
+        reasons = "; ".join(s["reasons"])
+        lines += _wrap(f"structure: {s['verdict']}" + (f" ({reasons})" if reasons else ""), width)
+        lines += _wrap(f"convention: {_convention_line(self)}", width)
+        lines += _wrap(f"accuracy: {_accuracy_line(self)}", width)
         if self.error_by_position:
             bands = "  ".join(
                 f"<{b['below']:.0e}: {b['max_error']:.1e}" for b in self.error_by_position
             )
-            lines += textwrap.wrap(f"by position: {bands}", WIDTH, subsequent_indent="  ")
+            lines += _wrap(f"by position: {bands}", width)
         r = self.rotation
         if r["ks"]:
             ks = ", ".join(str(k) for k in r["ks"])
@@ -112,10 +180,52 @@ class Audit:
                 f"{'passed' if r['passed'] else 'FAILED'} (worst at k = {r['worst_k']}: "
                 f"residual {r['residual']:.1e}, tolerance {r['tolerance']:.1e})"
             )
-            lines += textwrap.wrap(text, WIDTH, subsequent_indent="  ")
+            lines += _wrap(text, width)
         lines.append(f"distinct rows: {self.distinct_rows} of {n}")
         lines.append("findings:")
-        return lines + _wrapped(self.findings)
+        return lines + _wrapped(self.findings, width)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width, subsequent_indent="  ")
+
+
+def _convention_line(a: Audit) -> str:
+    c = a.convention
+    if not a.pairs_share_frequency:
+        return "none (the columns form no (sin, cos) pairs of one frequency)"
+    parts = [f"layout {a.layout}"]
+    if a.schedule in ("paper", "tensor2tensor"):
+        parts.append(f"schedule {a.schedule}, base {a.base:g}")
+    elif a.schedule == "diffusers":
+        parts.append(f"schedule base^(−i/(d/2 − {c['shift']:g})), base {a.base:g}")
+    elif a.schedule == "custom":
+        base = c.get("fitted_base")
+        parts.append("schedule custom" + (f" (fitted base {base:.6g})" if base else ""))
+    else:
+        parts.append("one pair: no schedule")
+    parts.append(f"scale {a.scale_name or f'{a.scale:.6g}'}")
+    first = c.get("first_row")
+    step = a.position_step
+    if first is not None and step is not None:
+        where = f"row {first['row']} = position {first['position']:g}"
+        if step != 1:
+            where += f", step {step:g} a row"
+        parts.append(where)
+    return ", ".join(parts)
+
+
+def _accuracy_line(a: Audit) -> str:
+    acc = a.accuracy
+    grade = acc.get("grade")
+    if grade is None or a.max_abs_error is None:
+        return grade or "not measured"
+    against = "" if acc.get("against", "").startswith("the exact") else ", against its own fit"
+    where = f"position {a.worst_position:g}" if not against else f"row {a.worst_row}"
+    return (
+        f"{grade}{against}: max error {a.max_abs_error:.2e} at {where} "
+        f"(one {a.precision} rounding allows {a.expected_error:.1e})"
+    )
 
 
 @dataclass(frozen=True)
@@ -139,10 +249,9 @@ class Comparison:
         """Every field as JSON-ready Python values (no NumPy scalars)."""
         return plain(asdict(self))
 
-    def report_lines(self) -> list[str]:
-        """A short human report, each line at most 100 columns."""
+    def report_lines(self, width: int = WIDTH) -> list[str]:
+        """A short human report, each line at most `width` columns."""
         head = "same encoding" if self.same else "different encodings"
         if self.max_difference is not None:
             head += f" (max difference {self.max_difference:.1e}, tolerance {self.tolerance:.1e})"
-        lines = [head]
-        return lines + _wrapped(self.findings)
+        return _wrap(head, width) + _wrapped(self.findings, width)

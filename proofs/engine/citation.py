@@ -198,14 +198,31 @@ def termwise_closes(a: sp.Basic, b: sp.Basic, termwise: Termwise) -> str:
     g = b.function if i == j else substitute(b.function, {j: i})
     # The summand identity is used at every index of the range: the range must meet the
     # index's hypotheses (a lemma proved for i ≥ 0 says nothing at i = −1).
-    if i.is_nonnegative and low.is_nonnegative is not True:
+    # Read off the limits' structure, not SymPy's assumption queries (which may evaluate numbers):
+    # the lower limit an integer constant, the number of terms an integer expression.
+    if i.is_nonnegative and not (low.is_Integer and low >= 0):
         return f"the range does not meet {i}'s hypotheses ({i} ≥ 0)"
-    if i.is_integer and not (low.is_integer and (high - low).is_integer):
+    if i.is_integer and not (low.is_Integer and _integer_valued(high - low)):
         return f"the range does not meet {i}'s hypotheses ({i} an integer)"
     inner = termwise.inner
     if isinstance(inner, Lemma):
         return lemma_closes(a.function, g, inner)
     return "" if rules_close(a.function, g, rules_of(inner)) else "the summands do not close"
+
+
+def _integer_valued(e: sp.Expr) -> bool:
+    """e is an integer by its structure: integer constants and symbols declared integer, under
+    sums and products, or half of a symbol declared even (d_model/2)."""
+    if e.is_Integer or (isinstance(e, sp.Symbol) and e.is_integer is True):
+        return True
+    if isinstance(e, sp.Add | sp.Mul):
+        if all(_integer_valued(a) for a in e.args):
+            return True
+        coefficient, rest = e.as_coeff_Mul()
+        return (
+            coefficient == sp.Rational(1, 2) and isinstance(rest, sp.Symbol) and bool(rest.is_even)
+        )
+    return False
 
 
 def closes(a: sp.Basic, b: sp.Basic, citation: Citation) -> str:

@@ -159,10 +159,9 @@ def check_link(
             residue = check_numeric(symbolic.residue, sp.Integer(0), seed=seed, points=4)
         if residue.passed is False:
             return LinkResult(symbolic, residue)
-    if (
-        by is None
-        and numeric.passed
-        and (symbolic.passed is not True or symbolic.needs_confirmation)
+    # A cited link needs the deeper look only when its rule may have answered wrongly.
+    if numeric.passed and (
+        symbolic.needs_confirmation or (by is None and symbolic.passed is not True)
     ):
         # The algebra did not prove the link, or reached 0 by a rewrite that may have evaluated
         # numbers: look much closer for a tiny discrepancy. A zero from trigsimp or simplify

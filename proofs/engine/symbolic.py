@@ -189,7 +189,8 @@ def check_cited(a: sp.Basic, b: sp.Basic, citation: Citation) -> SymbolicResult:
                 needed = _needed(a, b, citation)
                 if needed != citation:
                     return _defect(cited, words(needed))
-            return SymbolicResult(True, cited, None, cited)
+            exact = all(rule.exact for rule in rules_of(citation))
+            return SymbolicResult(True, cited, None, cited, exact=exact)
         found = _diagnose_inside(a, b, citation)
         if found is not None:
             return _defect(cited, found)
@@ -256,7 +257,8 @@ def reduce_to_zero(
         for rules in _STRATEGIES:
             with stage(f"symbolic reduction ({words(rules)})"):
                 if rules_close(difference, zero, rules):
-                    return words(_needed(difference, zero, rules)), zero, True, True
+                    needed = _needed(difference, zero, rules)
+                    return words(needed), zero, True, all(r.exact for r in needed)
                 last = _residue(difference, zero, rules)
             if not last.free_symbols and last.is_number and last not in tried:
                 tried.add(last)
@@ -265,12 +267,9 @@ def reduce_to_zero(
                 if is_zero is False:
                     return None, last, False, True
                 if is_zero:
-                    return (
-                        f"{words(_needed(difference, zero, rules))}, then {how}",
-                        zero,
-                        True,
-                        True,
-                    )
+                    needed = _needed(difference, zero, rules)
+                    exact = all(r.exact for r in needed)
+                    return f"{words(needed)}, then {how}", zero, True, exact
         with stage("symbolic reduction (sums termwise)"):
             merged = _sums_termwise(difference)
             if merged is not None and merged != 0:

@@ -154,6 +154,26 @@ def pythagorean(expr: sp.Basic) -> sp.Basic:
     return atoms.expression(reduced)
 
 
+def is_integer_multiple(m: sp.Expr, n: int = 1) -> bool:
+    """Whether m is n times an integer, read off its structure: a rational number, or an integer
+    coefficient (a multiple of n) times symbols declared integer. Never SymPy's is_integer on a
+    number, which may evaluate it in floating point.
+
+    >>> k = sp.Symbol("k", integer=True)
+    >>> is_integer_multiple(4 * k, 2), is_integer_multiple(k, 2), is_integer_multiple(sp.Rational(6, 3), 2)
+    (True, False, True)
+    """
+    if m.is_Rational:
+        return (m / n).is_Integer
+    coefficient, rest = m.as_coeff_Mul()
+    factors = sp.Mul.make_args(rest)
+    return (
+        coefficient.is_Integer
+        and int(coefficient) % n == 0
+        and all(isinstance(f, sp.Symbol) and f.is_integer is True for f in factors)
+    )
+
+
 def _pi_multiples(argument: sp.Expr) -> tuple[list[sp.Expr], list[sp.Expr]]:
     """The terms of argument split into (multiples m·π, m free of π; the other terms)."""
     multiples, rest = [], []
@@ -181,7 +201,7 @@ def period(expr: sp.Basic) -> sp.Basic:
         kept, changed = [], False
         for term in multiples:
             m = term / sp.pi
-            if (m / 2).is_integer:
+            if is_integer_multiple(m, 2):
                 changed = True
             elif m.is_Rational and not 0 <= m < 2:
                 kept.append((m - 2 * math.floor(m / 2)) * sp.pi)
@@ -208,10 +228,10 @@ def half_period(expr: sp.Basic) -> sp.Basic:
         if not isinstance(e, _CIRCULAR):
             return e
         multiples, rest = _pi_multiples(e.args[0])
-        turns = [t / sp.pi for t in multiples if (t / sp.pi).is_integer]
+        turns = [t / sp.pi for t in multiples if is_integer_multiple(t / sp.pi)]
         if not turns:
             return e
-        others = [t for t in multiples if not (t / sp.pi).is_integer]
+        others = [t for t in multiples if not is_integer_multiple(t / sp.pi)]
         left = sp.Add(*rest, *others)
         sign = sp.Pow(-1, sp.Add(*turns))
         if left == 0:
@@ -258,29 +278,38 @@ def multiple_angle(expr: sp.Basic) -> sp.Basic:
 
 
 def common_angle(expr: sp.Basic) -> sp.Basic:
-    """Angles in rational ratio written over their common angle: beside sin(x/2), sin(x) is
-    sin(2·(x/2)) = 2 sin(x/2) cos(x/2). Only where every multiple is at most 12.
+    """Angles in rational ratio written over their common angle g·x, g the rational gcd of
+    their coefficients: beside sin(x/2), sin(x) is sin(2·(x/2)) = 2 sin(x/2) cos(x/2), and
+    beside sin(10⁶x), sin(2·10⁶x) is 2 sin(10⁶x) cos(10⁶x). Only where every multiple of the
+    common angle is at most 12.
 
     >>> x = sp.Symbol("x")
     >>> common_angle(sp.Tuple(sp.sin(x), sp.sin(x/2)))
     (2*sin(x/2)*cos(x/2), sin(x/2))
+    >>> common_angle(sp.Tuple(sp.sin(2000000*x), sp.sin(1000000*x)))
+    (2*sin(1000000*x)*cos(1000000*x), sin(1000000*x))
     """
     multiples: dict[sp.Expr, dict[sp.Basic, sp.Rational]] = {}
     for f in expr.atoms(*_CIRCULAR):
         c, x = f.args[0].as_coeff_Mul()
-        if c.is_Rational:
+        # Positive multiples only: a minus sign is the parity rule's work.
+        if c.is_Rational and c > 0:
             multiples.setdefault(x, {})[f] = c
     rewritten = {}
     for x, angles in multiples.items():
-        q = math.lcm(*(c.q for c in angles.values()))
-        if q == 1 or len(set(angles.values())) < 2:
+        if len(set(angles.values())) < 2:
             continue
-        if max(abs(c * q) for c in angles.values()) > _MAX_MULTIPLE:
+        # The rational gcd of the coefficients: gcd of the numerators over lcm of denominators.
+        g = sp.Rational(
+            math.gcd(*(abs(c.p) for c in angles.values())),
+            math.lcm(*(c.q for c in angles.values())),
+        )
+        if g == 1 or max(abs(c / g) for c in angles.values()) > _MAX_MULTIPLE:
             continue
         y = sp.Dummy("y")
         for f, c in angles.items():
-            rewritten[f] = multiple_angle(f.func(c * q * y)).xreplace(
-                {sp.sin(y): sp.sin(x / q, evaluate=False), sp.cos(y): sp.cos(x / q, evaluate=False)}
+            rewritten[f] = multiple_angle(f.func((c / g) * y)).xreplace(
+                {sp.sin(y): sp.sin(g * x, evaluate=False), sp.cos(y): sp.cos(g * x, evaluate=False)}
             )
     return expr.xreplace(rewritten) if rewritten else expr
 
