@@ -2,15 +2,17 @@
 
 Run: python benchmarks/bench_rope_audit.py [--positions N] [--head-dim D] [--base B] [--repeat R]
 Builds a (positions, head_dim) float32 rotate_half cache with numeric.rope.rope_cache (transformers'
-float32 steps replayed), saves cos and sin as .npy files, and times, rounds interleaved:
-- audit_rope on the memory-mapped files (what `pe-proofs audit` reads), without and with the
-  config: the convention, base, method and precision found by fitting, one pass over every row
-  against the exact cache;
+float32 steps replayed) in a child process, saves cos and sin as .npy files, and times, rounds
+interleaved:
+- what `pe-proofs audit cos.npy sin.npy` does: the files opened with the audit's row readers
+  (plain reads, bounded memory) and audit_rope, without and with the config: the convention,
+  base, method and precision found by fitting, one pass over every row against the exact cache;
+- audit_rope on the same files memory-mapped with np.load (the library called directly);
 - what a user writes who already knows the config: the same cache recomputed in float64 NumPy
   and compared entry by entry (max |difference|), which names nothing and cannot tell a float32
   computation from a fault.
 Prints the best and median of each with the ratio to the user's check, then the peak memory of
-one audit in a fresh process (ru_maxrss), and the audit's report.
+one `pe-proofs audit`-style run in a fresh process (ru_maxrss), and the audit's report.
 """
 
 from __future__ import annotations
@@ -26,16 +28,23 @@ from pathlib import Path
 import numpy as np
 
 from numeric import audit_rope
-from numeric.rope import rope_cache, rope_frequencies
+from numeric.rope_audit.files import open_rope
 
+_BUILD = """
+import sys, numpy as np
+from numeric.rope import rope_cache, rope_frequencies
+n, d, base = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+cos, sin = rope_cache(rope_frequencies({"head_dim": d, "rope_theta": base}).inv_freq, n)
+np.save(sys.argv[4], cos)
+np.save(sys.argv[5], sin)
+"""
 _CHILD = """
-import resource, sys, numpy as np
-from numeric import audit_rope
-cos = np.load(sys.argv[1], mmap_mode="r"); sin = np.load(sys.argv[2], mmap_mode="r")
-audit_rope(cos[:64], sin[:64])
+import resource, sys
+from numeric.rope_audit import audit_rope
+from numeric.rope_audit.files import open_rope
+cache = open_rope(sys.argv[1:3])
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-if sys.argv[3] == "audit":
-    audit_rope(cos, sin)
+audit_rope(cache.cos, cache.sin)
 print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
@@ -54,10 +63,10 @@ def user_check(cos: np.ndarray, sin: np.ndarray, base: float) -> float:
 
 
 def peak_memory_mib(cos_path: Path, sin_path: Path) -> tuple[float, float]:
-    """(peak RSS of a fresh process that audits the memory-mapped files, and its RSS once
-    imported, before the audit), in MiB. Pages of a mapped file that were read count in RSS."""
+    """(peak RSS of a fresh process that opens the files as `pe-proofs audit` does and audits
+    them, and its RSS once the files are open, before the audit), in MiB."""
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(cos_path), str(sin_path), "audit"],
+        [sys.executable, "-c", _CHILD, str(cos_path), str(sin_path)],
         check=True,
         capture_output=True,
         text=True,
@@ -74,17 +83,28 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     config = {"head_dim": args.head_dim, "rope_theta": args.base}
-    cos, sin = rope_cache(rope_frequencies(config).inv_freq, args.positions)
     with tempfile.TemporaryDirectory() as folder:
         cos_path, sin_path = Path(folder) / "cos.npy", Path(folder) / "sin.npy"
-        np.save(cos_path, cos)
-        np.save(sin_path, sin)
-        del cos, sin
+        # The cache is built in a child, and the memory measured first, while this process is
+        # small: a child's ru_maxrss starts from its parent's resident size at fork (Linux
+        # keeps the high-water mark across exec).
+        shape = (str(args.positions), str(args.head_dim), str(args.base))
+        subprocess.run(
+            [sys.executable, "-c", _BUILD, *shape, str(cos_path), str(sin_path)], check=True
+        )
+        audited, opened = peak_memory_mib(cos_path, sin_path)
         mapped = np.load(cos_path, mmap_mode="r"), np.load(sin_path, mmap_mode="r")
         audit_rope(mapped[0][:64], mapped[1][:64])  # imports before the clock starts
+        files = [str(cos_path), str(sin_path)]
+
+        def cli(**options: object) -> object:
+            cache = open_rope(files)
+            return audit_rope(cache.cos, cache.sin, **options)
+
         cases = {
-            "audit_rope(cos, sin)": lambda: audit_rope(*mapped),
-            "audit_rope(cos, sin, config=...)": lambda: audit_rope(*mapped, config=config),
+            "row readers + audit_rope": cli,
+            "row readers + audit_rope, config": lambda: cli(config=config),
+            "np.load mmap + audit_rope": lambda: audit_rope(*mapped),
             "user: float64 recompute + compare": lambda: user_check(*mapped, args.base),
         }
         times: dict[str, list[float]] = {name: [] for name in cases}
@@ -103,10 +123,9 @@ def main() -> None:
         for name, runs in times.items():
             best = min(runs)
             print(f"{name:<36}{best:>8.2f}{statistics.median(runs):>10.2f}{best / user:>8.2f}")
-        audited, imported = peak_memory_mib(cos_path, sin_path)
         print(
-            f"peak memory of one audit in a fresh process: {audited:.0f} MiB "
-            f"(importing alone: {imported:.0f} MiB)"
+            f"peak memory of one audit with the row readers in a fresh process: {audited:.0f} MiB "
+            f"(before the audit, files open: {opened:.0f} MiB)"
         )
         print()
         print("\n".join(audit_rope(*mapped).report_lines()))

@@ -1,17 +1,14 @@
 """How a cache's arithmetic was done, graded from its error and how that grows with the angle.
 
-The same precision model as the sinusoidal audit's (issue 21): a cache rounded once from exact
-values is within half an ulp of its format; code that computes the angle p·θ in a format F
-rounds it (and θ), which moves an entry by up to a few units of F times the angle. So the error
-a computation in F can make at angle φ = |p|·θ_max is at most
-
-    cap_F(φ) = 2·(rounding of the stored format) + m·u_F·(KAPPA·φ + 4),
-
-u_F the unit roundoff of F and m the attention factor. The grade is the narrowest F whose cap
-covers every row's error against the as-built exact cache (numeric.rope_audit.measure): rounded
-once, computed in float64, float32 or 16 bits, or not a RoPE cache at any format's accuracy.
-The measured envelope a + b·φ says how the error grows: per 1000 positions, and where it would
-reach 1e-3.
+The sinusoidal audit's precision model and words (numeric.table_audit.accuracy): a cache rounded
+once from exact values is within half an ulp of its format; code that computes the angle p·θ in
+a format F rounds it (and θ), which moves an entry by up to a few units of F times the angle, at
+most cap_F(φ) at φ = |p|·θ_max (numeric.table_audit.accuracy.cap, with m for the amplitude and
+two roundings of the stored format: cos or sin, then the product with m). The grade is the
+narrowest F whose cap covers every row's error against the as-built exact cache
+(numeric.rope_audit.measure): rounded once, computed in float64, float32 or 16 bits, or not a
+RoPE cache at any format's accuracy. The measured envelope a + b·φ says how the error grows:
+per 1000 positions, and where it would reach 1e-3.
 """
 
 from __future__ import annotations
@@ -21,24 +18,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numeric.table_audit import accuracy as tables
 from numeric.table_audit.precision import EPS, rounding_bound
 
-KAPPA = 8.0
-HARMLESS = 1e-3
+HARMLESS = tables.HARMLESS
 _SMALL_ANGLE = 8.0
-GRADES = (
-    "rounded once",
-    "computed in float64",
-    "computed in float32",
-    "computed in 16 bits",
-    "not a RoPE cache",
-)
+GRADES = (*tables.GRADES[:4], "not a RoPE cache")
 SOUND_GRADES = GRADES[:3]
 
 
 def cap(fmt: str, rounding: float, amplitude: float, angle: np.ndarray) -> np.ndarray:
-    """The largest error a computation in fmt makes at these angles (module docstring)."""
-    return 2 * rounding + amplitude * (EPS[fmt] / 2) * (KAPPA * angle + 4)
+    """The largest error a computation in fmt makes at these angles: the sinusoidal audit's
+    cap with two roundings of the stored format (module docstring)."""
+    return tables.cap(fmt, 2 * rounding, amplitude, angle)
 
 
 @dataclass(frozen=True)

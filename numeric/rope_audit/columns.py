@@ -10,7 +10,8 @@ Columns whose sin is zero on every row do not rotate; a correct implementation l
 components unchanged, so their cos must be 1 there.
 
 The layout is read from the values (columns equal within the stored format's rounding), never
-from names.
+from names, on a sample of rows spread over the cache; the one whole pass over every row
+(numeric.rope_audit.measure) confirms it there.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ class Columns:
     """layout: one of LAYOUT_NAMES; first, second: for pair i, the cache columns that hold it
     (equal in "freqs"); still: columns whose sin is 0 on every row; still_not_identity: those of
     them whose cos is not 1 somewhere; width: the cache's column count; repeat_mismatch: the
-    largest difference between columns the layout says are equal."""
+    largest difference between columns the layout says are equal; tolerance: how far they may
+    differ."""
 
     layout: str
     first: np.ndarray
@@ -38,6 +40,7 @@ class Columns:
     still_not_identity: tuple[int, ...]
     width: int
     repeat_mismatch: float
+    tolerance: float = 0.0
 
     @property
     def pairs(self) -> int:
@@ -49,72 +52,48 @@ class Columns:
         return 2 * self.pairs
 
 
-def _nonfinite(source: CacheSource, a: int, values: np.ndarray, name: str) -> ValueError:
+def nonfinite_error(
+    source: CacheSource, rows: np.ndarray, values: np.ndarray, name: str
+) -> ValueError:
+    """The one-line error for the first NaN or infinity in values (rows: their row numbers)."""
     r, c = np.argwhere(~np.isfinite(values))[0]
+    row = int(rows[r])
     return ValueError(
-        f"{source.what}: {name} has a non-finite value ({values[r, c]}) at row {a + r} "
-        f"(position {source.positions[a + r]}), column {c}"
+        f"{source.what}: {name} has a non-finite value ({values[r, c]}) at row {row} "
+        f"(position {source.positions[row]}), column {c}"
     )
 
 
-def _scan(source: CacheSource) -> tuple[np.ndarray, np.ndarray, float]:
-    """One pass over every row: per column whether it rotates (sin ever non-zero; with cos
-    alone, cos ever different from its first row) and whether cos is ever not 1, and the
-    largest gap between the two halves (a cat(freqs, freqs) cache has none). Values are
-    compared in their own format. Raises ValueError at the first NaN or infinity."""
-    width = source.width
-    moving = np.zeros(width, dtype=bool)
-    not_one = np.zeros(width, dtype=bool)
-    half = width // 2
-    cat_gap = 0.0 if width % 2 == 0 else np.inf
-    for a, _, cos, sin in source.blocks(native=True):
-        for values, name in ((cos, "cos"), (sin, "sin")):
-            if values is None:
-                continue
-            if not np.isfinite(values).all():
-                raise _nonfinite(source, a, values, name)
-            if width % 2 == 0 and cat_gap <= 1.0:
-                left, right = values[:, :half], values[:, half:]
-                gap = np.abs(left - right, dtype=np.float64).max(initial=0.0)
-                cat_gap = max(cat_gap, float(gap))
-        if sin is not None:
-            moving |= np.any(sin != 0, axis=0)
-        if cos is not None:
-            not_one |= np.any(cos != 1, axis=0)
-            if sin is None:
-                moving |= np.any(cos != cos[:1], axis=0)
-    return moving, not_one, cat_gap
-
-
-def _repeat_gap(source: CacheSource, a: np.ndarray, b: np.ndarray) -> float:
-    """max |column a_k − column b_k| over every row, cos and sin alike."""
+def _gap(cos: np.ndarray | None, sin: np.ndarray | None, a: np.ndarray, b: np.ndarray) -> float:
+    """max |column a_k − column b_k| over these rows, cos and sin alike."""
     gap = 0.0
-    as_slices = [column_slice(c) for c in (a, b)]
-    for _, _, cos, sin in source.blocks(native=True):
-        for values in (cos, sin):
-            if values is not None and len(a):
-                left, right = (values[:, s] for s in as_slices)
-                gap = max(gap, float(np.abs(left - right, dtype=np.float64).max()))
+    for values in (cos, sin):
+        if values is not None and len(a):
+            gap = max(gap, float(np.abs(values[:, a] - values[:, b]).max()))
     return gap
 
 
-def column_slice(cols: np.ndarray) -> slice | np.ndarray:
-    """cols as a slice when evenly spaced and increasing (a view, no copy), else as is."""
-    if len(cols) > 1 and np.all(np.diff(cols) == cols[1] - cols[0]) and cols[1] > cols[0]:
-        return slice(int(cols[0]), int(cols[-1]) + 1, int(cols[1] - cols[0]))
-    if len(cols) == 1:
-        return slice(int(cols[0]), int(cols[0]) + 1)
-    return cols
-
-
-def find_columns(source: CacheSource, tolerance: float) -> Columns:
-    """The cache's layout, read from its values (every value is checked finite on the way).
+def find_columns(
+    source: CacheSource,
+    tolerance: float,
+    rows: np.ndarray,
+    values: tuple[np.ndarray | None, np.ndarray | None] | None = None,
+) -> Columns:
+    """The cache's layout, read from the values of these rows (a sample spread over the cache;
+    the whole pass of numeric.rope_audit.measure then checks it on every row).
 
     tolerance: how far two columns may differ and still count as one frequency repeated (a
-    few roundings of the stored format).
+    few roundings of the stored format); values: the rows' (cos, sin) when already read.
+    Raises ValueError at a NaN or infinity.
     """
-    moving, not_one, cat_gap = _scan(source)
+    cos, sin = source.take(rows) if values is None else values
+    for values, name in ((cos, "cos"), (sin, "sin")):
+        if values is not None and not np.isfinite(values).all():
+            raise nonfinite_error(source, rows, values, name)
     width = source.width
+    # A column rotates when sin is ever non-zero (with cos alone: when cos ever changes).
+    moving = np.any(sin != 0, axis=0) if sin is not None else np.any(cos != cos[:1], axis=0)  # type: ignore[index]
+    not_one = np.zeros(width, dtype=bool) if cos is None else np.any(cos != 1, axis=0)
     still = np.flatnonzero(~moving)
     rotating = np.flatnonzero(moving)
     still_bad = tuple(int(c) for c in still if not_one[c])
@@ -122,13 +101,11 @@ def find_columns(source: CacheSource, tolerance: float) -> Columns:
     n = len(rotating)
     if n >= 2 and n % 2 == 0:
         half = n // 2
-        candidates = (
-            ("cat(freqs,freqs)", rotating[:half], rotating[half:], cat_gap),
-            ("repeat_interleave", rotating[0::2], rotating[1::2], None),
-        )
-        for name, a, b, gap in candidates:
-            if gap is None or len(still):  # the scan's gap was over every column
-                gap = _repeat_gap(source, a, b)
+        for name, a, b in (
+            ("cat(freqs,freqs)", rotating[:half], rotating[half:]),
+            ("repeat_interleave", rotating[0::2], rotating[1::2]),
+        ):
+            gap = _gap(cos, sin, a, b)
             if gap <= tolerance:
-                return Columns(name, a, b, still_cols, still_bad, width, gap)
-    return Columns("freqs", rotating, rotating, still_cols, still_bad, width, 0.0)
+                return Columns(name, a, b, still_cols, still_bad, width, gap, tolerance)
+    return Columns("freqs", rotating, rotating, still_cols, still_bad, width, 0.0, tolerance)

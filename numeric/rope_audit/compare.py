@@ -18,10 +18,9 @@ import numpy as np
 from numeric.rope_audit.accuracy import cap
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.identify import audit_rope
-from numeric.rope_audit.result import RopeAudit, wrapped
+from numeric.rope_audit.result import RopeAudit, finite_json, wrapped
 from numeric.rope_audit.source import CacheSource, cache_source
 from numeric.table_audit.precision import rounding_bound
-from numeric.table_audit.result import plain
 
 _ROWS = 8192
 # Two fitted frequencies further apart than this (relative) are different frequencies; fits
@@ -57,7 +56,8 @@ class RopeComparison:
     findings: tuple[str, ...]
 
     def to_json(self) -> dict:
-        return plain(asdict(self))
+        """Every field as JSON-ready Python values."""
+        return finite_json(asdict(self))  # type: ignore[return-value]
 
     def report_lines(self, width: int = 100) -> list[str]:
         head = "same RoPE" if self.same else "different RoPE"

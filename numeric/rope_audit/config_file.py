@@ -183,9 +183,13 @@ def read_config(config: Mapping | str | Path, *, layer_type: str | None = None) 
         raise ValueError(f"rope_interleave must be true or false, got {interleave!r}")
     kinds = _layer_types(canonical)
     if layer_type is not None:
+        if kinds == [None]:
+            raise ValueError(
+                f"layer_type {layer_type!r} applies to a config whose rope_parameters are nested "
+                "by layer type; this one is not"
+            )
         if layer_type not in kinds:
-            allowed = ", ".join(k for k in kinds if k) or "none: the config is not nested"
-            raise ValueError(f"layer_type must be one of {allowed}, got {layer_type!r}")
+            raise ValueError(f"layer_type must be one of {', '.join(kinds)}, got {layer_type!r}")
         kinds = [layer_type]
     layers = {kind: rope_config(canonical, layer_type=kind) for kind in kinds}
     for kind, settings in layers.items():

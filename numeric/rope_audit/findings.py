@@ -159,6 +159,36 @@ def structure_findings(
     return found
 
 
+def layout_findings(
+    layout: str,
+    gap: float,
+    row: int | None,
+    moving: tuple[int, ...],
+    positions: np.ndarray,
+    what: str,
+) -> list[Finding]:
+    """Rows where the layout read from a sample does not hold."""
+    found = []
+    if row is not None:
+        found.append(
+            Finding(
+                "layout_broken",
+                f"each pair's two {what} ({layout}) are equal on the sampled rows but differ by "
+                f"{gap:.2g} from position {positions[row]}: not one frequency per pair there",
+                True,
+            )
+        )
+    if moving:
+        found.append(
+            Finding(
+                "unrotated_not_identity",
+                f"{what} {listed(moving)} are still on the sampled rows but rotate elsewhere",
+                True,
+            )
+        )
+    return found
+
+
 def pairing_findings(
     convention: str | None, source: str, layout: str | None, kind: str = "cache"
 ) -> list[Finding]:

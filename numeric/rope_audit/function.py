@@ -19,7 +19,7 @@ from numeric.rope.floats import unit_roundoff
 from numeric.rope_audit.columns import Columns, find_columns
 from numeric.rope_audit.config_file import read_config
 from numeric.rope_audit.findings import listed
-from numeric.rope_audit.identify import Consumer, audit_source, check_convention
+from numeric.rope_audit.identify import Consumer, audit_source, check_convention, sample_rows
 from numeric.rope_audit.probe import (
     MAX_ENTRIES,
     MAX_HEAD_DIM,
@@ -135,6 +135,11 @@ def probe_function(
     convention: str | None = None,
 ) -> tuple[Probe, np.ndarray, RopeAudit]:
     """(the probe, the positions probed, the audit): audit_rope_function with what it read."""
+    if not callable(apply_rope):
+        raise TypeError(
+            f"apply_rope must be a callable apply_rope(x, positions) -> rotated x, got "
+            f"{type(apply_rope).__name__}"
+        )
     d = _head_dim(head_dim)
     dtype = check_dtype(dtype)
     expected = check_convention(convention)
@@ -163,7 +168,7 @@ def probe_function(
     source = CacheSource(found.cos, found.sin, at, "apply_rope")
     precision = source.precision()
     if found.pairs:
-        columns = find_columns(source, 4 * rounding_bound(precision, 1.0))
+        columns = find_columns(source, 4 * rounding_bound(precision, 1.0), sample_rows(len(at)))
     else:
         empty = np.zeros(0, dtype=np.int64)
         columns = Columns("freqs", empty, empty, found.unpaired, (), 0, 0.0)

@@ -44,6 +44,7 @@ STRUCTURE_CLASSES = frozenset(
         "amplitude",
         "interleaved_frequencies_with_rotate_half",
         "not_rope",
+        "layout_broken",
         "wrong_permutation",
     }
 )
@@ -73,6 +74,13 @@ def check_convention(value: object) -> str | None:
     if value is not None and value not in CONVENTIONS:
         raise ValueError(f"convention must be 'rotate_half' or 'interleaved', got {value!r}")
     return value  # type: ignore[return-value]
+
+
+def layout_tolerance(sample: tuple[np.ndarray | None, ...], precision: str) -> float:
+    """How far a pair's two columns may differ: a few roundings of the values' format."""
+    values = [v for v in sample if v is not None]
+    biggest = max(float(np.abs(v[np.isfinite(v)]).max(initial=0.0)) for v in values)
+    return 4 * rounding_bound(precision, max(biggest, 1e-300))
 
 
 def sample_rows(n: int) -> np.ndarray:
@@ -157,10 +165,10 @@ def audit_rope(
     source = cache_source(cos, sin, positions, what)
     facts = None if config is None else read_config(config, layer_type=layer_type)  # type: ignore[arg-type]
     convention = check_convention(convention)
-    precision = source.precision()
-    sample = [v for v in source.take(slice(0, None, max(1, source.rows // 4096))) if v is not None]
-    biggest = max(float(np.abs(v[np.isfinite(v)]).max(initial=0.0)) for v in sample)
-    columns = find_columns(source, 4 * rounding_bound(precision, max(biggest, 1e-300)))
+    rows = sample_rows(source.rows)
+    sample = source.take(rows)
+    precision = source.precision(sample)
+    columns = find_columns(source, layout_tolerance(sample, precision), rows, sample)
     consumer = _consumer(columns, convention, facts)
     return audit_source(
         source,
@@ -170,6 +178,7 @@ def audit_rope(
         precision,
         kind="cache",
         positions_given=positions is not None,
+        sample=(rows, *sample),
     )
 
 
@@ -228,18 +237,23 @@ def audit_source(
     kind: str,
     extra: tuple[Finding, ...] = (),
     positions_given: bool = True,
+    sample: tuple | None = None,
 ) -> RopeAudit:
     """The audit of a cache whose rotating columns are known (the steps of the module doc).
 
     kind: "cache", or "function" for the cache a probe read from a function; extra: findings
     the caller made (a probe's structure), added after the structure's own; positions_given:
     whether the rows' positions were stated (then an offset is a fault: the rotation is not
-    the one of the position the row is for).
+    the one of the position the row is for); sample: (rows, cos, sin) of sample_rows, when
+    already read.
     """
     if columns.pairs == 0:
         return _no_rotation(source, columns, consumer, kind, extra)
-    rows = sample_rows(source.rows)
-    cos, sin = source.take(rows)
+    if sample is None:
+        rows = sample_rows(source.rows)
+        cos, sin = source.take(rows)
+    else:
+        rows, cos, sin = sample
     first = columns.first
     both = cos is not None and sin is not None
     noise = 0.0
@@ -290,7 +304,7 @@ def audit_source(
         built = round_to(intended.astype(np.float32), scaling.rounded_to).astype(np.float64)
     measured = measure(
         source,
-        first,
+        columns,
         intended_theta=intended,
         built_theta=built,
         attention=m,
@@ -298,6 +312,7 @@ def audit_source(
         positions_rounded_to=reading.rounded_to,
         sign=sign,
         tolerance=None,
+        layout_tolerance=columns.tolerance,
     )
     held = source.positions[measured.rows].astype(np.float64) + (offset or 0)
     if reading.rounded_to is not None:
@@ -384,6 +399,8 @@ def audit_source(
                 False,
             )
         )
+    # The identification first, then the faults, then what is only described.
+    found = found[:1] + [f for f in found[1:] if f.fault] + [f for f in found[1:] if not f.fault]
     faults = [f.bug or "fault" for f in found if f.fault]
     structure_classes = STRUCTURE_CLASSES
     sound = not faults and accuracy.sound

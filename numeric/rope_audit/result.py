@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import math
 import textwrap
 from dataclasses import asdict, dataclass
 
 from numeric.table_audit.result import plain
 
 WIDTH = 100
+
+
+def finite_json(value: object) -> object:
+    """plain(value) with every infinite or NaN float as None, so JSON stays standard."""
+    value = plain(value)
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [finite_json(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 @dataclass(frozen=True)
@@ -83,8 +96,8 @@ class RopeAudit:
     sound: bool
 
     def to_json(self) -> dict:
-        """Every field as JSON-ready Python values."""
-        return plain(asdict(self))
+        """Every field as JSON-ready Python values (a bound that is infinite is null)."""
+        return finite_json(asdict(self))  # type: ignore[return-value]
 
     def report_lines(self, width: int = WIDTH) -> list[str]:
         """A short human report, each line at most width columns."""

@@ -108,14 +108,17 @@ class CacheSource:
             cos, sin = self.take(rows, native)
             yield rows.start, rows.stop, cos, sin
 
-    def precision(self) -> str:
-        """The narrowest of bfloat16, float16, float32 and float64 that holds every value."""
+    def precision(self, sample: tuple[np.ndarray | None, ...] | None = None) -> str:
+        """The narrowest of bfloat16, float16, float32 and float64 that holds every value:
+        tried on a sample of rows (sample: their (cos, sin), when already read), then
+        confirmed on a whole pass for a format narrower than the stored one."""
         stored = self.stored
         narrower = [f for f in _FORMATS if _FORMATS.index(f) < _FORMATS.index(stored)]
         if stored == "float16":
             narrower = []
-        step = max(1, self.rows // _SAMPLE_ROWS)
-        sample = [v for v in self.take(slice(0, None, step)) if v is not None]
+        if sample is None:
+            sample = self.take(slice(0, None, max(1, self.rows // _SAMPLE_ROWS)))
+        sample = [v for v in sample if v is not None]
         for fmt in narrower:
             if all(_holds(v, fmt) for v in sample) and all(
                 _holds(v, fmt) for _, _, c, s in self.blocks() for v in (c, s) if v is not None
@@ -165,6 +168,8 @@ def cache_source(
     """Check the arrays' shapes and dtypes (not their values yet) and the positions."""
     if cos is None and sin is None:
         raise ValueError("give cos, sin or both")
+    # Lists and other array-likes become arrays; row readers (with shape) are read as they are.
+    cos, sin = (a if a is None or hasattr(a, "shape") else np.asarray(a) for a in (cos, sin))
     for array, name in ((cos, "cos"), (sin, "sin")):
         if array is not None:
             _check_array(array, name)
