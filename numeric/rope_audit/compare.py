@@ -18,7 +18,7 @@ import numpy as np
 from numeric.rope_audit.accuracy import cap
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.identify import audit_rope
-from numeric.rope_audit.result import RopeAudit, finite_json, wrapped
+from numeric.rope_audit.result import RopeAudit, finite_json, scaling_words, wrapped
 from numeric.rope_audit.source import CacheSource, cache_source
 from numeric.table_audit.precision import rounding_bound
 
@@ -69,8 +69,9 @@ class RopeComparison:
         lines = textwrap.wrap(head, width)
         for name, side in (("A", self.a), ("B", self.b)):
             lines += textwrap.wrap(
-                f"{name}: {side['convention']} ({side['cache_layout']}), base {side['base']}, "
-                f"scaling {side['scaling']}, m {side['attention_factor']:.6g}, "
+                f"{name}: {side['convention']} ({side['cache_layout']}), base "
+                f"{'?' if side['base'] is None else format(side['base'], 'g')}, "
+                f"scaling {scaling_words(side['scaling'])}, m {side['attention_factor']:.6g}, "
                 f"{side['precision']['grade']}",
                 width,
                 subsequent_indent="   ",
@@ -126,7 +127,9 @@ def _why(a: RopeAudit, b: RopeAudit) -> list[str]:
     """The reasons the audits give for a difference, most specific first."""
     reasons = []
     sa, sb = a.scaling, b.scaling
-    if sa.get("type") != sb.get("type"):
+    if sa.get("type") != sb.get("type") and sb.get("type") == "none":
+        reasons.append(f"{method_name(sa['type'])} dropped in B")
+    elif sa.get("type") != sb.get("type"):
         reasons.append(f"{method_name(sa['type'])} read as {method_name(sb['type'])}")
     else:
         for key in _PARAMETERS:

@@ -33,6 +33,30 @@ class Finding:
     fault: bool
 
 
+_SHOWN = (
+    "factor",
+    "beta_fast",
+    "beta_slow",
+    "low_freq_factor",
+    "high_freq_factor",
+    "original_max_position_embeddings",
+    "mscale",
+    "mscale_all_dim",
+    "seq_len",
+    "factors_used",
+)
+
+
+def scaling_words(scaling: dict) -> str:
+    """The scaling field in a few words: its type and the parameters a config names."""
+    shown = ", ".join(
+        f"{k} {scaling[k]:g}" if isinstance(scaling[k], float) else f"{k} {scaling[k]}"
+        for k in _SHOWN
+        if k in scaling
+    )
+    return f"{scaling.get('type')}" + (f" ({shown})" if shown else "")
+
+
 def wrapped(items: list[str] | tuple[str, ...], width: int = WIDTH) -> list[str]:
     """Each item as a bullet wrapped to width."""
     lines: list[str] = []
@@ -104,11 +128,6 @@ class RopeAudit:
         what = "cache" if self.source == "cache" else "function"
         shape = f" ({self.shape[0]}, {self.shape[1]})" if self.shape else ""
         lines = [f"audit of a RoPE {what}{shape}: {'sound' if self.sound else 'FAULTS FOUND'}"]
-        scaling = ", ".join(
-            f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
-            for k, v in self.scaling.items()
-            if k != "type" and not isinstance(v, list)
-        )
         base = "?" if self.base is None else f"{self.base:g}"
         m = "?" if self.attention_factor is None else f"{self.attention_factor:.6g}"
         summary = (
@@ -116,8 +135,7 @@ class RopeAudit:
             + (f" (cache {self.cache_layout})" if self.cache_layout else "")
             + f", rotary dims {self.rotary_dim}"
             + (f" of {self.head_dim}" if self.head_dim else "")
-            + f", base {base}, scaling {self.scaling.get('type')}"
-            + (f" ({scaling})" if scaling else "")
+            + f", base {base}, scaling {scaling_words(self.scaling)}"
             + f", m {m}, offset {self.position_offset}"
         )
         lines += textwrap.wrap(summary, width, subsequent_indent="  ")
