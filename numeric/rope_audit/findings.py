@@ -196,6 +196,9 @@ def pairing_findings(
     blocks are not rotations."""
     if layout is None or convention is None:
         return []
+    source = {"given": "as stated", "config (rope_interleave)": "the config's rope_interleave"}.get(
+        source, source
+    )
     if kind == "function":
         if layout == "cat(freqs,freqs)":
             return []
