@@ -106,3 +106,31 @@ def test_the_import_scan_sees_imports_in_functions_but_not_the_main_block(tmp_pa
     found = imported_modules(sample)
     assert {"os", "proofs.render", "proofs.render.text"} <= found
     assert not any(m.startswith("proofs.cli") for m in found)
+
+
+def test_numeric_packages_import_each_other_without_a_cycle():
+    """numeric/checks and numeric/table_audit share kernels that sit below both (tables,
+    angles, rotations); neither imports the other's package back."""
+    packages = {
+        path.parent.relative_to(ROOT).as_posix().replace("/", ".")
+        for path in (ROOT / "numeric").rglob("__init__.py")
+        if path.parent != ROOT / "numeric"
+    }
+
+    def package_of(module: str) -> str | None:
+        return next((p for p in packages if module == p or module.startswith(p + ".")), None)
+
+    edges: dict[str, set[str]] = {p: set() for p in packages}
+    for package in packages:
+        for path in (ROOT / package.replace(".", "/")).glob("*.py"):
+            for name in imported_modules(path):
+                other = package_of(name)
+                if other and other != package:
+                    edges[package].add(other)
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(
+            n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in edges[start]
+        )
+
+    assert [p for p in packages if reaches(p, p, set())] == []

@@ -21,6 +21,7 @@ from numeric.checks.rotation import rotation_residuals, rotation_tolerance
 from numeric.linear_shift import best_linear_shift
 from numeric.result_table import Table
 from numeric.rotations import stacked_rotations
+from numeric.table_audit import audit
 from numeric.tables import accuracy_bound, frequencies, sinusoidal_pe
 
 _U = 2.0**-53  # unit roundoff of float64
@@ -260,8 +261,6 @@ def conventions_table(*, max_len: int = 512, d_model: int = 16) -> Table:
     The rotation check passes on every one: the shift property belongs to the (sin, cos)
     pairing, not to the layout, schedule, first position or scale.
     """
-    from numeric.table_audit import audit  # the audit uses the twins' helpers: import late
-
     d_model = validate.d_model(d_model)
     rows, ok = [], True
     for name, used_by, layout, schedule, start, scale in CONVENTIONS:

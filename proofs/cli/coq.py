@@ -10,7 +10,8 @@ from proofs.cli.options import add_out_argument, positive_even_int
 
 NAME = "coq"
 HELP = (
-    "write the Coq development: _CoqProject, Headline.v, one module of lemmas per theorem "
+    "write the Coq development: _CoqProject, Headline.v, Helpers.v, one module per theorem (a "
+    "Coq theorem per part, a lemma per link), NoTautology.v "
     "(compile with coq_makefile -f _CoqProject -o Makefile && make)"
 )
 EXAMPLE = "pe-proofs coq --out coq && (cd coq && coq_makefile -f _CoqProject -o Makefile && make)"
@@ -37,13 +38,15 @@ def run(args: argparse.Namespace) -> int:
     changed = set(write_files(args.out, {n: t.encode("utf-8") for n, t in files.items()}))
     for name in files:
         print(f"{'wrote' if name in changed else 'unchanged'} {args.out / name}")
-    lemmas = sum(len(m.lemmas) for m in development.modules)
-    missing = development.not_generated()
-    links = [link for link in missing if link.link]
-    print(
-        f"{lemmas} lemmas in {len(development.modules)} modules; {len(links)} links and "
-        f"{len(missing) - len(links)} facts have no lemma (also in {args.out / REPORT}):"
-    )
-    for link in missing:
-        print(f"  {link.theorem} {link.where}: {link.reason}")
+    print("Coq theorems generated (compile to check them; `prove --coq` does):")
+    for module in development.modules:
+        counts = []
+        for kind, plural in (("part", "parts"), ("link", "links"), ("fact", "facts")):
+            of_kind = [e for e in module.entries if e.kind == kind]
+            counts.append(f"{sum(1 for e in of_kind if e.lemma)}/{len(of_kind)} {plural}")
+        print(f"  {module.theorem.name}: {', '.join(counts)}")
+    missing = development.missing()
+    print(f"{len(missing)} without a Coq theorem (also in {args.out / REPORT}):")
+    for entry in missing:
+        print(f"  {entry.theorem} {entry.where}: {entry.reason}")
     return 0

@@ -13,8 +13,8 @@ import pytest
 from proofs import registry
 from proofs.cli import coq_check
 from proofs.cli.main import main
-from proofs.engine.coq.development import REPORT, build_development
-from proofs.engine.coq.links import Link, Module
+from proofs.engine.coq.development import NO_TAUTOLOGY, REPORT, build_development
+from proofs.engine.coq.module import Entry
 from proofs.registry import build
 
 needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
@@ -41,19 +41,19 @@ def written(tmp_path_factory) -> tuple[Path, str]:
     return folder, "\n".join(lines)
 
 
-def test_the_command_writes_the_development_and_lists_what_has_no_lemma(written) -> None:
+def test_the_command_writes_the_development_and_lists_what_has_no_theorem(written) -> None:
     folder, stdout = written
     project = (folder / "_CoqProject").read_text().splitlines()
     assert project[0] == "-R . PeProofs"
-    assert {"Headline.v", "UniqueBounded.v", "Rotation.v", "DotProduct.v"} <= set(project)
+    assert {"Headline.v", "Helpers.v", "Rotation.v", NO_TAUTOLOGY} <= set(project)
     assert all((folder / name).is_file() for name in project[1:])
     report = (folder / REPORT).read_text()
-    listed = [line for line in stdout.splitlines() if line.startswith("  ")]
+    listed = [line for line in stdout.splitlines() if line.startswith("  ") and "no proof" in line]
     assert listed and all(line.split(": ", 1)[1] in report for line in listed)
-    # Whole-vector statements are block-structured facts now, checked by the engine only.
-    assert "a Blockwise fact, not an equality chain" in report and "(-1)**n" in report
-    modules = len(registry.names())
-    assert re.search(rf"^\d+ lemmas in {modules} modules", stdout, re.MULTILINE)
+    for name in registry.names():
+        assert re.search(
+            rf"^  {name}: \d+/\d+ parts, \d+/\d+ links, \d+/\d+ facts$", stdout, re.MULTILINE
+        ), name
 
 
 def test_a_bad_out_is_one_line_and_status_2(tmp_path: Path, capsys) -> None:
@@ -73,32 +73,59 @@ def test_prove_without_coqc_says_so_in_one_line_and_still_proves(monkeypatch, ca
     assert json.loads(out)[0]["coq"] is None and err.strip() == coq_check.COQC_MISSING
 
 
-def test_a_compile_error_fails_its_lemma_and_those_after_it() -> None:
-    module = build_development([build("ramp")]).modules[0]
-    lemmas = module.lemmas
-    line = module.text().splitlines().index(f"Lemma {lemmas[1].lemma} :") + 3
-    marks = coq_check.module_marks(module, coq_check.Compiled(False, line, "Error: boom"))
-    by_lemma = {link.lemma: (mark, why) for link, mark, why in marks if link.lemma}
+def _module(name: str):
+    return build_development([build(name)]).modules[0]
+
+
+def test_a_compile_error_fails_its_lemma_and_what_comes_after_it() -> None:
+    module = _module("ramp")
+    lemmas = [e for e in module.entries if e.lemma]
+    line = module.text().splitlines().index(f"Theorem {lemmas[2].lemma} :") + 3
+    marks, _ = coq_check.module_marks(module, coq_check.Compiled(False, line, "Error: boom"), set())
+    by_lemma = {e.lemma: (mark, why) for e, mark, why in marks if e.lemma}
     assert by_lemma[lemmas[0].lemma] == ("kernel-checked", "")
-    assert by_lemma[lemmas[1].lemma] == ("failed", "Error: boom")
-    assert by_lemma[lemmas[2].lemma][0] == "failed"
-    facts = {mark for link, mark, _ in marks if not link.lemma}
-    assert facts == {"not expressible"}
+    assert by_lemma[lemmas[2].lemma] == ("failed", "Error: boom")
+    assert by_lemma[lemmas[-1].lemma][0] == "failed"
 
 
-def test_the_summary_counts_links_and_facts_apart() -> None:
-    module = Module(build("ramp"), "Ramp", ())
-    link = Link("ramp", 1, 1, "t", "j", lemma="l")
-    fact = Link("ramp", 2, 0, "f", "", reason="a fact")
+def test_a_tautology_and_an_unchained_link_are_not_kernel_checked() -> None:
+    module = _module("rotation")
+    link = next(e for e in module.entries if e.kind == "link")
+    marks, _ = coq_check.module_marks(
+        module, coq_check.Compiled(True), {f"{module.name}.{link.lemma}"}
+    )
+    assert dict((e.lemma, m) for e, m, _ in marks)[link.lemma] == "tautology"
+    layouts = _module("layouts")
+    marks, _ = coq_check.module_marks(layouts, coq_check.Compiled(True), set())
+    unchained = [e for e, m, _ in marks if m == "not chained"]
+    missing = [e for e, m, _ in marks if m == "no proof found"]
+    assert missing and all(e.kind in ("link", "part", "fact") for e in missing)
+    for entry in unchained:
+        assert (
+            entry.kind == "link"
+            and not next(
+                e for e in layouts.entries if e.part == entry.part and e.kind == "part"
+            ).lemma
+        )
+
+
+def test_the_summary_counts_parts_links_and_facts_apart() -> None:
+    part = Entry("ramp", "p", 1, 0, "part", "t", "", lemma="p")
+    link = Entry("ramp", "p", 1, 1, "link", "t", "algebra", lemma="ramp_p_link1")
+    fact = Entry("ramp", "f", 2, 0, "fact", "f", "NonZero", reason="no proof found: x")
     marks = coq_check.TheoremMarks(
-        module.theorem.name,
-        ((link, "kernel-checked", ""), (fact, "not expressible", "a fact")),
+        "ramp",
+        ((part, "kernel-checked", ""), (link, "kernel-checked", ""), (fact, "no proof found", "x")),
         (("ramp_affine_shift", "Headline.v", "kernel-checked"),),
+        (("ramp_no_linear_shift", "ramp_no_linear_shift_from_f", "kernel-checked"),),
     )
     assert marks.summary() == (
-        "Coq kernel: 1/1 links kernel-checked, 0 not expressible; 0/1 facts kernel-checked; "
-        "headline ramp_affine_shift kernel-checked"
+        "Coq kernel: 1/1 parts, 1/1 links, 0/1 facts kernel-checked (1 no proof found); "
+        "headline ramp_affine_shift kernel-checked; proved again from the parts: "
+        "ramp_no_linear_shift"
     )
+    assert marks.ok
+    assert marks.as_json()["counts"]["facts"] == {"kernel_checked": 0, "total": 1}
 
 
 def interval_installed(folder: Path) -> bool:
@@ -117,18 +144,22 @@ def test_the_whole_development_compiles_with_coq_makefile_and_make(written, tmp_
     made = run(build_dir, "coq_makefile", "-f", "_CoqProject", "-o", "Makefile")
     assert made.returncode == 0, made.stderr
     made = run(build_dir, "make", "-j2")
+    # NoTautology.v compiles: reflexivity alone proves no generated statement.
     assert made.returncode == 0, made.stdout + made.stderr
-    # Every generated lemma rests only on the real numbers' axioms.
-    lemmas = [
+    assert (build_dir / "NoTautology.vo").is_file()
+    # Every generated lemma and theorem rests only on the real numbers' axioms.
+    names = [
         (path.stem, m)
         for path in sorted(build_dir.glob("*.v"))
-        for m in re.findall(r"^Lemma (\w+_part\d+_link\d+) :", path.read_text(), re.MULTILINE)
+        if path.name not in ("NoTautology.v", "Probe.v")
+        for m in re.findall(r"^(?:Lemma|Theorem) (\w+) :", path.read_text(), re.MULTILINE)
+        if path.stem not in ("Headline", "PiIrrational", "UniqueBounded", "Helpers")
     ]
-    assert len(lemmas) > 30
-    modules = sorted({module for module, _ in lemmas})
+    assert len(names) > 100
+    modules = sorted({module for module, _ in names})
     query = "".join(f"Require PeProofs.{m}.\n" for m in modules)
-    query += "Definition all_links := ({}).\nPrint Assumptions all_links.\n".format(
-        ", ".join(f"PeProofs.{m}.{lemma}" for m, lemma in lemmas)
+    query += "Definition everything := ({}).\nPrint Assumptions everything.\n".format(
+        ", ".join(f"PeProofs.{m}.{name}" for m, name in names)
     )
     (build_dir / "Query.v").write_text(query)
     printed = run(build_dir, "coqc", "-q", "-R", ".", "PeProofs", "Query.v")
@@ -140,10 +171,26 @@ def test_the_whole_development_compiles_with_coq_makefile_and_make(written, tmp_
 
 @needs_coqc
 @pytest.mark.slow
-def test_prove_coq_marks_every_link_in_json(capsys) -> None:
+def test_a_planted_tautology_is_found(tmp_path: Path) -> None:
+    development = build_development([build("ramp")])
+    compiled = coq_check.compile_development(development, tmp_path)
+    assert compiled[NO_TAUTOLOGY].ok, compiled[NO_TAUTOLOGY].message
+    text = (tmp_path / NO_TAUTOLOGY).read_text()
+    planted = "(* Ramp.planted *)\nGoal forall x : R, x + 0 = x + 0.\n"
+    planted += "Proof. intros. Fail reflexivity. Abort.\n\n"
+    (tmp_path / NO_TAUTOLOGY).write_text(text + planted)
+    again = coq_check._coqc(tmp_path, NO_TAUTOLOGY)
+    assert not again.ok
+    assert coq_check.tautologies(development, tmp_path, again) == {"Ramp.planted"}
+
+
+@needs_coqc
+@pytest.mark.slow
+def test_prove_coq_marks_every_entry_in_json(capsys) -> None:
     assert main(["prove", "ramp", "rotation", "--coq", "--no-twin", "--json", "--jobs", "1"]) == 0
     for theorem in json.loads(capsys.readouterr().out):
         marks = theorem["coq"]
-        assert {link["mark"] for link in marks["links"]} <= {"kernel-checked", "not expressible"}
-        assert any(link["mark"] == "kernel-checked" for link in marks["links"])
+        assert {e["mark"] for e in marks["entries"]} == {"kernel-checked"}
         assert {h["mark"] for h in marks["headline"]} == {"kernel-checked"}
+        counts = marks["counts"]
+        assert all(c["kernel_checked"] == c["total"] for c in counts.values())

@@ -1,4 +1,6 @@
-"""Chain links as Coq lemmas: SymPy finds the script, a wrong claim gets no lemma or is rejected."""
+"""Chain links as Coq lemmas and parts as Coq theorems: each lemma states its step as written,
+about omega, with the hypotheses it uses, proved by the cited rule; a part is composed from its
+links; a wrong or unstateable step gets no lemma, and its part none, with the reason."""
 
 from __future__ import annotations
 
@@ -11,173 +13,297 @@ import pytest
 import sympy as sp
 
 from proofs import registry
-from proofs.engine.coq.development import REPORT, build_development
-from proofs.engine.coq.links import link_lemma, theorem_module
-from proofs.engine.coq.printer import coq_term
-from proofs.engine.coq.script import PYTH_LEMMA, NoProofError
+from proofs.engine.citation import Lemma, Termwise
+from proofs.engine.coq.development import HANDWRITTEN, REPORT, build_development
+from proofs.engine.coq.module import COQ_DIR, theorem_module
 from proofs.engine.derivation import Derivation, Step
+from proofs.engine.rules import (
+    ALGEBRA,
+    ANGLE_ADDITION,
+    ANGLE_SUBTRACTION,
+    CANCEL,
+    COMMON_ANGLE,
+    COUNT_TERMS,
+    EXPONENT_LAWS,
+    HALF_PERIOD,
+    MATRIX_PRODUCT,
+    PARITY,
+    PERIOD,
+    PYTHAGOREAN,
+    SIMPLIFY,
+    TRANSPOSE,
+)
 from proofs.engine.theorem import Theorem
 
 needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
-
+FORBIDDEN = re.compile(
+    r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Hypothesis|Hypotheses|Variable|"
+    r"Variables|Conjecture)\b"
+)
 x, y = sp.symbols("x y", real=True)
-L = sp.Symbol("L", positive=True)
-D = sp.Symbol("d_model", positive=True, integer=True, even=True)
-I = sp.Symbol("i", integer=True, nonnegative=True)
-OMEGA = sp.Symbol("omega_i", positive=True)
-
 ANGLE_SUM = (sp.sin(x + y), sp.sin(x) * sp.cos(y) + sp.cos(x) * sp.sin(y))
 WRONG_ANGLE_SUM = (sp.sin(x + y), sp.sin(x) * sp.cos(y) - sp.cos(x) * sp.sin(y))
-FORBIDDEN = re.compile(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Conjecture)\b")
-HEADER = "Require Import Reals Lra.\nOpen Scope R_scope.\n\n" + PYTH_LEMMA + "\n\n"
+# What a cited rule's Coq proof must contain (ALGEBRA and CANCEL end every proof).
+RULE_TEXT = {
+    ANGLE_ADDITION.name: "rewrite sin_plus",
+    ANGLE_SUBTRACTION.name: "rewrite sin_minus",
+    COMMON_ANGLE.name: "rewrite sin_plus",
+    HALF_PERIOD.name: "sin_half_period",
+    PARITY.name: "sin_neg",
+    PYTHAGOREAN.name: "rewrite !pyth",
+    PERIOD.name: "sin_period_Z",
+    EXPONENT_LAWS.name: "Rpower_plus",
+    COUNT_TERMS.name: "sum_cte",
+    MATRIX_PRODUCT.name: "mat_unfold",
+    TRANSPOSE.name: "mat_unfold",
+}
 
 
-def coqc(folder: Path, text: str) -> subprocess.CompletedProcess:
-    (folder / "Claim.v").write_text(HEADER + text)
-    return subprocess.run(
-        ["coqc", "-q", "Claim.v"], cwd=folder, capture_output=True, text=True, check=False
-    )
+def toy(*parts) -> Theorem:
+    return Theorem("toy", "t", "s", tuple(parts), twin="x.y")
 
 
-@pytest.mark.parametrize(
-    "claim",
-    [
-        WRONG_ANGLE_SUM,
-        (sp.sin(x) ** 2 + sp.cos(x) ** 2, sp.Integer(2)),
-        (x / L + y / L, (x - y) / L),
-        (sp.cos(x - y), sp.cos(x) * sp.cos(y) - sp.sin(x) * sp.sin(y)),
-    ],
-    ids=["angle sum sign", "pythagoras off by one", "sign in a quotient", "cos difference"],
-)
-def test_a_wrong_link_gets_no_lemma(claim: tuple[sp.Expr, sp.Expr]) -> None:
-    with pytest.raises(NoProofError):
-        link_lemma("wrong", *claim)
+def chain(name: str, *steps) -> Derivation:
+    return Derivation(name, name, tuple(steps))
 
 
-def test_the_script_uses_the_rule_the_link_needs() -> None:
-    angle, _ = link_lemma("angle", *ANGLE_SUM)
-    assert "rewrite sin_plus" in angle and "pyth" not in angle.split("Proof.")[1]
-    pythagoras, _ = link_lemma("pythagoras", sp.sin(x) ** 2 + sp.cos(x) ** 2, sp.Integer(1))
-    assert "rewrite !pyth" in pythagoras
-    quotient, _ = link_lemma("quotient", x / L + y / L, (x + y) / L)
-    assert "forall L x y : R,\n    0 < L -> " in quotient and "field" in quotient
-
-
-def test_a_bound_is_a_square_and_a_wrong_bound_gets_no_lemma() -> None:
-    half = (sp.sin(x / 2) - sp.cos(x / 2)) ** 2
-    text, _ = link_lemma("bound", 1 - sp.sin(x), half, nonnegative=True)
-    assert "0 <= 1 - sin x." in text and "apply pow2_ge_0" in text
-    with pytest.raises(NoProofError, match="does not reduce"):
-        link_lemma("wrong", 1 - sp.cos(x), half, nonnegative=True)
-    with pytest.raises(NoProofError, match="not built from squares"):
-        link_lemma("unsquared", 1 - sp.sin(x), 1 - sp.sin(x), nonnegative=True)
-
-
-def test_a_frequency_becomes_an_abstract_positive_real_and_the_lemma_says_so() -> None:
-    w = sp.Integer(10000) ** (-2 * I / D)
-    text, substitutions = link_lemma(
-        "pair", sp.sin((x + y) * w), sp.sin(x * w + y * w), display=((w, OMEGA),)
-    )
-    assert "forall omega_i x y : R,\n    0 < omega_i ->" in text
-    assert substitutions and "omega_i stands for 10000**(-2*i/d_model)" in substitutions[0]
-    assert "Substitution: omega_i stands for" in text and "Rpower" not in text
-
-
-def test_a_sum_over_the_pairs_is_stated_for_every_even_d_model() -> None:
-    w = sp.Integer(10000) ** (-2 * I / D)
-    pairs = (I, 0, D / 2 - 1)
-    square = sp.sin(x * w) ** 2 + sp.cos(x * w) ** 2
-    text, substitutions = link_lemma("norm", sp.Sum(square, pairs), sp.Sum(1, pairs))
-    assert "forall (n : nat) (w : nat -> R) (x : R)," in text and "apply sum_eq." in text
-    assert "sum_f_R0 (fun i => 1) n" in text and "d_model = 2(n + 1)" in substitutions[0]
-    count, _ = link_lemma("count", sp.Sum(1, pairs), D / 2)
-    assert "sum_f_R0 (fun i => 1) n = 1 + INR n." in count and "sum_cte" in count
-    with pytest.raises(NoProofError):
-        link_lemma("wrong", sp.Sum(sp.sin(x * w) ** 2, pairs), sp.Sum(1, pairs))
-    with pytest.raises(NoProofError):
-        link_lemma("wrong count", sp.Sum(1, pairs), D)
-
-
-def test_a_link_that_needs_the_frequency_keeps_it_exact() -> None:
-    # 10000^(-2·0/d_model) = 1 is false for an abstract frequency: the exact power is kept.
-    power = sp.Pow(10000, sp.Mul(-2, 0, 1 / D, evaluate=False), evaluate=False)
-    text, substitutions = link_lemma("first", power, sp.Integer(1))
-    assert substitutions == () and "Rpower_O" in text
-
-
-@needs_coqc
-def test_coqc_accepts_a_bound_and_rejects_a_wrong_one_with_the_same_proof(
-    tmp_path: Path,
-) -> None:
-    text, _ = link_lemma("bound", 1 + sp.cos(x), 2 * sp.cos(x / 2) ** 2, nonnegative=True)
-    assert coqc(tmp_path, text).returncode == 0
-    statement, proof = text.split("Proof.")
-    wrong = statement.replace("0 <= 1 + cos x.", "0 <= - 1 - cos x.")
-    assert wrong != statement
-    assert coqc(tmp_path, wrong + "Proof." + proof).returncode != 0
-
-
-@needs_coqc
-def test_coqc_accepts_the_lemma_and_rejects_a_wrong_statement_with_the_same_proof(
-    tmp_path: Path,
-) -> None:
-    text, _ = link_lemma("claim", *ANGLE_SUM)
-    accepted = coqc(tmp_path, text)
-    assert accepted.returncode == 0, accepted.stderr
-    statement, proof = text.split("Proof.")
-    right, wrong = coq_term(ANGLE_SUM[1]), coq_term(WRONG_ANGLE_SUM[1])
-    assert statement.count(right) == 1
-    rejected = coqc(tmp_path, statement.replace(right, wrong) + "Proof." + proof)
-    assert rejected.returncode != 0
-    assert "Error" in rejected.stderr and "Syntax error" not in rejected.stderr, rejected.stderr
-
-
-def test_a_wrong_link_in_a_theorem_is_listed_with_its_reason_not_dropped() -> None:
-    wrong = Derivation("wrong_sum", "wrong", (Step(WRONG_ANGLE_SUM[0]), Step(WRONG_ANGLE_SUM[1])))
-    right = Derivation("right_sum", "right", (Step(ANGLE_SUM[0]), Step(ANGLE_SUM[1])))
-    module = theorem_module(Theorem("made_up", "t", "s", (right, wrong), twin="x.y"))
-    first, second = module.links
-    assert first.lemma == "made_up_right_sum_link1" and not first.reason
-    assert second.lemma == "" and second.reason.startswith("no proof script found")
-    assert "made_up_wrong_sum_link1" not in module.text()
-    assert f"Not generated: part 2, link 1, wrong: {second.reason}" in module.text()
+def lemma_text(module_text: str, name: str) -> str:
+    """The text of the lemma or theorem called name, from its header to its Qed."""
+    match = re.search(rf"^(Lemma|Theorem) {name} :.*?^Qed\.", module_text, re.M | re.S)
+    assert match, name
+    return match[0]
 
 
 @pytest.fixture(scope="module")
 def development():
-    """The development of a few theorems at d_model = 4 (the full one is built in tests/cli)."""
-    return build_development([registry.build(n, d_model=4) for n in ("rotation", "ramp", "unique")])
+    """The development of every registered theorem at d_model = 8."""
+    return build_development([registry.build(n) for n in registry.names()])
 
 
-def test_every_link_is_a_lemma_or_listed_with_a_reason(development) -> None:
+def test_a_matrix_product_link_shows_the_product_and_its_result(development) -> None:
+    rotation = next(m for m in development.modules if m.theorem.name == "rotation")
+    text = lemma_text(rotation.text(), "rotation_pair_shift_link1")
+    left, right = text.split(".\nProof.")[0].split(" = ")
+    assert "mmul 2 (rot_mat (k * omega i d_model)) (col [sin (pos * omega i d_model)" in left
+    assert right.startswith("col [cos (k * omega i d_model) * sin (pos * omega i d_model)")
+
+
+def test_the_parity_link_is_cos_of_minus_x(development) -> None:
+    dot = next(m for m in development.modules if m.theorem.name == "dot_product")
+    text = lemma_text(dot.text(), "dot_product_pair_dot_even_link2")
+    assert "rows [[cos (- (k * omega i d_model))]] = rows [[cos (k * omega i d_model)]]." in text
+    assert "rewrite ?sin_neg, ?cos_neg" in text
+
+
+def test_every_link_is_proved_by_its_cited_rule_or_lemma(development) -> None:
+    checked = 0
+    for module in development.modules:
+        text = module.text()
+        for entry, step in _linked_steps(module):
+            if not entry.lemma:
+                continue
+            proof = lemma_text(text, entry.lemma).split("Proof.", 1)[1]
+            citation = step.by
+            if isinstance(citation, Termwise):
+                assert "apply sum_eq." in proof, entry
+                citation = citation.inner
+            if isinstance(citation, Lemma):
+                cited = citation.derivation.name
+                assert re.search(rf"\b{module.theorem.name}_{cited}_link\d|\b{cited}\b", proof)
+            else:
+                rules = citation if isinstance(citation, tuple) else (citation,)
+                for rule in rules:
+                    if rule not in (ALGEBRA, CANCEL):
+                        assert RULE_TEXT[rule.name] in proof, (entry, rule.name)
+            checked += 1
+    linked = [e for m in development.modules for e in m.entries if e.kind == "link"]
+    assert checked == sum(1 for e in linked if e.lemma) and checked > len(linked) / 2
+
+
+def _linked_steps(module):
+    parts = {p.name: p for p in module.theorem.parts}
+    for entry in module.entries:
+        if entry.kind == "link":
+            yield entry, parts[entry.part].steps[entry.link]
+
+
+def test_links_are_about_omega_with_only_the_hypotheses_they_use(development) -> None:
+    modules = {m.theorem.name: m.text() for m in development.modules}
+    pair = lemma_text(modules["rotation"], "rotation_pair_shift_link2")
+    assert "omega i d_model" in pair and "->" not in pair.split("Proof.")[0]
+    assert "w0" not in modules["rotation"] and "0 < omega" not in modules["rotation"]
+    ratio = lemma_text(modules["frequencies"], "frequencies_omega_ratio_link1")
+    assert "d_model <> 0 -> omega (1 + i) d_model / omega i d_model" in ratio
+    summed = lemma_text(modules["dot_product"], "dot_product_dot_sum_link1")
+    assert "forall (n : nat) (k pos : R)," in summed
+    assert "omega (INR i) (INR (2 * S n))" in summed
+
+
+def test_each_part_is_one_theorem_composed_from_its_links(development) -> None:
+    rotation = next(m for m in development.modules if m.theorem.name == "rotation")
+    text = lemma_text(rotation.text(), "pair_shift")
+    assert text.startswith("Theorem pair_shift :")
+    assert "exact (eq_trans (rotation_pair_shift_link1 d_model i k pos) (eq_trans" in text
+    assert "Section pair_shift." in rotation.text() and "End pair_shift." in rotation.text()
+    for module in development.modules:
+        for part in module.theorem.parts:
+            own = [e for e in module.entries if e.part == part.name and e.kind != "link"]
+            assert len(own) == 1, part.name
+            (entry,) = own
+            assert bool(entry.lemma) != entry.reason.startswith("no proof found"), entry
+            if entry.lemma:
+                assert f"Section {entry.lemma}." in module.text()
+
+
+def test_a_wrong_link_gets_no_lemma_and_its_part_no_theorem() -> None:
+    wrong = chain(
+        "wrong_sum", Step(WRONG_ANGLE_SUM[0]), Step(WRONG_ANGLE_SUM[1], by=ANGLE_ADDITION)
+    )
+    right = chain("right_sum", Step(ANGLE_SUM[0]), Step(ANGLE_SUM[1], by=ANGLE_ADDITION))
+    module = theorem_module(toy(right, wrong))
+    entries = {(e.part, e.kind): e for e in module.entries}
+    assert entries["right_sum", "link"].lemma == "toy_right_sum_link1"
+    assert entries["right_sum", "part"].lemma == "right_sum"
+    assert entries["wrong_sum", "link"].reason.startswith("no proof found: lhs − rhs is not 0")
+    assert entries["wrong_sum", "part"].reason == (
+        "no proof found: link 1 of the chain has no lemma, so the chain is not composed"
+    )
+    assert "toy_wrong_sum_link1" not in module.text()
+
+
+def test_a_wrong_citation_is_no_proof_even_for_a_true_step() -> None:
+    # True, but parity alone does not prove an angle sum: the script follows the citation.
+    cited_wrongly = chain("sum", Step(ANGLE_SUM[0]), Step(ANGLE_SUM[1], by=PARITY))
+    (link, _) = theorem_module(toy(cited_wrongly)).entries
+    assert link.reason.startswith("no proof found: lhs − rhs is not 0 by algebra after parity")
+
+
+@pytest.mark.parametrize(
+    ("step", "reason"),
+    [
+        (Step(sp.sin(x) ** 2, by=SIMPLIFY), "the cited rule simplify has no Coq tactic"),
+        (Step(sp.tan(x) * 1, by=ALGEBRA), "tan has no Coq counterpart"),
+        (Step(sp.Float(0.5) * x, by=ALGEBRA), "not an exact rational"),
+    ],
+)
+def test_what_cannot_be_stated_or_proved_is_no_proof_found_with_the_reason(
+    step: Step, reason: str
+) -> None:
+    module = theorem_module(toy(chain("c", Step(sp.Integer(1) - sp.cos(x) ** 2), step)))
+    link = module.entries[0]
+    assert link.reason.startswith("no proof found") and reason in link.reason
+
+
+I = sp.Symbol("i", integer=True, nonnegative=True)
+N = sp.Symbol("n", integer=True, positive=True)
+
+
+@pytest.mark.parametrize(
+    ("steps", "reason"),
+    [
+        (
+            (
+                Step(sp.MatMul(sp.MatrixSymbol("M", 2, 2), sp.ImmutableMatrix([x, y]))),
+                Step(sp.ImmutableMatrix([x, y]), by=MATRIX_PRODUCT),
+            ),
+            "MatrixSymbol is not printed",
+        ),
+        (
+            (Step(sp.Piecewise((x, x > 0), (0, True))), Step(sp.Max(x, 0), by=ALGEBRA)),
+            "Piecewise has no Coq counterpart",
+        ),
+        (
+            (Step(sp.Sum(sp.sin(x * I), (I, 1, N))), Step(sp.Sum(sp.sin(x * I), (I, 1, N)))),
+            "not at d/2 − 1 for an even d > 0",
+        ),
+        (
+            (Step(sp.exp(x + y)), Step(sp.exp(x) * sp.exp(y), by=EXPONENT_LAWS)),
+            "handles powers of one positive number",
+        ),
+    ],
+    ids=["matrix symbol", "piecewise", "other sum", "exponent laws off their domain"],
+)
+def test_any_theorem_gets_a_module_and_what_it_cannot_prove_is_listed(steps, reason) -> None:
+    module = theorem_module(toy(chain("c", *steps)))
+    link, part = module.entries
+    assert link.reason.startswith("no proof found") and reason in link.reason
+    assert part.reason.startswith("no proof found")
+
+
+def test_a_step_that_is_x_equals_x_as_printed_gets_no_lemma() -> None:
+    same = chain("same", Step(sp.sin(x)), Step(sp.sin(x, evaluate=False), by=ALGEBRA))
+    (link, part) = theorem_module(toy(same)).entries
+    assert "the same Coq term: a tautology" in link.reason and not part.lemma
+
+
+def test_every_link_and_part_is_a_lemma_or_listed_with_its_reason(development) -> None:
     report = development.files()[REPORT]
     for module in development.modules:
         chains = [p for p in module.theorem.parts if isinstance(p, Derivation)]
-        links = [link for link in module.links if link.link]
+        links = [e for e in module.entries if e.kind == "link"]
         assert len(links) == sum(len(p.steps) - 1 for p in chains)
-        for link in module.links:
-            assert bool(link.lemma) != bool(link.reason), link
-            if link.lemma:
-                assert f"Lemma {link.lemma} :" in module.text()
-            else:
-                assert f"- {link.where}, {link.title}: {link.reason}" in report
+        for entry in module.entries:
+            assert bool(entry.lemma) != bool(entry.reason), entry
+            if not entry.lemma:
+                assert f"- {entry.where}, {entry.title}: {entry.reason}" in report
+    assert "not expressible" not in report.lower()
 
 
-def test_the_pair_links_are_generated_and_concrete_matrices_are_listed(development) -> None:
-    rotation = next(m for m in development.modules if m.theorem.name == "rotation")
-    marks = {(link.part, link.link): link for link in rotation.links}
-    assert all(marks[1, j].lemma for j in (1, 2, 3))
-    unique = next(m for m in development.modules if m.theorem.name == "unique")
-    concrete = [link for link in unique.links if "concrete" in (link.reason or "")]
-    assert concrete and all(not link.lemma for link in concrete)
-
-
-def test_no_generated_file_assumes_or_skips_anything(development) -> None:
+def test_the_helpers_are_shared_and_nothing_is_assumed(development) -> None:
     files = development.files()
     assert files["_CoqProject"].splitlines()[0] == "-R . PeProofs"
     assert set(files["_CoqProject"].splitlines()[1:]) == {n for n in files if n.endswith(".v")}
     for name, text in files.items():
-        if name.endswith(".v"):
-            # Comments quote the chains' prose ("the ramp does admit an affine map").
-            code = re.sub(r"\(\*.*?\*\)", "", text, flags=re.DOTALL)
-            assert FORBIDDEN.findall(code) == [], name
+        if not name.endswith(".v"):
+            continue
+        code = re.sub(r"\(\*.*?\*\)", "", text, flags=re.DOTALL)
+        assert FORBIDDEN.findall(code) == [], name
+        if name not in HANDWRITTEN:
+            assert "Lemma pyth" not in code and "Require Import PeProofs.Headline" in code
+    assert (COQ_DIR / "Helpers.v").read_text().count("Lemma pyth :") == 1
+
+
+def coqc(folder: Path, name: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["coqc", "-q", "-R", ".", "PeProofs", name],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def foundation(tmp_path_factory) -> Path:
+    """A folder with PiIrrational.v, Headline.v and Helpers.v compiled."""
+    folder = tmp_path_factory.mktemp("coq")
+    for name in ("PiIrrational.v", "Headline.v", "Helpers.v"):
+        shutil.copy(COQ_DIR / name, folder)
+        run = coqc(folder, name)
+        assert run.returncode == 0, run.stdout + run.stderr
+    return folder
+
+
+@needs_coqc
+@pytest.mark.slow
+def test_coqc_accepts_a_module_and_rejects_a_wrong_statement_with_the_same_proof(
+    foundation: Path, tmp_path: Path
+) -> None:
+    for name in ("PiIrrational.vo", "Headline.vo", "Helpers.vo"):
+        shutil.copy(foundation / name, tmp_path)
+    text = theorem_module(registry.build("rotation")).text()
+    (tmp_path / "Rotation.v").write_text(text)
+    accepted = coqc(tmp_path, "Rotation.v")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    right = "cos (k * omega i d_model) * cos (pos * omega i d_model) - sin"
+    wrong = "cos (k * omega i d_model) * cos (pos * omega i d_model) + sin"
+    statement, rest = text.split("Proof.", 1)
+    assert right in rest.split("Lemma rotation_pair_shift_link2 :")[1].split("Proof.")[0]
+    start = text.index("Lemma rotation_pair_shift_link2 :")
+    end = text.index("Proof.", start)
+    broken = text[:start] + text[start:end].replace(right, wrong) + text[end:]
+    (tmp_path / "Rotation.v").write_text(broken)
+    rejected = coqc(tmp_path, "Rotation.v")
+    assert rejected.returncode != 0
+    assert "Error" in rejected.stderr and "Syntax error" not in rejected.stderr, rejected.stderr
+    del statement

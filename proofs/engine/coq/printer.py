@@ -1,33 +1,56 @@
-"""A SymPy expression as a Coq term over the reals (Coq's Reals library, R_scope).
+"""A SymPy expression as a Coq term over the reals (Coq's Reals library, R_scope), in the
+vocabulary of Headline.v and Helpers.v.
 
-Symbols become R variables, integers and rationals Coq numerals and quotients, x**n with an
-integer n Coq's pow (x ^ n), other powers Rpower (only where the base is provably positive), and
-sin, cos, exp, sqrt and pi their Coq namesakes. Anything else raises NotExpressibleError with a reason.
+Symbols become R variables (or `IZR n` for a symbol bound as an integer, or whatever text a
+context gives them: `INR i` for a sum's index), integers and rationals Coq numerals and
+quotients, x**n with an integer n Coq's pow (x ^ n), the paper's frequency 10000**(−2X/Y)
+Headline's `omega X Y`, other powers Rpower (only where the base is provably positive), and sin,
+cos, exp, sqrt, Max, Abs and pi their Coq namesakes. Explicit matrices become Helpers' `rows`,
+`col` or `rot_mat` (the rotation [[cos t, sin t], [−sin t, cos t]]), and products, transposes and
+sums of matrices `mmul`, `mtr` and `madd`, kept as written: a matrix-product step shows the
+product. Anything else raises NotExpressibleError with a reason.
+
+A Printer can print canonically (for proof scripts): every atom (a function application, a
+power with a non-integer exponent, a Σ) is printed as the first atom met with the same normal
+form, so atoms that are equal by algebra on their arguments get one text.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
-from sympy.printing.printer import Printer
+from sympy.matrices.expressions.matexpr import MatrixElement
 
-# Names a bound variable must not shadow: Coq's keywords and the functions the terms use.
+from proofs.engine.rules.normal_form import Atoms
+
+# Names a bound variable must not shadow: Coq's keywords, the functions and lemmas the terms and
+# scripts use, and the index names of the scripts' case splits.
 RESERVED = frozenset(
     {
         "as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "for", "forall", "fun",
         "if", "IF", "in", "let", "match", "mod", "return", "then", "using", "where", "with",
         "Prop", "Set", "Type", "R", "Z", "nat", "sin", "cos", "exp", "ln", "sqrt", "PI",
         "Rpower", "IZR", "INR", "pe", "shift", "rot", "omega", "pyth", "sum_f_R0", "Rabs",
+        "Rmax", "mat", "rows", "col", "mmul", "mtr", "madd", "rot_mat", "entry", "row",
+        "pe_concat", "shift_concat", "concat_index", "to_concat", "ri", "ci", "bvec", "bmat",
+        "side", "args", "S", "O", "pred",
     }
 )  # fmt: skip
-_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
 
-# Binding strength of what a printed term is, loosest first: a sum, a product, a negation,
-# a power, an application or atom. A child is parenthesised when it binds more loosely than
-# its position needs.
-SUM, PRODUCT, NEGATION, POWER, ATOM = range(5)
+# Binding strength of what a printed term is, loosest first: a sum, a product or quotient, a
+# negation, a power, an application, an atom. A child is parenthesised when it binds more loosely
+# than its position needs (Coq: + at level 50, * and / at 40, unary - at 35, ^ at 30).
+SUM, PRODUCT, NEGATION, POWER, APPLICATION, ATOM = range(6)
+
+# Headline's omega i d = Rpower 10000 (- (2 * i) / d): the paper's frequency base.
+OMEGA_BASE = sp.Integer(10000)
 
 
 class NotExpressibleError(ValueError):
@@ -42,19 +65,108 @@ def coq_name(symbol: sp.Symbol) -> str:
     return f"{name}_" if name in RESERVED else name
 
 
-class CoqPrinter(Printer):
-    """Prints a real-valued SymPy expression as a Coq term; see the module docstring."""
+@dataclass
+class Context:
+    """How a lemma's symbols are written.
 
-    printmethod = "_coq"
+    names: symbol -> (text, binding strength), e.g. a sum's index i -> ("INR i", APPLICATION),
+    d_model -> ("INR (2 * S n)", APPLICATION). integers: symbols bound as Coq integers (Z),
+    written IZR s. naturals: expression -> its text as a natural number, for the upper bounds of
+    sums (d_model/2 − 1 -> "n"). nat_sizes: a numeric size of omega is written INR d, as pe
+    and shift write it.
+    """
 
-    def doprint(self, expr: sp.Basic) -> str:
+    names: dict[sp.Basic, tuple[str, int]] = field(default_factory=dict)
+    integers: frozenset[sp.Symbol] = frozenset()
+    naturals: dict[sp.Basic, str] = field(default_factory=dict)
+    nat_sizes: bool = False
+
+
+def is_atom(expr: sp.Basic) -> bool:
+    """Whether ring arithmetic treats expr as a variable: a function application, a power with
+    a non-integer exponent, a Σ (what proofs.engine.rules.normal_form calls an atom)."""
+    if isinstance(expr, sp.Pow):
+        return not expr.exp.is_Integer
+    return isinstance(expr, sp.Function | sp.Sum | sp.Indexed)
+
+
+class Printer:
+    """Prints real-valued SymPy expressions and explicit matrices as Coq terms.
+
+    context: how symbols are written. canonical: print every atom as the first atom met with the
+    same normal form (the scripts' mode); False prints each as written (statements).
+    """
+
+    def __init__(self, context: Context | None = None, *, canonical: bool = False) -> None:
+        self.context = context or Context()
+        self.canonical = canonical
+        self.atoms = Atoms()
+        self._texts: dict[object, tuple[str, int]] = {}
+        self._arguments: dict[object, tuple[str, int]] = {}
+
+    def with_names(self, names: Mapping[sp.Basic, tuple[str, int]]) -> Printer:
+        """A printer with more symbols named (a sum's index), sharing this one's atom texts."""
+        inner = Printer(
+            Context(
+                {**self.context.names, **names},
+                self.context.integers,
+                self.context.naturals,
+                self.context.nat_sizes,
+            ),
+            canonical=self.canonical,
+        )
+        inner.atoms, inner._texts, inner._arguments = self.atoms, self._texts, self._arguments
+        return inner
+
+    # ---- entry points ----
+
+    def term(self, expr: sp.Basic) -> str:
+        """expr as a Coq term."""
         return self._term(expr)[0]
+
+    def at(self, expr: sp.Basic, strength: int = ATOM) -> str:
+        """expr printed to sit where a term of at least strength is needed."""
+        text, own = self._term(expr)
+        return text if own >= strength else f"({text})"
+
+    def written(self, atom: sp.Basic) -> str:
+        """atom with its own arguments as written and the atoms inside them canonical."""
+        return self._node(atom, written=True)[0]
+
+    def argument(self, expr: sp.Basic, strength: int = ATOM) -> str:
+        """expr as a function's argument: in canonical mode, the first text met for an argument
+        with its normal form, so that sin x and cos x of one x share it."""
+        if not self.canonical:
+            return self.at(expr, strength)
+        key = self.atoms.polynomial(expr)
+        if key not in self._arguments:
+            self._arguments[key] = self._term(expr)
+        text, own = self._arguments[key]
+        return text if own >= strength else f"({text})"
+
+    # ---- the walk ----
 
     def _term(self, expr: sp.Basic) -> tuple[str, int]:
         """(text, binding strength) of expr."""
-        if isinstance(expr, sp.MatrixBase | sp.MatrixExpr):
-            raise NotExpressibleError("a matrix is not a real number: state it entry by entry")
+        if expr in self.context.names:
+            return self.context.names[expr]
+        if self.canonical and is_atom(expr) and not isinstance(expr, sp.Function):
+            key = self.atoms.key(expr)
+            if key not in self._texts:
+                self._texts[key] = self._node(expr)
+            return self._texts[key]
+        return self._node(expr)
+
+    def _node(self, expr: sp.Basic, *, written: bool = False) -> tuple[str, int]:
+        """expr's text; written: its own arguments as written even in canonical mode."""
+        arg = self.at if written or not self.canonical else self.argument
+        if isinstance(expr, sp.MatrixBase):
+            return self._matrix(expr)
+        if isinstance(expr, sp.MatrixExpr):
+            return self._matrix_expression(expr)
         if isinstance(expr, sp.Symbol):
+            if expr in self.context.integers:
+                return f"IZR {coq_name(expr)}", APPLICATION
             return coq_name(expr), ATOM
         if isinstance(expr, sp.Integer):
             return (str(expr), ATOM) if expr >= 0 else (f"- {-expr}", NEGATION)
@@ -64,7 +176,7 @@ class CoqPrinter(Printer):
         if expr is sp.pi:
             return "PI", ATOM
         if expr is sp.E:
-            return "exp 1", ATOM
+            return "exp 1", APPLICATION
         if isinstance(expr, sp.Add):
             return self._sum(expr)
         if isinstance(expr, sp.Mul):
@@ -72,52 +184,110 @@ class CoqPrinter(Printer):
         if isinstance(expr, sp.Pow):
             return self._power(expr)
         if isinstance(expr, sp.sin | sp.cos | sp.exp):
-            return f"{type(expr).__name__} {self._at(expr.args[0], ATOM)}", ATOM
+            return f"{type(expr).__name__} {arg(expr.args[0])}", APPLICATION
+        if isinstance(expr, sp.Abs):
+            return f"Rabs {arg(expr.args[0])}", APPLICATION
+        if isinstance(expr, sp.Max) and len(expr.args) == 2:
+            a, b = expr.args
+            return f"Rmax {arg(a)} {arg(b)}", APPLICATION
         if isinstance(expr, sp.Sum):
             return self._sum_over_nat(expr)
-        if isinstance(expr, AppliedUndef) and len(expr.args) == 1:
-            # A function of a natural number: INR i, or an abstract frequency w i.
-            return f"{_function_name(expr)} {self._at(expr.args[0], ATOM)}", ATOM
+        if isinstance(expr, sp.Indexed):
+            (index,) = expr.indices
+            return f"{_ident(expr.base.label.name)} {self.natural(index)}", APPLICATION
+        if isinstance(expr, MatrixElement):
+            raise NotExpressibleError("an entry of a symbolic matrix has no Coq counterpart here")
+        if isinstance(expr, AppliedUndef):
+            args = " ".join(arg(a) for a in expr.args)
+            return f"{_ident(expr.func.__name__)} {args}", APPLICATION
         if isinstance(expr, sp.Number):
             raise NotExpressibleError(f"the number {expr} is not an exact rational")
         raise NotExpressibleError(f"{type(expr).__name__} has no Coq counterpart in this printer")
 
-    def _sum_over_nat(self, expr: sp.Sum) -> tuple[str, int]:
-        """Σ_{i=0}^{INR(n)} body as sum_f_R0 (fun i => body) n, i and n natural numbers."""
-        (index, lower, upper), *more = expr.limits
-        if (
-            more
-            or lower != 0
-            or not (isinstance(upper, AppliedUndef) and upper.func.__name__ == "INR")
-        ):
-            raise NotExpressibleError(
-                f"the Σ over {index} = {lower} .. {upper} is not of the form i = 0 .. n for a "
-                "natural number n (sum_f_R0)"
-            )
-        body = self._term(expr.function)[0]
-        return f"sum_f_R0 (fun {coq_name(index)} => {body}) {self._at(upper.args[0], ATOM)}", ATOM
+    def natural(self, expr: sp.Basic) -> str:
+        """expr, an integer polynomial in natural-number symbols, as a Coq nat term (atom)."""
+        if expr in self.context.naturals:
+            text = self.context.naturals[expr]
+            return text if _IDENT.fullmatch(text) or text.isdigit() else f"({text})"
+        expr = sp.expand(expr)
+        if expr.is_Integer and expr >= 0:
+            return str(expr)
+        terms = []
+        for term in sp.Add.make_args(expr):
+            coeff, rest = term.as_coeff_Mul()
+            if not (coeff.is_Integer and coeff > 0) or not all(
+                isinstance(f, sp.Symbol) and f.is_integer and f.is_nonnegative
+                for f in sp.Mul.make_args(rest)
+                if f != 1
+            ):
+                raise NotExpressibleError(f"{expr} is not a natural-number expression")
+            factors = [coq_name(f) for f in sp.Mul.make_args(rest) if f != 1]
+            if coeff != 1 or not factors:
+                factors.insert(0, str(coeff))
+            terms.append(" * ".join(factors))
+        return f"({' + '.join(terms)})%nat" if len(terms) > 1 or " " in terms[0] else terms[0]
 
-    def _at(self, expr: sp.Basic, strength: int) -> str:
-        """expr printed to sit where a term of at least strength is needed."""
-        text, own = self._term(expr)
-        return text if own >= strength else f"({text})"
+    # ---- matrices ----
+
+    def _matrix(self, m: sp.MatrixBase) -> tuple[str, int]:
+        rows, cols = m.shape
+        if (rows, cols) == (2, 2) and (angle := rotation_angle(m)) is not None:
+            return f"rot_mat {self.at(angle)}", APPLICATION
+        if cols == 1 and rows > 1:
+            return f"col [{'; '.join(self.term(e) for e in m)}]", APPLICATION
+        body = "; ".join(
+            "[" + "; ".join(self.term(m[r, c]) for c in range(cols)) + "]" for r in range(rows)
+        )
+        return f"rows [{body}]", APPLICATION
+
+    def _matrix_expression(self, expr: sp.MatrixExpr) -> tuple[str, int]:
+        if isinstance(expr, sp.MatMul):
+            factors = [f for f in expr.args if isinstance(f, sp.MatrixBase | sp.MatrixExpr)]
+            if len(factors) != len(expr.args):
+                raise NotExpressibleError("a scalar times a matrix product is not printed")
+            text = self.at(factors[0])
+            for before, factor in itertools.pairwise(factors):
+                text = f"mmul {before.shape[1]} {_bracket(text)} {self.at(factor)}"
+            return text, APPLICATION
+        if isinstance(expr, sp.Transpose):
+            return f"mtr {self.at(expr.arg)}", APPLICATION
+        if isinstance(expr, sp.MatAdd):
+            text = self.at(expr.args[0])
+            for term in expr.args[1:]:
+                text = f"madd {_bracket(text)} {self.at(term)}"
+            return text, APPLICATION
+        raise NotExpressibleError(f"the matrix expression {type(expr).__name__} is not printed")
+
+    # ---- scalars ----
+
+    def _sum_over_nat(self, expr: sp.Sum) -> tuple[str, int]:
+        """Σ_{i=0}^{N} body as sum_f_R0 (fun i => body) N, i and N natural numbers."""
+        (index, lower, upper), *more = expr.limits
+        if more or lower != 0:
+            raise NotExpressibleError(
+                f"the Σ over {index} = {lower} .. {upper} does not start at 0 (sum_f_R0)"
+            )
+        name = coq_name(index)
+        body = self.with_names({index: (f"INR {name}", APPLICATION)}).term(expr.function)
+        return f"sum_f_R0 (fun {name} => {body}) {self.natural(upper)}", APPLICATION
 
     def _sum(self, expr: sp.Add) -> tuple[str, int]:
-        terms = list(expr.args) if not expr.is_commutative else list(sp.Add.make_args(expr))
-        out = self._at(terms[0], PRODUCT)
+        terms = list(expr.args)
+        out = self.at(terms[0], PRODUCT)
         for term in terms[1:]:
             coeff, rest = term.as_coeff_Mul()
             if coeff.is_negative:
-                out += f" - {self._at(sp.Mul(-coeff, rest, evaluate=False) if coeff != -1 else rest, PRODUCT)}"
+                positive = rest if coeff == -1 else sp.Mul(-coeff, rest, evaluate=False)
+                out += f" - {self.at(positive, PRODUCT)}"
             else:
-                out += f" + {self._at(term, PRODUCT)}"
+                out += f" + {self.at(term, PRODUCT)}"
         return out, SUM
 
     def _product(self, expr: sp.Mul) -> tuple[str, int]:
         coeff, rest = expr.as_coeff_Mul()
         if coeff.is_negative:
             positive = rest if coeff == -1 else sp.Mul(-coeff, rest, evaluate=False)
-            return f"- {self._at(positive, POWER)}", NEGATION
+            return f"- {self.at(positive, POWER)}", NEGATION
         numerator, denominator = [], []
         for factor in sp.Mul.make_args(expr):
             if isinstance(factor, sp.Rational) and not isinstance(factor, sp.Integer):
@@ -125,15 +295,19 @@ class CoqPrinter(Printer):
                 denominator.append(sp.Integer(factor.q))
             elif isinstance(factor, sp.Pow) and factor.exp.is_Integer and factor.exp.is_negative:
                 denominator.append(_power_of(factor.base, -factor.exp))
+            elif (inverse := _reciprocal_frequency(factor)) is not None:
+                denominator.append(inverse)
             else:
                 numerator.append(factor)
         numerator = [f for f in numerator if f != 1] or [sp.Integer(1)]
         return self._quotient(numerator, denominator)
 
     def _quotient(self, numerator: list[sp.Basic], denominator: list[sp.Basic]) -> tuple[str, int]:
-        text = " * ".join(self._at(f, POWER) for f in numerator)
+        if len(numerator) == 1 and not denominator:
+            return self._term(numerator[0])
+        text = " * ".join(self.at(f, POWER) for f in numerator)
         for factor in denominator:
-            text += f" / {self._at(factor, POWER)}"
+            text += f" / {self.at(factor, POWER)}"
         return text, PRODUCT if len(numerator) + len(denominator) > 1 else POWER
 
     def _power(self, expr: sp.Pow) -> tuple[str, int]:
@@ -144,26 +318,39 @@ class CoqPrinter(Printer):
             if exponent == 1:
                 return self._term(base)
             # Coq's ^ is right-associative at level 30: a power base needs parentheses.
-            return f"{self._at(base, ATOM)} ^ {exponent}", POWER
+            return f"{self.at(base, APPLICATION)} ^ {exponent}", POWER
+        if base == -1 and exponent in self.context.integers:
+            return f"(- 1) ^ Z.abs_nat {coq_name(exponent)}", POWER
+        if (frequency := omega_arguments(expr)) is not None:
+            index, size = frequency
+            written = (
+                f"(INR {size})" if self.context.nat_sizes and size.is_Integer else self.at(size)
+            )
+            return f"omega {self.at(index)} {written}", APPLICATION
+        if (inverse := _reciprocal_frequency(expr)) is not None:
+            return self._quotient([sp.Integer(1)], [inverse])
         if exponent == sp.Rational(1, 2):
             if base.is_nonnegative is not True:
                 raise NotExpressibleError(
                     f"sqrt({base}): the radicand is not provably ≥ 0 (Coq's sqrt is 0 below 0)"
                 )
-            return f"sqrt {self._at(base, ATOM)}", ATOM
+            return f"sqrt {self.at(base)}", APPLICATION
         if base.is_positive is not True:
             raise NotExpressibleError(
                 f"{expr}: a power with exponent {exponent} needs a provably positive base "
                 "(Coq's Rpower is exp(y·ln x))"
             )
-        return f"Rpower {self._at(base, ATOM)} {self._at(exponent, ATOM)}", ATOM
+        return f"Rpower {self.at(base)} {self.at(exponent)}", APPLICATION
 
 
-def _function_name(expr: AppliedUndef) -> str:
-    name = expr.func.__name__
+def _ident(name: str) -> str:
     if not _IDENT.fullmatch(name):
-        raise NotExpressibleError(f"the function name {name!r} is not a Coq identifier")
+        raise NotExpressibleError(f"the name {name!r} is not a Coq identifier")
     return name
+
+
+def _bracket(text: str) -> str:
+    return text if " " not in text or (text.startswith("(") and text.endswith(")")) else f"({text})"
 
 
 def _power_of(base: sp.Basic, exponent: sp.Integer) -> sp.Basic:
@@ -171,6 +358,51 @@ def _power_of(base: sp.Basic, exponent: sp.Integer) -> sp.Basic:
     return base if exponent == 1 else sp.Pow(base, exponent, evaluate=False)
 
 
-def coq_term(expr: sp.Basic) -> str:
-    """expr as a Coq term of type R; NotExpressibleError (a ValueError) with the reason otherwise."""
-    return CoqPrinter().doprint(expr)
+def omega_arguments(power: sp.Basic) -> tuple[sp.Expr, sp.Expr] | None:
+    """(X, Y) when power is Headline's omega X Y = 10000**(−2X/Y) with X mentioning a symbol (a
+    pair index): Y is the exponent's denominator, or for a numeric one the least integer that
+    leaves X integer coefficients (10000**(−i/4) is omega i 8); None otherwise."""
+    if not (isinstance(power, sp.Pow) and power.base == OMEGA_BASE):
+        return None
+    exponent = power.exp
+    if exponent.is_Integer or not exponent.free_symbols or sp.expand(exponent) == 0:
+        return None
+    numerator, denominator = sp.fraction(sp.together(exponent))
+    if denominator.is_Integer:
+        half = sp.expand(-exponent / 2)
+        denominators = [sp.fraction(c)[1] for c in sp.Poly(half, *half.free_symbols).coeffs()]
+        size = sp.Integer(math.lcm(*(int(q) for q in denominators)))
+        index = sp.expand(half * size)
+    else:
+        size, index = denominator, sp.expand(-numerator / 2)
+    if size.has(sp.Max, sp.Min) or index.has(sp.Max, sp.Min) or not index.free_symbols:
+        return None
+    coeff = sp.Poly(index, *index.free_symbols).coeffs()[0] if index.is_polynomial() else None
+    if coeff is None or coeff < 0:
+        return None
+    return index, size
+
+
+def _reciprocal_frequency(factor: sp.Basic) -> sp.Pow | None:
+    """10000**(2X/Y) = 1/omega X Y as the omega power it is the reciprocal of, or None."""
+    if not (isinstance(factor, sp.Pow) and factor.base == OMEGA_BASE):
+        return None
+    inverse = sp.Pow(OMEGA_BASE, -factor.exp, evaluate=False)
+    return inverse if omega_arguments(inverse) is not None else None
+
+
+def rotation_angle(m: sp.MatrixBase) -> sp.Expr | None:
+    """t when m is exactly [[cos t, sin t], [−sin t, cos t]] as written, else None."""
+    c, s, minus_s, c2 = m
+    if not (isinstance(c, sp.cos) and isinstance(s, sp.sin)):
+        return None
+    angle = c.args[0]
+    if s.args[0] != angle or c2 != c:
+        return None
+    coeff, rest = minus_s.as_coeff_Mul()
+    return angle if coeff == -1 and rest == s else None
+
+
+def coq_term(expr: sp.Basic, context: Context | None = None) -> str:
+    """expr as a Coq term; NotExpressibleError (a ValueError) with the reason otherwise."""
+    return Printer(context).term(expr)

@@ -1,233 +1,440 @@
-"""SymPy finds the Coq proof of one real equation lhs = rhs; Coq checks it.
+"""The Coq proof of one step from the rules it cites: SymPy plans the rewrites, Coq checks them.
 
-The script has three moves. Every sin/cos whose argument is a sum (or a small multiple of an
-angle met elsewhere, as x beside x/2) is expanded by sin_plus, cos_plus, sin_neg and cos_neg,
-after `replace`-ing it by the same function of the expanded sum (f_equal, field). A power
-whose exponent is 0 becomes 1 by Rpower_O. What is left is an identity of rational functions
-in the remaining atoms, closed by `ring`/`field`, or, when it needs sin²x + cos²x = 1, by a
-Pythagorean certificate: lhs − rhs = Σ q_j·(sin²B_j + cos²B_j − 1), the q_j found by reducing
-the difference modulo those polynomials (a Gröbner basis: their leading monomials sin²B_j are
-coprime), checked by field, the brackets then rewritten to 0 with the lemma pyth.
+A step a = b citing rules r_1, …, r_m is proved as the checker proves it: both sides rewritten
+by each rule in turn, then equal by algebra. In Coq:
+1. atoms written differently but equal by algebra on their arguments (sin((pos + k)·ω) beside
+   sin(pos·ω + k·ω)) are given one text: `replace (...) with (...) by args` (f_equal, ring);
+2. each atom a rule rewrites is replaced by what the rule makes of it, proved locally by the
+   rule's own Coq tactic (Rule.coq: sin_plus and cos_plus for angle addition, sin_neg and
+   cos_neg for parity, sin_period_Z for the period, ...) after writing the atom's argument in the
+   rule's pattern (sin(a + b), cos(−x), sin(x + 2πn));
+3. what is left is an identity of polynomials (or rational functions) in the atoms: `ring` or
+   `field`, or, when the Pythagorean identity is cited, a certificate lhs − rhs =
+   Σ q_j·(sin²B_j + cos²B_j − 1), checked by ring, its brackets then 0 by `rewrite !pyth`.
+A matrix step is proved entry by entry, after `mat_unfold` computes the entries (Helpers.v).
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import sympy as sp
-from sympy.core.function import AppliedUndef
 
-from proofs.engine.coq.printer import coq_term
-
-# Closes a rational identity; field's side conditions (x <> 0) come from the hypotheses.
-FIELD = "field; repeat split; (assumption || lra)"
-RING = "ring"
-EXPAND = "repeat first [rewrite sin_plus | rewrite cos_plus | rewrite sin_neg | rewrite cos_neg]"
-# sin(n·B) is expanded through B + ... + B only for n up to this.
-MAX_MULTIPLE = 4
-# Closes 0 <= w for w built from squares, sums, products and nonnegative numbers or symbols.
-NONNEGATIVE = (
-    "repeat first [apply pow2_ge_0 | apply Rplus_le_le_0_compat | apply Rmult_le_pos | lra]"
+from proofs.engine.coq.printer import PRODUCT, NotExpressibleError, Printer, coq_name, is_atom
+from proofs.engine.rules import (
+    ALGEBRA,
+    ANGLE_ADDITION,
+    ANGLE_SUBTRACTION,
+    CANCEL,
+    COMMON_ANGLE,
+    COUNT_TERMS,
+    EXPONENT_LAWS,
+    HALF_PERIOD,
+    MATRIX_PRODUCT,
+    MULTIPLE_ANGLE,
+    PARITY,
+    PERIOD,
+    PYTHAGOREAN,
+    TRANSPOSE,
+    Rule,
 )
-# The module defines this lemma once; certificates rewrite with it.
-PYTH_LEMMA = (
-    "Lemma pyth : forall x : R, sin x ^ 2 + cos x ^ 2 = 1.\n"
-    "Proof. intro x. rewrite <- (sin2_cos2 x). unfold Rsqr. ring. Qed."
+from proofs.engine.rules.matrices import explicit
+from proofs.engine.rules.normal_form import equal_by_algebra
+from proofs.engine.rules.trigonometry import _negated, _terms
+
+RING = "ring"
+FIELD = "field; side"
+# Proves two applications of one function equal from their arguments (Helpers.v).
+ARGS = "args"
+# The rules whose work is carrying out a matrix product or transpose: done by mat_unfold.
+MATRIX_RULES = (MATRIX_PRODUCT, TRANSPOSE)
+# Rules that rewrite single atoms (sin, cos) in place.
+ATOM_RULES = (
+    ANGLE_ADDITION,
+    ANGLE_SUBTRACTION,
+    PARITY,
+    PERIOD,
+    HALF_PERIOD,
+    MULTIPLE_ANGLE,
+    COMMON_ANGLE,
 )
 
 
 class NoProofError(ValueError):
-    """SymPy found no proof script for the equation; the message says what was missing."""
+    """SymPy found no proof script for the step; the message says what was missing."""
 
 
-def _unevaluated(f: type, angle: sp.Expr) -> sp.Expr:
-    return f(angle, evaluate=False)
+def is_matrix(expr: sp.Basic) -> bool:
+    return isinstance(expr, sp.MatrixBase | sp.MatrixExpr)
 
 
-def _signed_terms(angle: sp.Expr, units: dict[sp.Expr, sp.Rational]) -> list[tuple[int, sp.Expr]]:
-    """The expanded angle as (sign, base) terms, each base a positive multiple of a monomial.
+@dataclass
+class Plan:
+    """The current expressions of a proof in progress and the tactic sentences so far."""
 
-    units: monomial -> the largest rational dividing each of its coefficients in the equation;
-    c·m is written as |c|/unit copies of unit·m when that is at most MAX_MULTIPLE, so that
-    sin x and sin(x/2) meet as sin(x/2 + x/2) and sin(x/2).
-    """
-    out = []
-    for term in sp.Add.make_args(sp.expand(angle)):
-        if term == 0:
-            continue
-        coeff, monomial = term.as_coeff_Mul()
-        sign = -1 if coeff.is_negative else 1
-        copies = abs(coeff) / units[monomial]
-        if copies <= MAX_MULTIPLE:
-            out += [(sign, sp.Mul(units[monomial], monomial))] * int(copies)
-        else:
-            out.append((sign, sp.Mul(abs(coeff), monomial)))
+    lhs: sp.Expr
+    rhs: sp.Expr
+    lines: list[str]
+
+
+def atoms_of(*exprs: sp.Basic) -> list[sp.Basic]:
+    """The atoms of exprs, innermost first, each once (as written)."""
+    out: list[sp.Basic] = []
+    seen: set[sp.Basic] = set()
+
+    def walk(e: sp.Basic) -> None:
+        for a in e.args:
+            walk(a)
+        if is_atom(e) and e not in seen:
+            seen.add(e)
+            out.append(e)
+
+    for e in exprs:
+        walk(e)
     return out
 
 
-def _units(atoms: set[sp.Expr]) -> dict[sp.Expr, sp.Rational]:
-    """monomial -> the largest rational dividing each coefficient it has in atoms' angles."""
-    coefficients: dict[sp.Expr, list[sp.Rational]] = {}
-    for atom in atoms:
-        for term in sp.Add.make_args(sp.expand(atom.args[0])):
-            coeff, monomial = term.as_coeff_Mul()
-            if coeff != 0:
-                coefficients.setdefault(monomial, []).append(abs(sp.Rational(coeff)))
-    return {
-        m: sp.Rational(math.gcd(*(c.p for c in cs)), math.lcm(*(c.q for c in cs)))
-        for m, cs in coefficients.items()
-    }
+def normalize(printer: Printer, *exprs: sp.Basic) -> list[str]:
+    """replace sentences giving atoms equal by algebra on their arguments one text."""
+    lines = []
+    done: set[str] = set()
+    for atom in atoms_of(*exprs):
+        if isinstance(atom, sp.Pow) and sp.expand(atom.exp) == 0:
+            # b^(expression equal to 0) is 1: ring's normal form has no such atom.
+            written = printer.written(atom)
+            if written not in done:
+                done.add(written)
+                lines.append(
+                    f"replace ({written}) with 1 by (replace ({printer.term(atom.exp)}) with 0 "
+                    f"by ({_exponent_closer(atom.exp)}); symmetry; apply Rpower_O; lra)."
+                )
+            continue
+        written, canonical = printer.written(atom), printer.term(atom)
+        if written != canonical and written not in done:
+            done.add(written)
+            lines.append(f"replace ({written}) with ({canonical}) by {_args_tactic(atom)}.")
+    return lines
 
 
-class _Search:
-    """The state of one proof search: generators for atoms, the base angles met, the script."""
-
-    def __init__(self) -> None:
-        self.script: list[str] = []
-        self.generators: dict[sp.Expr, sp.Symbol] = {}
-        self.bases: dict[sp.Expr, tuple[sp.Symbol, sp.Symbol]] = {}
-
-    def _generator(self, atom: sp.Expr) -> sp.Symbol:
-        if atom not in self.generators:
-            self.generators[atom] = sp.Dummy(f"g{len(self.generators)}")
-        return self.generators[atom]
-
-    def _base(self, angle: sp.Expr) -> tuple[sp.Symbol, sp.Symbol]:
-        """The generators standing for sin(angle) and cos(angle)."""
-        if angle not in self.bases:
-            self.bases[angle] = (
-                self._generator(_unevaluated(sp.sin, angle)),
-                self._generator(_unevaluated(sp.cos, angle)),
-            )
-        return self.bases[angle]
-
-    def trig(self, atom: sp.Expr, units: dict[sp.Expr, sp.Rational]) -> sp.Expr:
-        """atom = sin(u) or cos(u) as a polynomial in generators; the rewriting goes to script."""
-        (angle,) = atom.args
-        if angle.has(sp.sin, sp.cos):
-            raise NoProofError(f"{atom}: a sine or cosine inside an angle is not expanded")
-        terms = _signed_terms(angle, units)
-        sin_sum, cos_sum = sp.Integer(0), sp.Integer(1)
-        for index, (sign, base) in enumerate(terms):
-            s, c = self._base(base)
-            s = sign * s
-            if index == 0:
-                sin_sum, cos_sum = s, c
-            else:
-                sin_sum, cos_sum = sin_sum * c + cos_sum * s, cos_sum * c - sin_sum * s
-        polynomial = sp.expand(sin_sum if isinstance(atom, sp.sin) else cos_sum)
-        expansion = self.text(polynomial)
-        if expansion != coq_term(atom):
-            terms_text = " + ".join(
-                f"(- ({coq_term(base)}))" if sign < 0 else f"({coq_term(base)})"
-                for sign, base in terms
-            )
-            zero_rules = " rewrite ?sin_0, ?cos_0;" if not terms else ""
-            # Only the atom is rewritten: its angle may also sit inside the bases (x in x/2).
-            f = type(atom).__name__
-            self.script.append(
-                f"replace ({coq_term(atom)}) with ({expansion}) by "
-                f"(replace ({coq_term(atom)}) with ({f} ({terms_text or '0'})) by "
-                f"(f_equal; {FIELD});{zero_rules} {EXPAND}; ring)."
-            )
-        return polynomial
-
-    def text(self, polynomial: sp.Expr) -> str:
-        """A polynomial in generators as Coq text, each generator printed as its atom."""
-        return coq_term(polynomial.xreplace({g: a for a, g in self.generators.items()}))
-
-    def opaque(self, atom: sp.Expr) -> sp.Symbol:
-        """An atom ring and field treat as a variable (INR i, w i)."""
-        return self._generator(atom)
-
-    def power(self, atom: sp.Pow) -> sp.Expr:
-        """A power with a non-integer exponent: 1 if the exponent expands to 0, else opaque."""
-        if sp.expand(atom.exp) == 0:
-            self.script.append(
-                f"replace ({coq_term(atom)}) with 1 by (replace ({coq_term(atom.exp)}) with 0 "
-                f"by ({FIELD}); symmetry; apply Rpower_O; lra)."
-            )
-            return sp.Integer(1)
-        coq_term(atom)  # NotExpressibleError unless the base is provably positive
-        return self._generator(atom)
+def _args_tactic(atom: sp.Basic) -> str:
+    if isinstance(atom, sp.Sum):
+        return "(apply sum_eq; intros; cbv beta; first [ring | field; side])"
+    return ARGS
 
 
-def _denominators_nonzero(expr: sp.Expr) -> None:
-    """NoProofError unless every divisor in expr is a number or a symbol the hypotheses make nonzero."""
-    for power in expr.atoms(sp.Pow):
-        if power.exp.is_negative:
-            for factor in sp.Mul.make_args(power.base):
-                if not (factor.is_number or (factor.is_Symbol and factor.is_nonzero)):
-                    raise NoProofError(f"division by {factor}, not provably nonzero for field")
-
-
-def entry_proof(lhs: sp.Expr, rhs: sp.Expr) -> list[str]:
-    """The Coq tactic sentences proving lhs = rhs (hypotheses already introduced); NoProofError if none."""
+def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[Rule]) -> list[str]:
+    """The sentences proving lhs = rhs (scalars, hypotheses introduced) by rules, then algebra."""
     for side in (lhs, rhs):
-        coq_term(side)  # NotExpressibleError first: no search for what cannot be stated
-        _denominators_nonzero(side)
-    search = _Search()
-    replaced = {}
-    powers = [p for p in (lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow)) if not p.exp.is_Integer]
-    for atom in sorted(powers, key=sp.default_sort_key):
-        replaced[atom] = search.power(atom)
-    for atom in sorted(lhs.atoms(AppliedUndef) | rhs.atoms(AppliedUndef), key=sp.default_sort_key):
-        replaced[atom] = search.opaque(atom)
-    trig = lhs.atoms(sp.sin, sp.cos) | rhs.atoms(sp.sin, sp.cos)
-    units = _units(trig)
-    for atom in sorted(trig, key=sp.default_sort_key):
-        replaced[atom] = search.trig(atom, units)
-    difference = sp.together(lhs.xreplace(replaced) - rhs.xreplace(replaced))
+        printer.term(side)  # NotExpressibleError first: no search for what cannot be stated
+    plan = Plan(lhs, rhs, normalize(printer, lhs, rhs))
+    rules = [r for r in rules if r not in MATRIX_RULES]
+    for position, rule in enumerate(rules):
+        if rule in (ALGEBRA, CANCEL):
+            continue
+        if rule is PYTHAGOREAN:
+            if position != len(rules) - 1:
+                raise NoProofError("the Pythagorean identity is applied last, as a certificate")
+            plan.lines += pythagorean_certificate(printer, plan.lhs, plan.rhs)
+            return plan.lines
+        if rule is EXPONENT_LAWS:
+            _powers_of_one_base(plan.lhs, plan.rhs)
+            plan.lines += [f"{rule.coq}.", f"all: {_closer(plan.lhs, plan.rhs)}."]
+            return plan.lines
+        if rule is COUNT_TERMS:
+            _rewrite_atoms(printer, plan, rule, _count_terms_step)
+        elif rule in ATOM_RULES:
+            _rewrite_atoms(printer, plan, rule, _atom_step)
+        else:
+            raise NoProofError(f"the rule {rule.words!r} has no Coq tactic")
+    difference = _difference(printer, plan.lhs, plan.rhs)
+    if difference != 0:
+        cited = ", ".join(r.words for r in rules) or "algebra"
+        raise NoProofError(f"lhs − rhs is not 0 by algebra after {cited}")
+    plan.lines.append(f"{_closer(plan.lhs, plan.rhs)}.")
+    return plan.lines
+
+
+def _powers_of_one_base(*exprs: sp.Expr) -> None:
+    """NoProofError unless exprs are products and quotients of powers of one positive number
+    (what the exponent laws' script, Rpower_plus then algebra on the exponents, handles)."""
+    bases = set()
+    for e in exprs:
+        for factor in sp.Mul.make_args(e):
+            base = factor.base if isinstance(factor, sp.Pow) else factor
+            if not (base.is_number and base.is_positive):
+                raise NoProofError(
+                    f"the exponent laws' script handles powers of one positive number, not {factor}"
+                )
+            bases.add(base)
+    if len(bases) > 1:
+        raise NoProofError(f"powers of several bases: {sorted(map(str, bases))}")
+
+
+def _exponent_closer(exponent: sp.Expr) -> str:
+    """Closes exponent = 0 for an exponent equal to 0 whatever its divisors are (0 / d = 0)."""
+    return "unfold Rdiv; ring" if has_division(exponent) else RING
+
+
+def _closer(*exprs: sp.Expr) -> str:
+    return FIELD if has_division(*exprs) else RING
+
+
+def has_division(*exprs: sp.Basic) -> bool:
+    """Whether any of exprs divides outside an atom (ring cannot; field can)."""
+
+    def walk(e: sp.Basic) -> bool:
+        if is_atom(e) and not isinstance(e, sp.Pow):
+            return False
+        if isinstance(e, sp.Pow) and e.exp.is_Integer and e.exp.is_negative:
+            return True
+        if isinstance(e, sp.Pow) and not e.exp.is_Integer:
+            # 10000**(2i/d) is printed 1/omega: a division.
+            return e.exp.could_extract_minus_sign() is False
+        if isinstance(e, sp.Rational) and not e.is_Integer:
+            return True
+        return any(walk(a) for a in e.args)
+
+    return any(walk(e) for e in exprs)
+
+
+def _difference(printer: Printer, lhs: sp.Expr, rhs: sp.Expr) -> sp.Expr:
+    return sp.cancel(sp.together(printer.atoms.polynomial(lhs) - printer.atoms.polynomial(rhs)))
+
+
+# ---------- rules that rewrite atoms ----------
+
+
+def _rewrite_atoms(printer: Printer, plan: Plan, rule: Rule, step) -> None:
+    """Every atom rule rewrites, replaced by what it becomes (a local proof per atom)."""
+    atoms = atoms_of(plan.lhs, plan.rhs)
+    candidates = [a for a in atoms if isinstance(a, sp.sin | sp.cos | sp.Sum)]
+    if not candidates:
+        return
+    rewritten = rule(sp.Tuple(*candidates))
+    mapping = {}
+    for atom, new in zip(candidates, rewritten, strict=True):
+        if new == atom:
+            continue
+        local = step(printer, rule, atom, new)
+        if local is None:
+            continue
+        mapping[atom] = new
+        plan.lines.append(
+            f"replace ({printer.term(atom)}) with ({printer.term(new)}) by ({local})."
+        )
+    plan.lhs, plan.rhs = plan.lhs.xreplace(mapping), plan.rhs.xreplace(mapping)
+
+
+def _atom_step(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr) -> str | None:
+    """The local proof of new = atom: the atom's argument written in the rule's pattern (algebra),
+    then the rule's tactic, then ring."""
+    found = _pattern(printer, rule, atom, new)
+    if found is None:
+        return None
+    pattern, preparation = found
+    f = type(atom).__name__
+    rewrite = f"{rule.coq}; {_closer(new)}"
+    if f"{f} ({pattern})" == printer.term(atom):
+        return rewrite
+    algebra = f"({'; '.join([*preparation, ARGS])})" if preparation else ARGS
+    return f"replace ({printer.term(atom)}) with ({f} ({pattern})) by {algebra}; {rewrite}"
+
+
+def _pattern(
+    printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr
+) -> tuple[str, list[str]] | None:
+    """(the atom's argument as the rule's lemma needs it written, the sentences that prepare the
+    argument for algebra), or None if the rule left the atom as it was."""
+    text = _pattern_text(printer, rule, atom, new)
+    if text is None or not isinstance(text, str):
+        return text
+    return text, []
+
+
+def _pattern_text(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr):
+    (angle,) = atom.args
+    if rule in (ANGLE_ADDITION, ANGLE_SUBTRACTION):
+        terms = _terms(angle)
+        if len(terms) < 2:
+            return None
+        text = printer.argument(terms[0], PRODUCT)
+        for term in terms[1:]:
+            minus = _negated(term) if rule is ANGLE_SUBTRACTION else None
+            if minus is not None:
+                text += f" - {printer.argument(minus, PRODUCT)}"
+            else:
+                text += f" + {printer.argument(term, PRODUCT)}"
+        return text
+    if rule is PARITY:
+        inner = _negated(angle)
+        return None if inner is None else f"- {printer.argument(inner)}"
+    if rule in (PERIOD, HALF_PERIOD):
+        base = _single_argument(new)
+        turns = sp.simplify((angle - base) / sp.pi / (2 if rule is PERIOD else 1))
+        if not turns.is_integer:
+            raise NoProofError(f"{atom}: the removed multiple of π is not an integer multiple")
+        written = sp.Add(base, (2 if rule is PERIOD else 1) * turns * sp.pi)
+        preparation = (
+            [] if equal_by_algebra(angle, written) else combine_powers(printer, angle, written)
+        )
+        multiple = f"IZR {_integer(printer, turns)}"
+        factor = f"2 * {multiple}" if rule is PERIOD else multiple
+        return f"{printer.argument(base, PRODUCT)} + {factor} * PI", preparation
+    if rule in (MULTIPLE_ANGLE, COMMON_ANGLE):
+        base = _single_argument(new)
+        copies = sp.simplify(angle / base)
+        if not (copies.is_Integer and 1 < copies <= 12):
+            raise NoProofError(f"{atom}: not a small multiple of {base}")
+        return " + ".join([printer.argument(base, PRODUCT)] * int(copies))
+    raise NoProofError(f"the rule {rule.words!r} rewrites no single atom")
+
+
+def combine_powers(printer: Printer, a: sp.Expr, b: sp.Expr) -> list[str]:
+    """Sentences writing powers of one number through one of them (b^s = b / b^r when r + s = 1),
+    after which a = b holds by algebra; NoProofError if that does not make it hold."""
+    powers: dict[sp.Expr, list[sp.Pow]] = {}
+    for p in sorted(a.atoms(sp.Pow) | b.atoms(sp.Pow), key=sp.default_sort_key):
+        if p.base.is_Integer and p.base > 1 and p.exp.is_Rational and not p.exp.is_Integer:
+            powers.setdefault(p.base, []).append(p)
+    mapping: dict[sp.Expr, sp.Expr] = {}
+    lines = []
+    for base, found in powers.items():
+        pivot, *others = found
+        stand_in = sp.Dummy("p")
+        mapping[pivot] = stand_in
+        for other in others:
+            if pivot.exp + other.exp != 1:
+                continue
+            mapping[other] = base / stand_in
+            r, s = printer.at(pivot.exp), printer.at(other.exp)
+            lines.append(
+                f"replace ({printer.term(other)}) with ({base} / {printer.term(pivot)}) by "
+                f"(rewrite (Rpower_split {base} {r} {s}); replace ({r} + {s}) with 1 by field; "
+                "rewrite Rpower_1 by lra; reflexivity)"
+            )
+    if not lines or not equal_by_algebra(a.xreplace(mapping), b.xreplace(mapping)):
+        raise NoProofError(
+            f"{sp.sstr(a)} = {sp.sstr(b)} needs relations between powers of one number that the "
+            "script does not find"
+        )
+    return lines
+
+
+def _single_argument(expr: sp.Expr) -> sp.Expr:
+    """The one angle the sines and cosines of expr share (0 when there are none)."""
+    angles = {a.args[0] for a in expr.atoms(sp.sin, sp.cos)}
+    if len(angles) > 1:
+        raise NoProofError(f"{expr}: the rule's result mixes the angles {sorted(map(str, angles))}")
+    return angles.pop() if angles else sp.Integer(0)
+
+
+def _integer(printer: Printer, value: sp.Expr) -> str:
+    """An integer-valued expression as a Coq Z term in parentheses."""
+    if value.is_Integer:
+        return f"({value})"
+    if isinstance(value, sp.Symbol) and value in printer.context.integers:
+        return coq_name(value)
+    raise NoProofError(f"the multiple {value} is not an integer symbol bound as one")
+
+
+def _count_terms_step(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr) -> str | None:
+    if not isinstance(atom, sp.Sum):
+        return None
+    return f"{rule.coq}; {_closer(new, sp.Rational(1, 2))}"
+
+
+# ---------- the Pythagorean identity ----------
+
+
+def pythagorean_certificate(printer: Printer, lhs: sp.Expr, rhs: sp.Expr) -> list[str]:
+    """lhs − rhs = Σ q_j·(sin²B_j + cos²B_j − 1), found by reducing modulo those brackets (a
+    Gröbner basis: their leading monomials sin²B_j are coprime), checked by ring or field."""
+    table = printer.atoms
+    difference = sp.together(table.polynomial(lhs) - table.polynomial(rhs))
     numerator, denominator = sp.fraction(difference)
     numerator = sp.expand(numerator)
-    closer = FIELD if _has_division(lhs, rhs) else RING
+    closer = _closer(lhs, rhs)
     if numerator == 0:
-        return [*search.script, f"{closer}."]
-    brackets = [s**2 + c**2 - 1 for s, c in search.bases.values()]
-    if not brackets:
-        raise NoProofError("lhs − rhs is not 0 as a rational function of its atoms")
-    gens = [g for pair in search.bases.values() for g in pair]
+        return [f"{closer}."]
+    angles: dict[object, sp.Expr] = {}
+    for dummy, atom in list(table.original.items()):
+        if isinstance(atom, sp.sin | sp.cos) and dummy in numerator.free_symbols:
+            angles.setdefault(table.polynomial(atom.args[0]), atom.args[0])
+    bases = []
+    for angle in angles.values():
+        s = table.polynomial(sp.sin(angle, evaluate=False))
+        c = table.polynomial(sp.cos(angle, evaluate=False))
+        bases.append((angle, s, c))
+    if not bases:
+        raise NoProofError("lhs − rhs is not 0 and has no sine or cosine to use sin² + cos² = 1")
+    brackets = [s**2 + c**2 - 1 for _, s, c in bases]
+    gens = [g for _, s, c in bases for g in (s, c)]
     others = sorted(numerator.free_symbols - set(gens), key=sp.default_sort_key)
     quotients, remainder = sp.reduced(numerator, brackets, *gens, *others, order="lex")
     if sp.expand(remainder) != 0:
         raise NoProofError("lhs − rhs does not reduce to 0 modulo sin² + cos² = 1")
     terms = []
-    for q, (base, _) in zip(quotients, search.bases.items(), strict=True):
+    for q, (angle, _, _) in zip(quotients, bases, strict=True):
         if q == 0:
             continue
-        s, c = (coq_term(_unevaluated(f, base)) for f in (sp.sin, sp.cos))
-        terms.append(f"({search.text(q / denominator)}) * ({s} ^ 2 + {c} ^ 2 - 1)")
+        s = printer.term(sp.sin(angle, evaluate=False))
+        c = printer.term(sp.cos(angle, evaluate=False))
+        weight = printer.term(table.expression(q / denominator))
+        terms.append(f"({weight}) * ({s} ^ 2 + {c} ^ 2 - 1)")
     return [
-        *search.script,
         "apply Rminus_diag_uniq.",
-        f"transitivity ({' + '.join(terms)}); [({FIELD}) | rewrite !pyth; ring].",
+        f"transitivity ({' + '.join(terms)}); [{closer} | {PYTHAGOREAN.coq}; ring].",
     ]
 
 
-def _has_division(*exprs: sp.Expr) -> bool:
-    """Whether any of exprs divides (ring treats 1/x as an atom; field knows x·(1/x) = 1)."""
-    return any(p.exp.is_negative for e in exprs for p in e.atoms(sp.Pow)) or any(
-        not r.is_Integer for e in exprs for r in e.atoms(sp.Rational)
-    )
+# ---------- matrices ----------
 
 
-def nonnegative_proof(expr: sp.Expr, witness: sp.Expr) -> list[str]:
-    """The Coq sentences proving 0 <= expr from expr = witness, witness a sum of squares."""
-    if not _made_of_squares(witness):
-        raise NoProofError(
-            f"the witness {witness} is not built from squares, sums, products and nonnegatives"
-        )
+def index_pattern(size: int, name: str) -> str:
+    """The destruct pattern naming indices 0 .. size − 1 and one case past them: [|[|ri]]."""
+    pattern = name
+    for _ in range(size):
+        pattern = f"[|{pattern}]"
+    return pattern
+
+
+def split_entries(rows: int, cols: int) -> list[str]:
+    """Sentences reducing a matrix equation to one goal per entry (and the entries past the
+    shape), in row-major order, entries computed."""
     return [
-        f"enough (E : {coq_term(expr)} = {coq_term(witness)}).",
-        f"{{ rewrite E. {NONNEGATIVE}. }}",
-        *entry_proof(expr, witness),
+        "apply mat_ext; intros ri ci.",
+        f"destruct ri as {index_pattern(rows, 'ri')}; destruct ci as {index_pattern(cols, 'ci')}"
+        f"; {MATRIX_PRODUCT.coq}.",
     ]
 
 
-def _made_of_squares(expr: sp.Expr) -> bool:
-    """Whether expr is visibly >= 0: squares, nonnegative numbers and symbols, their sums and products."""
-    if isinstance(expr, sp.Pow):
-        return expr.exp == 2 and expr.base.is_real is True
-    if isinstance(expr, sp.Add | sp.Mul):
-        return all(_made_of_squares(a) for a in expr.args)
-    return (expr.is_number or expr.is_Symbol) and expr.is_nonnegative is True
+def entries(expr: sp.Basic) -> sp.ImmutableMatrix:
+    """The explicit entries of a matrix (expression) as written."""
+    value = explicit(expr)
+    if not isinstance(value, sp.MatrixBase):
+        raise NotExpressibleError(f"{type(expr).__name__} has no explicit entries")
+    return value
+
+
+def matrix_proof(printer: Printer, lhs: sp.Basic, rhs: sp.Basic, entry_proof) -> list[str]:
+    """Sentences proving the matrix equation lhs = rhs entry by entry: entry_proof(a, b) proves
+    entry a = b; entries past the shape are 0 = 0 up to ring."""
+    left, right = entries(lhs), entries(rhs)
+    if left.shape != right.shape:
+        raise NoProofError(f"the two sides have shapes {left.shape} and {right.shape}")
+    rows, cols = left.shape
+    lines = split_entries(rows, cols)
+    for r in range(rows + 1):
+        for c in range(cols + 1):
+            inside = r < rows and c < cols
+            script = entry_proof(left[r, c], right[r, c]) if inside else [f"{RING}."]
+            lines += [f"- {script[0]}", *(f"  {line}" for line in script[1:])]
+    return lines
+
+
+def rule_proof(printer: Printer, lhs: sp.Basic, rhs: sp.Basic, rules: Sequence[Rule]) -> list[str]:
+    """Sentences proving lhs = rhs (scalars or matrices) by the cited rules, then algebra."""
+    if is_matrix(lhs) or is_matrix(rhs):
+        return matrix_proof(printer, lhs, rhs, lambda a, b: scalar_proof(printer, a, b, rules))
+    return scalar_proof(printer, lhs, rhs, rules)

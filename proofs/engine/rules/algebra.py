@@ -71,12 +71,15 @@ def logarithmic_form(expr: sp.Basic) -> sp.Basic:
 
 
 ALGEBRA = Rule("algebra", "algebra", unchanged, coq="ring")
-CANCEL = Rule("cancel", "cancel common factors", unchanged, field=True, coq="field")
+CANCEL = Rule("cancel", "cancel common factors", unchanged, field=True, coq="field; side")
 EXPONENT_LAWS = Rule(
-    "exponent_laws", "exponent laws", exponent_laws, coq="rewrite <- Rpower_plus; ring"
+    "exponent_laws",
+    "exponent laws",
+    exponent_laws,
+    coq="unfold omega, Rdiv; rewrite <- ?Rpower_Ropp, <- ?Rpower_plus; f_equal",
 )
 # expand_log splits log(a·b) where SymPy's assumptions call a and b positive, and for a number
 # that judgement may come from a low-precision evaluation: an answer that can be wrong.
 LOGARITHMIC_FORM = Rule(
-    "logarithmic_form", "logarithmic form", logarithmic_form, exact=False, coq="not expressed"
+    "logarithmic_form", "logarithmic form", logarithmic_form, exact=False, coq=""
 )

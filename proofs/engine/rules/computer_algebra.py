@@ -35,5 +35,5 @@ def simplify(expr: sp.Basic) -> sp.Basic:
     return sp.simplify(expr)
 
 
-TRIGSIMP = Rule("trigsimp", "trigsimp", trigsimp, exact=False, coq="not expressed")
-SIMPLIFY = Rule("simplify", "simplify", simplify, exact=False, coq="not expressed")
+TRIGSIMP = Rule("trigsimp", "trigsimp", trigsimp, exact=False, coq="")
+SIMPLIFY = Rule("simplify", "simplify", simplify, exact=False, coq="")

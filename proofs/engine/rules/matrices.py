@@ -74,5 +74,5 @@ def transpose(expr: sp.Basic) -> sp.Basic:
     return _walk(expr, sp.Transpose)
 
 
-MATRIX_PRODUCT = Rule("matrix_product", "matrix product", matrix_product, coq="compute; ring")
-TRANSPOSE = Rule("transpose", "transpose", transpose, coq="reflexivity")
+MATRIX_PRODUCT = Rule("matrix_product", "matrix product", matrix_product, coq="mat_unfold")
+TRANSPOSE = Rule("transpose", "transpose", transpose, coq="mat_unfold")

@@ -66,7 +66,12 @@ def closed_form(expr: sp.Basic) -> sp.Basic:
     return bottom_up(expr, at)
 
 
-COUNT_TERMS = Rule("count_terms", "count the terms", count_terms, coq="sum_cte; ring")
+COUNT_TERMS = Rule(
+    "count_terms",
+    "count the terms",
+    count_terms,
+    coq="rewrite sum_cte, ?mult_INR, ?S_INR; cbn [INR]",
+)
 CLOSED_FORM = Rule(
-    "closed_form", "SymPy's closed form of the sum", closed_form, exact=False, coq="not expressed"
+    "closed_form", "SymPy's closed form of the sum", closed_form, exact=False, coq=""
 )

@@ -318,21 +318,33 @@ ANGLE_ADDITION = Rule(
     "angle_addition",
     "angle addition",
     angle_addition,
-    coq="rewrite ?sin_plus, ?cos_plus; ring",
+    coq="repeat first [rewrite sin_plus | rewrite cos_plus]",
 )
 ANGLE_SUBTRACTION = Rule(
     "angle_subtraction",
     "angle subtraction",
     angle_subtraction,
-    coq="rewrite ?sin_minus, ?cos_minus; ring",
+    coq="repeat first [rewrite sin_minus | rewrite cos_minus | rewrite sin_plus | rewrite cos_plus]",
 )
-PARITY = Rule("parity", "parity", parity, coq="rewrite ?sin_neg, ?cos_neg; ring")
-PYTHAGOREAN = Rule(
-    "pythagorean", "Pythagorean identity", pythagorean, coq="pythagorean certificate; ring"
-)
-PERIOD = Rule("period", "period 2π", period, coq="rewrite sin_period/cos_period; ring")
+PARITY = Rule("parity", "parity", parity, coq="rewrite ?sin_neg, ?cos_neg")
+PYTHAGOREAN = Rule("pythagorean", "Pythagorean identity", pythagorean, coq="rewrite !pyth")
+PERIOD = Rule("period", "period 2π", period, coq="rewrite ?sin_period_Z, ?cos_period_Z")
 HALF_PERIOD = Rule(
-    "half_period", "half period: sin(x + nπ) = (−1)ⁿ sin x", half_period, coq="neg1_pow; ring"
+    "half_period",
+    "half period: sin(x + nπ) = (−1)ⁿ sin x",
+    half_period,
+    coq="rewrite ?sin_half_period, ?cos_half_period",
 )
-MULTIPLE_ANGLE = Rule("multiple_angle", "multiple angle", multiple_angle)
-COMMON_ANGLE = Rule("common_angle", "common angle", common_angle, joint=True)
+MULTIPLE_ANGLE = Rule(
+    "multiple_angle",
+    "multiple angle",
+    multiple_angle,
+    coq="repeat first [rewrite sin_plus | rewrite cos_plus]",
+)
+COMMON_ANGLE = Rule(
+    "common_angle",
+    "common angle",
+    common_angle,
+    joint=True,
+    coq="repeat first [rewrite sin_plus | rewrite cos_plus]",
+)

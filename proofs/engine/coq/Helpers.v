@@ -1,0 +1,264 @@
+(* What the generated modules share: small matrices as functions of their row and column, the
+   Pythagorean identity and the periods in the form the link scripts rewrite with, the
+   irrationality consequences the nonzero facts use, and the block-diagonal vocabulary of the
+   whole-vector facts. Hand-written; every generated module requires it beside Headline. *)
+
+Require Import Reals Lra Lia List FunctionalExtensionality.
+Import ListNotations.
+(* ZArith is not imported (its Zpower.shift would hide Headline's shift): Z names are qualified. *)
+Require Import PeProofs.Headline.
+Open Scope R_scope.
+
+(* ---------- Matrices: a matrix is its entries, equal when every entry is. ---------- *)
+
+Definition mat := nat -> nat -> R.
+
+(* The n-th element of a list, 0 past its end. *)
+Fixpoint entry (l : list R) (n : nat) : R :=
+  match l with
+  | [] => 0
+  | x :: l' => match n with O => x | S m => entry l' m end
+  end.
+
+Fixpoint row (L : list (list R)) (n : nat) : list R :=
+  match L with
+  | [] => []
+  | r :: L' => match n with O => r | S m => row L' m end
+  end.
+
+(* The matrix written row by row, 0 outside: rows [[a; b]; [c; d]]. *)
+Definition rows (L : list (list R)) : mat := fun i j => entry (row L i) j.
+
+(* The column vector [a; b; ...]. *)
+Definition col (v : list R) : mat := fun i j => match j with O => entry v i | S _ => 0 end.
+
+(* The product of A (with n columns) and B (with n rows). *)
+Definition mmul (n : nat) (A B : mat) : mat :=
+  fun i j => sum_f_R0 (fun k => A i k * B k j) (pred n).
+
+Definition mtr (A : mat) : mat := fun i j => A j i.
+
+Definition madd (A B : mat) : mat := fun i j => A i j + B i j.
+
+(* The module's rotation R(t) = [[cos t, sin t], [-sin t, cos t]]. *)
+Definition rot_mat (t : R) : mat := rows [[cos t; sin t]; [- sin t; cos t]].
+
+Lemma mat_ext : forall A B : mat, (forall i j, A i j = B i j) -> A = B.
+Proof.
+  intros A B H. apply functional_extensionality. intro i.
+  apply functional_extensionality. intro j. apply H.
+Qed.
+
+(* Computes the entries of products, transposes and literals once the indices are numbers. *)
+Tactic Notation "mat_unfold" :=
+  cbv beta delta [rows col mmul mtr madd rot_mat]; cbn [row entry sum_f_R0 pred].
+Tactic Notation "mat_unfold" "in" hyp(H) :=
+  cbv beta delta [rows col mmul mtr madd rot_mat] in H; cbn [row entry sum_f_R0 pred] in H.
+
+(* ---------- The identities the rules rewrite with. ---------- *)
+
+(* Pythagorean identity, in powers. *)
+Lemma pyth : forall x : R, sin x ^ 2 + cos x ^ 2 = 1.
+Proof. intro x. rewrite <- (sin2_cos2 x). unfold Rsqr. ring. Qed.
+
+Lemma IZR_nat_or_opp : forall n : Z, exists m : nat, IZR n = INR m \/ IZR n = - INR m.
+Proof.
+  intro n. exists (Z.abs_nat n). destruct n as [|p|p]; simpl Z.abs_nat.
+  - left. reflexivity.
+  - left. rewrite INR_IZR_INZ, positive_nat_Z. reflexivity.
+  - right. rewrite INR_IZR_INZ, positive_nat_Z, <- opp_IZR. reflexivity.
+Qed.
+
+(* Period 2PI, for every integer multiple. *)
+Lemma sin_period_Z : forall (x : R) (n : Z), sin (x + 2 * IZR n * PI) = sin x.
+Proof.
+  intros x n. destruct (IZR_nat_or_opp n) as [m [E | E]]; rewrite E.
+  - apply sin_period.
+  - rewrite <- (sin_period (x + 2 * - INR m * PI) m). f_equal. ring.
+Qed.
+
+Lemma cos_period_Z : forall (x : R) (n : Z), cos (x + 2 * IZR n * PI) = cos x.
+Proof.
+  intros x n. destruct (IZR_nat_or_opp n) as [m [E | E]]; rewrite E.
+  - apply cos_period.
+  - rewrite <- (cos_period (x + 2 * - INR m * PI) m). f_equal. ring.
+Qed.
+
+(* Half period: sin (x + n PI) = (-1)^n sin x, cos likewise, for every integer n. *)
+Lemma half_period_nat : forall (x : R) (m : nat),
+  sin (x + INR m * PI) = (- 1) ^ m * sin x /\ cos (x + INR m * PI) = (- 1) ^ m * cos x.
+Proof.
+  intros x m. induction m as [|m [Hs Hc]].
+  - simpl. rewrite Rmult_0_l, Rplus_0_r. split; ring.
+  - rewrite S_INR. replace (x + (INR m + 1) * PI) with ((x + INR m * PI) + PI) by ring.
+    rewrite (sin_plus (x + INR m * PI) PI), (cos_plus (x + INR m * PI) PI), Hs, Hc, sin_PI, cos_PI.
+    simpl. split; ring.
+Qed.
+
+Lemma pow_neg1_sq : forall m : nat, (- 1) ^ m * (- 1) ^ m = 1.
+Proof. intro m. rewrite <- Rpow_mult_distr. replace (- 1 * - 1) with 1 by ring. apply pow1. Qed.
+
+Lemma sin_half_period : forall (x : R) (n : Z), sin (x + IZR n * PI) = (- 1) ^ Z.abs_nat n * sin x.
+Proof.
+  intros x n. destruct n as [|p|p]; simpl Z.abs_nat.
+  - simpl. rewrite Rmult_0_l, Rplus_0_r. ring.
+  - rewrite <- positive_nat_Z, <- INR_IZR_INZ. apply half_period_nat.
+  - rewrite <- Pos2Z.opp_pos, opp_IZR, <- positive_nat_Z, <- INR_IZR_INZ.
+    destruct (half_period_nat (x + - INR (Pos.to_nat p) * PI) (Pos.to_nat p)) as [H _].
+    replace (x + - INR (Pos.to_nat p) * PI + INR (Pos.to_nat p) * PI) with x in H by ring.
+    rewrite H, <- Rmult_assoc, pow_neg1_sq. ring.
+Qed.
+
+Lemma cos_half_period : forall (x : R) (n : Z), cos (x + IZR n * PI) = (- 1) ^ Z.abs_nat n * cos x.
+Proof.
+  intros x n. destruct n as [|p|p]; simpl Z.abs_nat.
+  - simpl. rewrite Rmult_0_l, Rplus_0_r. ring.
+  - rewrite <- positive_nat_Z, <- INR_IZR_INZ. apply half_period_nat.
+  - rewrite <- Pos2Z.opp_pos, opp_IZR, <- positive_nat_Z, <- INR_IZR_INZ.
+    destruct (half_period_nat (x + - INR (Pos.to_nat p) * PI) (Pos.to_nat p)) as [_ H].
+    replace (x + - INR (Pos.to_nat p) * PI + INR (Pos.to_nat p) * PI) with x in H by ring.
+    rewrite H, <- Rmult_assoc, pow_neg1_sq. ring.
+Qed.
+
+(* ---------- Side conditions. ---------- *)
+
+Lemma omega_neq_0 : forall i d, omega i d <> 0.
+Proof. intros. apply Rgt_not_eq, omega_pos. Qed.
+
+Lemma Rpower_neq_0 : forall x y, Rpower x y <> 0.
+Proof. intros. unfold Rpower. apply Rgt_not_eq, exp_pos. Qed.
+
+(* A power written through another power of the same base: b^s = b^(r + s) / b^r. *)
+Lemma Rpower_split : forall b r s, Rpower b s = Rpower b (r + s) / Rpower b r.
+Proof. intros. rewrite Rpower_plus. field. apply Rpower_neq_0. Qed.
+
+Lemma INR_succ_neq_0 : forall n : nat, INR (S n) <> 0.
+Proof. intro n. apply not_0_INR. discriminate. Qed.
+
+Lemma INR_double_succ_neq_0 : forall n : nat, INR (2 * S n) <> 0.
+Proof. intro n. apply not_0_INR. lia. Qed.
+
+(* A side condition x <> 0 or 0 < x of field, from the hypotheses or what is always so. *)
+Ltac side := repeat split; first
+  [ assumption | apply omega_neq_0 | apply Rpower_neq_0 | apply INR_succ_neq_0
+  | apply INR_double_succ_neq_0 | apply PI_neq0 | lra
+  | apply pow_nonzero; first [assumption | lra] ].
+
+(* Two applications of one function are equal when their arguments are, by algebra. *)
+Ltac args := f_equal; first [ring | field; side].
+
+(* A natural number numeral as a real number: INR 8 = 8. *)
+Ltac nat_numerals := rewrite ?INR_IZR_INZ; cbn [Z.of_nat Pos.of_succ_nat Pos.succ].
+
+(* ---------- What PI's irrationality gives the nonzero facts. ---------- *)
+
+Lemma int_minus_pi_multiple : forall a b : Z, b <> 0%Z -> IZR a - IZR b * PI <> 0.
+Proof. intros a b Hb E. apply (pi_irrational a b Hb). lra. Qed.
+
+(* cos n = 1 only at n = 0 among the integers: sin n would be 0, so n a multiple of PI. *)
+Lemma cos_int_minus_1 : forall n : Z, n <> 0%Z -> cos (IZR n) - 1 <> 0.
+Proof.
+  intros n Hn E.
+  assert (Hs : sin (IZR n) = 0).
+  { assert (P := pyth (IZR n)). replace (cos (IZR n)) with 1 in P by lra.
+    apply Rsqr_0_uniq. unfold Rsqr. lra. }
+  destruct (sin_eq_0_0 _ Hs) as [m Hm].
+  destruct (Z.eq_dec m 0) as [-> | Hm0].
+  - apply Hn. apply eq_IZR. rewrite Hm. ring.
+  - exact (pi_irrational n m Hm0 Hm).
+Qed.
+
+(* Closes x <> 0 for x a product, quotient, power or negation of factors that the hypotheses
+   (or arithmetic) make nonzero. *)
+Ltac nonzero := unfold Rdiv; repeat match goal with
+  | |- _ * _ <> 0 => apply Rmult_integral_contrapositive_currified
+  | |- / _ <> 0 => apply Rinv_neq_0_compat
+  | |- - _ <> 0 => apply Ropp_neq_0_compat
+  | |- _ ^ _ <> 0 => apply pow_nonzero
+  | |- IZR _ <> 0 => apply not_0_IZR
+  end; first [assumption | lra | lia].
+
+(* ---------- Whole vectors at a concrete size, built from their 2-component blocks. ---------- *)
+
+(* The vector whose pair i is the column P i, on components 2i and 2i + 1. *)
+Definition bvec (P : nat -> mat) (j : nat) : R :=
+  if Nat.even j then P (Nat.div2 j) 0%nat 0%nat else P (Nat.div2 j) 1%nat 0%nat.
+
+(* The block-diagonal matrix whose block i is B i, on components 2i and 2i + 1, applied to v. *)
+Definition bmat (B : nat -> mat) (v : nat -> R) (j : nat) : R :=
+  if Nat.even j then B (Nat.div2 j) 0%nat 0%nat * v j + B (Nat.div2 j) 0%nat 1%nat * v (S j)
+  else B (Nat.div2 j) 1%nat 0%nat * v (pred j) + B (Nat.div2 j) 1%nat 1%nat * v j.
+
+(* The same with pair i on components i and h + i: the concatenated [first | second] layout. *)
+Definition bvec_concat (h : nat) (P : nat -> mat) (j : nat) : R :=
+  if Nat.ltb j h then P j 0%nat 0%nat else P (j - h)%nat 1%nat 0%nat.
+
+Definition bmat_concat (h : nat) (B : nat -> mat) (v : nat -> R) (j : nat) : R :=
+  if Nat.ltb j h then B j 0%nat 0%nat * v j + B j 0%nat 1%nat * v (h + j)%nat
+  else B (j - h)%nat 1%nat 0%nat * v (j - h)%nat + B (j - h)%nat 1%nat 1%nat * v j.
+
+(* P·x and P·M·P^T for the permutation P sending interleaved component j to to_concat h j. *)
+Definition permute (h : nat) (x : nat -> R) (j : nat) : R := x (concat_index h j).
+Definition conjugate (h : nat) (M : (nat -> R) -> nat -> R) (v : nat -> R) (j : nat) : R :=
+  M (fun i => v (to_concat h i)) (concat_index h j).
+
+Lemma bvec_even : forall P i, bvec P (2 * i) = P i 0%nat 0%nat.
+Proof. intros. unfold bvec. rewrite even_double, Nat.div2_double. reflexivity. Qed.
+
+Lemma bvec_odd : forall P i, bvec P (S (2 * i)) = P i 1%nat 0%nat.
+Proof. intros. unfold bvec. rewrite even_succ_double, Nat.div2_succ_double. reflexivity. Qed.
+
+Lemma bmat_even : forall B v i, bmat B v (2 * i) =
+  B i 0%nat 0%nat * v (2 * i)%nat + B i 0%nat 1%nat * v (S (2 * i)).
+Proof. intros. unfold bmat. rewrite even_double, Nat.div2_double. reflexivity. Qed.
+
+Lemma bmat_odd : forall B v i, bmat B v (S (2 * i)) =
+  B i 1%nat 0%nat * v (2 * i)%nat + B i 1%nat 1%nat * v (S (2 * i)).
+Proof.
+  intros. unfold bmat. rewrite even_succ_double, Nat.div2_succ_double, Nat.pred_succ.
+  reflexivity.
+Qed.
+
+(* Component 2i or 2i + 1 of a whole-vector expression, written with its pair i's entries. *)
+Ltac blocks := repeat (cbv beta; first
+  [ rewrite pe_even | rewrite pe_odd | rewrite shift_even | rewrite shift_odd
+  | rewrite bvec_even | rewrite bvec_odd | rewrite bmat_even | rewrite bmat_odd ]);
+  mat_unfold.
+
+(* Gives E's sines and cosines the goal's texts where they are equal by algebra. *)
+Ltac align E := repeat match type of E with
+  | context [sin ?a] => lazymatch goal with |- context [sin a] => fail | _ => idtac end;
+      match goal with |- context [sin ?b] => replace (sin a) with (sin b) in E by args end
+  | context [cos ?a] => lazymatch goal with |- context [cos a] => fail | _ => idtac end;
+      match goal with |- context [cos ?b] => replace (cos a) with (cos b) in E by args end
+  end.
+
+(* Closes a = b from E : a' = b' when a - b = a' - b' (or b' - a') by ring. *)
+Ltac from_entry E := match type of E with ?a' = ?b' =>
+  apply Rminus_diag_uniq; first
+  [ transitivity (a' - b'); [ring | apply Rminus_diag_eq; exact E]
+  | transitivity (b' - a'); [ring | apply Rminus_diag_eq; symmetry; exact E] ] end.
+
+(* Gives the goal's sines and cosines one text where they are equal by algebra. *)
+Ltac same_args := repeat match goal with
+  | |- context [sin ?a] => match goal with |- context [sin ?b] =>
+      assert_fails (constr_eq a b); replace (sin b) with (sin a) by args end
+  | |- context [cos ?a] => match goal with |- context [cos ?b] =>
+      assert_fails (constr_eq a b); replace (cos b) with (cos a) by args end
+  end.
+
+(* Closes a = b from E0 : a0 = b0 and E1 : a1 = b1 when a - b = (a0 - b0) x0 + (a1 - b1) x1. *)
+Ltac from_entries E0 E1 x0 x1 := match type of E0 with ?a0 = ?b0 =>
+  match type of E1 with ?a1 = ?b1 =>
+  apply Rminus_diag_uniq; transitivity ((a0 - b0) * x0 + (a1 - b1) * x1); [ring |
+  rewrite (Rminus_diag_eq _ _ E0), (Rminus_diag_eq _ _ E1); ring] end end.
+
+(* A sum over the d = 2(n + 1) components, regrouped pair by pair (Headline's sum_pairs). *)
+Lemma sum_pairs_at : forall (f : nat -> R) (m n : nat), m = S (2 * n) ->
+  sum_f_R0 f m = sum_f_R0 (fun i => f (2 * i)%nat + f (S (2 * i))) n.
+Proof. intros f m n ->. apply sum_pairs. Qed.
+
+(* Component c of a whole-vector expression at a concrete size, computed. *)
+Ltac component := cbv beta zeta delta [pe shift pe_concat shift_concat bvec bmat bvec_concat
+  bmat_concat permute conjugate Nat.ltb concat_index to_concat];
+  cbn [Nat.even Nat.div2 Nat.leb Nat.sub Nat.add Nat.mul Nat.pred]; mat_unfold.

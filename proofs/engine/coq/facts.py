@@ -1,0 +1,383 @@
+"""A theorem's facts as Coq lemmas: each the statement the fact checks, with a proof SymPy plans.
+
+FreeOf e (pos):          exists M, forall pos, e = M    (M chosen before pos is bound)
+NonZero e:               e <> 0                          (signs of the hypotheses; PI's irrationality)
+NonNegative e = w:       0 <= e                          (e = w by the cited rules, w a sum of squares)
+LinearSystem, none:      ~ exists x, e_1 = 0 /\\ ...      (a combination of the e_j is a nonzero constant)
+LinearSystem, x = v:     forall x, (e_1 = 0 /\\ ...) <-> x = v
+ShiftMapFact, a map:     exists M, forall pos, M·f(pos) = f(pos + k)   (with b for an affine map)
+ShiftMapFact, no map:    c(k) <> 0 -> ~ exists M, forall pos, M·f(pos) = f(pos + k)
+Blockwise facts are stated in proofs.engine.coq.blocks. A fact for which no proof is found gets
+no lemma and the reason, "no proof found: ...".
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from proofs.engine.citation import rules_of, substitute
+from proofs.engine.coq.blocks import free_of_blocks
+from proofs.engine.coq.printer import Context, Printer, coq_name
+from proofs.engine.coq.script import NoProofError, has_division, matrix_proof, rule_proof
+from proofs.engine.coq.statement import CoqLemma, binders, integer_symbols, pair_sums
+from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, ShiftMapFact
+from proofs.engine.rules import ANGLE_ADDITION
+from proofs.engine.rules.normal_form import Atoms
+
+# Closes a goal x <> 0 for x a product, quotient, power or negation of nonzero factors (Helpers.v).
+NONZERO = "nonzero"
+# Closes 0 <= w for w built from squares, sums, products and nonnegative numbers or symbols.
+NONNEGATIVE = (
+    "repeat first [apply pow2_ge_0 | apply Rplus_le_le_0_compat | apply Rmult_le_pos | lra]"
+)
+
+
+def fact_lemma(name: str, fact) -> CoqLemma:
+    """The Coq lemma of a FreeOf, NonZero, NonNegative, LinearSystem or ShiftMapFact fact;
+    NoProofError or NotExpressibleError (ValueErrors) with the reason when there is none."""
+    if isinstance(fact, FreeOf):
+        return free_of(name, fact)
+    if isinstance(fact, NonZero):
+        return nonzero(name, fact)
+    if isinstance(fact, NonNegative):
+        return nonnegative(name, fact)
+    if isinstance(fact, LinearSystem):
+        return linear_system(name, fact)
+    if isinstance(fact, ShiftMapFact):
+        return shift_map(name, fact)
+    raise NoProofError(f"a {type(fact).__name__} fact has no Coq statement here")
+
+
+# ---------- FreeOf ----------
+
+
+def free_of(name: str, fact: FreeOf) -> CoqLemma:
+    expr = fact.expr
+    if not isinstance(expr, sp.Basic):
+        return free_of_blocks(name, expr, fact.symbols)
+    context, nat_binders, skip = pair_sums([expr])
+    context.integers = integer_symbols([expr])
+    printer = Printer(context)
+    text = printer.term(expr)
+    kind = "mat" if isinstance(expr, sp.MatrixBase) else "R"
+    frees = [s for s in fact.symbols if s not in expr.free_symbols]
+    bound, _ = binders([expr], context, nat_binders, skip=skip)
+    after = " ".join(coq_name(s) for s in frees) or "_"
+    conclusion = f"exists M : {kind}, forall {after} : R, {text} = M"
+    proof = (f"exists ({text}).", f"intros {after}.", "reflexivity.")
+    return CoqLemma(name, bound, (), conclusion, proof)
+
+
+# ---------- NonZero ----------
+
+
+def _fact_context(exprs: list[sp.Basic]) -> Context:
+    context, _, _ = pair_sums(exprs)
+    context.integers = integer_symbols(exprs, all_integers=True)
+    return context
+
+
+def nonzero(name: str, fact: NonZero) -> CoqLemma:
+    expr = fact.expr
+    context = _fact_context([expr])
+    bound, hyps = binders([expr], context, signs=True)
+    printer = Printer(context)
+    proof = nonzero_proof(printer, expr)
+    return CoqLemma(name, bound, hyps, f"{printer.term(expr)} <> 0", tuple(proof))
+
+
+def nonzero_proof(printer: Printer, expr: sp.Expr) -> list[str]:
+    """Sentences proving expr <> 0 (hypotheses introduced)."""
+    integers = printer.context.integers
+    if _pi_free_product(expr, integers):
+        return [f"{NONZERO}."]
+    split = _integer_minus_pi_multiple(expr, integers)
+    if split is not None:
+        a, b = split
+        target = f"IZR ({_z(a)}) - IZR ({_z(b)}) * PI"
+        return [
+            f"replace ({printer.term(expr)}) with ({target}) by "
+            "(rewrite ?mult_IZR, ?plus_IZR, ?opp_IZR; ring).",
+            "apply int_minus_pi_multiple; lia.",
+        ]
+    if (n := _cos_integer_minus_1(expr, integers)) is not None:
+        name = coq_name(n)
+        return [
+            f"replace ({printer.term(expr)}) with (cos (IZR {name}) - 1) by ring.",
+            "apply cos_int_minus_1; assumption.",
+        ]
+    raise NoProofError(f"no proof that {sp.sstr(expr)} is nonzero was found")
+
+
+def _pi_free_product(expr: sp.Expr, integers) -> bool:
+    """A product, quotient, power or negation of nonzero numbers and symbols, without π."""
+    for factor in sp.Mul.make_args(expr):
+        base = factor.base if isinstance(factor, sp.Pow) and factor.exp.is_Integer else factor
+        if base.is_Rational:
+            if base == 0:
+                return False
+            continue
+        if not (isinstance(base, sp.Symbol) and base.is_nonzero):
+            return False
+    return True
+
+
+def _integer_minus_pi_multiple(expr: sp.Expr, integers) -> tuple[sp.Expr, sp.Expr] | None:
+    """(a, b) with expr = a − b·π, a and b integer polynomials in the integer symbols, b ≠ 0
+    by the hypotheses (a monomial in nonzero symbols); None otherwise."""
+    poly = sp.Poly(sp.expand(expr), sp.pi)
+    if poly.degree() != 1:
+        return None
+    b, a = poly.all_coeffs()
+    b = -b
+    for part in (a, b):
+        if not part.free_symbols <= set(integers) or not all(
+            c.is_Integer for c in sp.Poly(part, *part.free_symbols or {sp.Dummy()}).coeffs()
+        ):
+            return None
+    if not all(f.is_Integer or (f in integers and f.is_nonzero) for f in sp.Mul.make_args(b)):
+        return None
+    return a, b
+
+
+def _z(expr: sp.Expr) -> str:
+    """An integer polynomial in Coq's Z notation."""
+    return sp.sstr(expr).replace("**", "^") + "%Z" if expr.free_symbols else f"{expr}%Z"
+
+
+def _cos_integer_minus_1(expr: sp.Expr, integers) -> sp.Symbol | None:
+    """n when expr is cos(n) − 1 for a nonzero integer symbol n, else None."""
+    if not (isinstance(expr, sp.Add) and len(expr.args) == 2 and sp.Integer(-1) in expr.args):
+        return None
+    for t in expr.args:
+        if isinstance(t, sp.cos) and t.args[0] in integers and t.args[0].is_nonzero:
+            return t.args[0]
+    return None
+
+
+# ---------- NonNegative ----------
+
+
+def _made_of_squares(expr: sp.Expr) -> bool:
+    if isinstance(expr, sp.Pow):
+        return expr.exp == 2 and expr.base.is_real is True
+    if isinstance(expr, sp.Add | sp.Mul):
+        return all(_made_of_squares(a) for a in expr.args)
+    return (expr.is_number or expr.is_Symbol) and expr.is_nonnegative is True
+
+
+def nonnegative(name: str, fact: NonNegative) -> CoqLemma:
+    expr, witness = fact.expr, fact.witness
+    if not _made_of_squares(witness):
+        raise NoProofError(f"the witness {witness} is not built from squares and nonnegatives")
+    context, _, _ = pair_sums([expr])
+    statement = Printer(context)
+    loose = {s for s in witness.free_symbols if s in _bare(witness)}
+    bound, hyps = binders([expr, witness], context, signs=False)
+    hyps = tuple(h for h in hyps if h.symbol in loose)
+    printer = Printer(context, canonical=True)
+    rules = rules_of(fact.by) if fact.by is not None else ()
+    if statement.term(expr) == statement.term(witness):
+        proof: tuple[str, ...] = (f"{NONNEGATIVE}.",)
+    else:
+        proof = (
+            f"enough (E : {statement.term(expr)} = {statement.term(witness)}).",
+            f"{{ rewrite E. {NONNEGATIVE}. }}",
+            *rule_proof(printer, expr, witness, rules),
+        )
+    return CoqLemma(name, bound, hyps, f"0 <= {statement.term(expr)}", proof)
+
+
+def _bare(expr: sp.Expr) -> set[sp.Basic]:
+    """The symbols of expr outside squares (whose signs the nonnegativity proof needs)."""
+    if isinstance(expr, sp.Pow) and expr.exp == 2:
+        return set()
+    if isinstance(expr, sp.Symbol):
+        return {expr}
+    return set().union(*(_bare(a) for a in expr.args)) if expr.args else set()
+
+
+# ---------- LinearSystem ----------
+
+
+def linear_system(name: str, fact: LinearSystem) -> CoqLemma:
+    equations, unknowns = [sp.sympify(e) for e in fact.equations], list(fact.unknowns)
+    context = _fact_context(equations)
+    statement = Printer(context)
+    params = [e for e in equations]
+    bound, hyps = binders(params, context, signs=True)
+    bound = tuple(b for b in bound if b.symbol not in unknowns)
+    hyps = tuple(h for h in hyps if h.symbol not in unknowns)
+    names = " ".join(coq_name(u) for u in unknowns)
+    system = " /\\ ".join(f"{statement.term(e)} = 0" for e in equations)
+    matrix, rhs = sp.linear_eq_to_matrix(equations, unknowns)
+    if fact.expect == "inconsistent":
+        weights = _inconsistency(matrix, rhs, equations, unknowns)
+        constant = sp.cancel(sum(w * e for w, e in zip(weights, equations, strict=True)))
+        pattern = " ".join(f"E{j}" for j in range(len(equations)))
+        combination = " + ".join(
+            f"({statement.term(w)}) * ({statement.term(e)})"
+            for w, e in zip(weights, equations, strict=True)
+            if w != 0
+        )
+        closer = "field; side" if has_division(*weights, *equations) else "ring"
+        rewrites = ", ".join(f"E{j}" for j, w in enumerate(weights) if w != 0)
+        proof = (
+            f"intros [{names} {_conjunction(pattern)}].",
+            f"assert (Z : {statement.term(constant)} = 0).",
+            f"{{ transitivity ({combination}); [{closer} | rewrite {rewrites}; ring]. }}",
+            f"assert (NZ : {statement.term(constant)} <> 0).",
+            f"{{ {' '.join(nonzero_proof(statement, constant))} }}",
+            "exact (NZ Z).",
+        )
+        conclusion = f"~ (exists {names} : R, {system})"
+        return CoqLemma(name, bound, hyps, conclusion, proof)
+    solution = fact.expect
+    values = " /\\ ".join(f"{coq_name(u)} = {statement.term(solution[u])}" for u in unknowns)
+    labels = [f"E{j}" for j in range(len(equations))]
+    lines = [f"intros {names}.", "split.", f"- intros {_conjunction(' '.join(labels))}."]
+    for u in unknowns:
+        weights = _expressing(equations, unknowns, u, solution[u])
+        used = [(w, e, label) for w, e, label in zip(weights, equations, labels, strict=True) if w]
+        combination = " + ".join(
+            f"({statement.term(w)}) * ({statement.term(e)})" for w, e, _ in used
+        )
+        closer = "field; side" if has_division(*weights, *equations) else "ring"
+        fact_name = f"D_{coq_name(u)}"
+        lines.append(
+            f"  assert ({fact_name} : {coq_name(u)} - {statement.term(solution[u])} = "
+            f"{combination}) by ({closer})."
+        )
+        lines.append(f"  rewrite {', '.join(label for _, _, label in used)} in {fact_name}.")
+    lines.append("  " + ("repeat split; " if len(unknowns) > 1 else "") + "lra.")
+    arrows = _conjunction(" ".join("->" for _ in unknowns))
+    closer = "field; side" if has_division(*equations) else "ring"
+    lines.append(f"- intros {arrows}. repeat split; {closer}.")
+    conclusion = f"forall {names} : R, {system} <-> {values}"
+    return CoqLemma(name, bound, hyps, conclusion, tuple(lines))
+
+
+def _conjunction(names: str) -> str:
+    """An intro pattern for a right-nested conjunction of the names: [A [B C]]."""
+    parts = names.split()
+    if len(parts) == 1:
+        return parts[0]
+    pattern = parts[-1]
+    for p in reversed(parts[:-1]):
+        pattern = f"[{p} {pattern}]"
+    return pattern
+
+
+def _identity(weights: list[sp.Expr], equations: list[sp.Expr], target: sp.Expr) -> bool:
+    """Whether Σ w_j e_j = target is an identity of rational functions in the atoms as written
+    (powers of one base not combined: what field proves)."""
+    atoms = Atoms()
+    combination = sum(
+        atoms.polynomial(w) * atoms.polynomial(e) for w, e in zip(weights, equations, strict=True)
+    )
+    return sp.cancel(sp.together(combination - atoms.polynomial(target))) == 0
+
+
+def _inconsistency(matrix, rhs, equations, unknowns) -> list[sp.Expr]:
+    """Weights w with Σ w_j e_j free of the unknowns and nonzero."""
+    for vector in matrix.T.nullspace():
+        weights = [sp.cancel(w) for w in vector]
+        constant = sp.cancel(sum(w * e for w, e in zip(weights, equations, strict=True)))
+        if constant.free_symbols & set(unknowns) or constant == 0:
+            continue
+        if not _identity(weights, equations, constant):
+            raise NoProofError(
+                "the combination forcing 0 = c holds only once powers of one base are combined "
+                "(as 10**(1/7)·10**(2/7) = 10**(3/7)), which the script does not do"
+            )
+        return weights
+    raise NoProofError("no combination of the equations is a nonzero constant")
+
+
+def _expressing(equations, unknowns, unknown, value) -> list[sp.Expr]:
+    """Weights w with Σ w_j e_j = unknown − value identically."""
+    ws = sp.symbols(f"w0:{len(equations)}")
+    combination = sp.expand(
+        sum(w * e for w, e in zip(ws, equations, strict=True)) - (unknown - value)
+    )
+    conditions = [combination.coeff(u) for u in unknowns]
+    conditions.append(combination.subs({u: 0 for u in unknowns}))
+    solution = sp.solve(conditions, ws, dict=True)
+    if not solution:
+        raise NoProofError(f"{unknown} − {value} is no combination of the equations")
+    free = {w: 0 for w in ws}
+    return [sp.cancel(sp.sympify(solution[0].get(w, w)).subs(free)) for w in ws]
+
+
+# ---------- ShiftMapFact ----------
+
+
+def shift_map(name: str, fact: ShiftMapFact) -> CoqLemma:
+    f, pos, k = fact.expr, fact.pos, fact.k
+    shifted = sp.ImmutableMatrix([substitute(e, {pos: sp.Add(pos, k, evaluate=False)}) for e in f])
+    size = f.shape[0]
+    context = _fact_context(list(f))
+    statement = Printer(context)
+    column, target = statement.term(_column(f)), statement.term(_column(shifted))
+    answer = fact.answer()
+    bound, hyps = binders([*f, k], context, signs=not answer.exists)
+    bound = tuple(b for b in bound if b.symbol != pos)
+    hyps = tuple(h for h in hyps if h.symbol != pos)
+    image = f"mmul {size} M ({column})"
+    if answer.exists is None:
+        raise NoProofError("find_shift_map did not decide")
+    if answer.exists:
+        printer = Printer(context, canonical=True)
+        m = answer.matrix
+        lhs = sp.MatMul(m, _column(f), evaluate=False)
+        if fact.affine:
+            lhs = sp.MatAdd(lhs, answer.offset, evaluate=False)
+        entries = matrix_proof(
+            printer,
+            lhs,
+            _column(shifted),
+            lambda a, b: rule_proof(printer, a, b, (ANGLE_ADDITION,)),
+        )
+        offset = f", {statement.at(answer.offset)}" if fact.affine else ""
+        witnesses = f"exists {statement.at(m)}{offset}"
+        if fact.affine:
+            conclusion = (
+                f"exists M b : mat, forall {coq_name(pos)} : R, madd ({image}) b = {target}"
+            )
+        else:
+            conclusion = f"exists M : mat, forall {coq_name(pos)} : R, {image} = {target}"
+        proof = (f"{witnesses}.", f"intro {coq_name(pos)}.", *entries)
+        return CoqLemma(name, bound, hyps, conclusion, proof)
+    value = fact.evidence().value
+    if fact.affine:
+        raise NoProofError("the absence of an affine map is not stated")
+    at_zero = [sp.simplify(e.subs(pos, 0)) for e in f]
+    if any(v != 0 for v in at_zero):
+        raise NoProofError("the encoding is not 0 at pos = 0, where the proof evaluates it")
+    rows = [r for r in range(size) if sp.simplify(shifted[r].subs(pos, 0) - value) == 0]
+    if not rows:
+        raise NoProofError(f"no component of f(k) is the certificate's value {value}")
+    r = rows[0]
+    printer = Printer(context, canonical=True)
+    image_at_0 = substitute(shifted[r], {pos: sp.Integer(0)})
+    close = rule_proof(printer, value, image_at_0, ())
+    proof = (
+        "intros Hv [M H]. apply Hv.",
+        f"pose proof (f_equal (fun A : mat => A {r}%nat 0%nat) (H 0)) as E. mat_unfold in E.",
+        "rewrite ?sin_0, ?cos_0 in E.",
+        f"transitivity ({statement.term(image_at_0)}).",
+        "{",
+        *(f"  {line}" for line in close),
+        "}",
+        "rewrite <- E. first [ring | field; side].",
+    )
+    conclusion = (
+        f"{statement.term(value)} <> 0 -> ~ (exists M : mat, forall {coq_name(pos)} : R, "
+        f"{image} = {target})"
+    )
+    return CoqLemma(name, bound, hyps, conclusion, proof)
+
+
+def _column(entries: sp.ImmutableMatrix) -> sp.ImmutableMatrix:
+    """entries as a column (a one-entry column is printed col [x], not rows [[x]])."""
+    return sp.ImmutableMatrix(list(entries))

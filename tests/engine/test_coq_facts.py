@@ -1,0 +1,201 @@
+"""Facts in Coq: each fact's statement as it decides it, with a proof; whole-vector facts over
+pe and shift; what has no proof is listed "no proof found", never "not expressible"."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from proofs import registry
+from proofs.definitions import POS, K, L, identity_blocks, pe_blocks, pe_pair, shift_blocks
+from proofs.engine.blocks import BlockEquation, Product
+from proofs.engine.blockwise import Blockwise
+from proofs.engine.coq.module import COQ_DIR, theorem_module
+from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, ShiftMapFact
+from proofs.engine.theorem import Theorem
+
+
+def statement(module_text: str, name: str) -> str:
+    """The statement of the theorem called name, whitespace collapsed."""
+    match = re.search(rf"^Theorem {name} :\n(.*?)\.\nProof\.", module_text, re.M | re.S)
+    assert match, name
+    return " ".join(match[1].split())
+
+
+@pytest.fixture(scope="module")
+def texts() -> dict[str, str]:
+    return {n: theorem_module(registry.build(n)).text() for n in registry.names()}
+
+
+@pytest.mark.parametrize(
+    ("theorem", "fact", "expected"),
+    [
+        (
+            "rotation",
+            "rotation_free_of_pos",
+            "forall (d_model i k : R), exists M : mat, forall pos : R, "
+            "rot_mat (k * omega i d_model) = M",
+        ),
+        (
+            "rotation",
+            "shift_map_free_of_pos",
+            "forall (k : R), exists M : (nat -> R) -> nat -> R, forall pos : R, shift 8 k = M",
+        ),
+        ("ramp", "obstruction_nonzero", "forall (L k : R), 0 < L -> k <> 0 -> k / L <> 0"),
+        (
+            "ramp",
+            "no_linear_map",
+            "forall (L k : R), 0 < L -> k <> 0 -> ~ (exists a : R, (- 1 + a) / L = 0 /\\ "
+            "- (k / L) = 0)",
+        ),
+        (
+            "ramp",
+            "identity_at_zero_offset",
+            "forall (L : R), 0 < L -> forall a : R, (- 1 + a) / L = 0 /\\ 0 = 0 <-> a = 1",
+        ),
+        ("unique", "first_pairs_differ", "forall (n : Z), n <> 0%Z -> - 1 + cos (IZR n) <> 0"),
+        (
+            "unique",
+            "n_is_not_2pi_times_m",
+            "forall (m n : Z), m <> 0%Z -> n <> 0%Z -> IZR n - 2 * (PI * IZR m) <> 0",
+        ),
+        (
+            "bounded",
+            "sin_at_most_1",
+            "forall (d_model i pos : R), 0 <= 1 - sin (pos * omega i d_model)",
+        ),
+        (
+            "shift_maps",
+            "lone_sine_no_map",
+            "forall (k : R), sin k <> 0 -> ~ (exists M : mat, forall pos : R, "
+            "mmul 1 M (rows [[sin pos]]) = rows [[sin (pos + k)]])",
+        ),
+        (
+            "shift_maps",
+            "pair_has_map",
+            "forall (k omega_i : R), exists M : mat, forall pos : R, mmul 2 M "
+            "(col [sin (pos * omega_i); cos (pos * omega_i)]) = "
+            "col [sin ((pos + k) * omega_i); cos ((pos + k) * omega_i)]",
+        ),
+        (
+            "rotation",
+            "vector_shift",
+            "forall (k pos : R) (j : nat), (j < 8)%nat -> shift 8 k (pe 8 pos) j = pe 8 (k + pos) j",
+        ),
+        (
+            "dot_product",
+            "dot_concrete",
+            "forall (k pos : R), sum_f_R0 (fun j => pe 8 pos j * pe 8 (k + pos) j) 7 = "
+            "sum_f_R0 (fun i => cos (k * omega (INR i) (INR 8))) 3",
+        ),
+        (
+            "group",
+            "compose_concrete",
+            "forall (j k : R) (v : nat -> R) (j1 : nat), (j1 < 8)%nat -> "
+            "shift 8 j (shift 8 k v) j1 = shift 8 (j + k) v j1",
+        ),
+        (
+            "layouts",
+            "concatenated_shift_map",
+            "forall (k : R) (v : nat -> R) (j : nat), (j < 8)%nat -> shift_concat 3 k v j = "
+            "bmat_concat 4 (fun i => rot_mat (k * omega (INR i) (INR 8))) v j",
+        ),
+    ],
+)
+def test_a_fact_is_the_statement_it_decides(texts, theorem: str, fact: str, expected: str) -> None:
+    assert statement(texts[theorem], fact) == expected
+
+
+def test_the_nonzero_facts_rest_on_pi_being_irrational(texts) -> None:
+    unique = texts["unique"]
+    assert "apply cos_int_minus_1" in unique and "apply int_minus_pi_multiple" in unique
+
+
+def test_a_fact_built_as_x_equals_x_has_no_theorem() -> None:
+    # group.py builds M_(−k) with cos(−kω_i) evaluated to cos(kω_i), and the transpose of
+    # M_k entry by entry: both sides are the same blocks, so the fact says nothing.
+    module = theorem_module(registry.build("group"))
+    (entry,) = [e for e in module.entries if e.part == "transpose_concrete"]
+    assert entry.reason.startswith("no proof found") and "tautology" in entry.reason
+
+
+def _toy(*parts) -> Theorem:
+    return Theorem("toy", "t", "s", tuple(parts), twin="x.y")
+
+
+def test_each_fact_kind_gets_a_theorem_or_no_proof_found() -> None:
+    x = sp.Symbol("x", real=True)
+    n = sp.Symbol("n", integer=True, nonzero=True)
+    facts = (
+        FreeOf("free", "f", sp.cos(K), (POS,)),
+        NonZero("ratio", "n", 3 / L),
+        NonZero("unknown", "u", sp.cos(x) + 2),
+        NonNegative("square", "s", (sp.sin(x) - 1) ** 2, (sp.sin(x) - 1) ** 2),
+        LinearSystem(
+            "system",
+            "l",
+            (sp.Symbol("a", real=True) - 2,),
+            (sp.Symbol("a", real=True),),
+            {sp.Symbol("a", real=True): sp.Integer(2)},
+        ),
+        NonZero("int", "i", sp.cos(n) - 1),
+        ShiftMapFact("pair", "p", pe_pair(POS, sp.Symbol("w", positive=True)), POS, K, True),
+    )
+    entries = {e.part: e for e in theorem_module(_toy(*facts)).entries}
+    assert entries["unknown"].reason.startswith("no proof found: no proof that cos(x) + 2")
+    for name in ("free", "ratio", "square", "system", "int", "pair"):
+        assert entries[name].lemma == name, entries[name]
+    # A part named like a Helpers tactic gets the theorem's name in front.
+    (entry,) = theorem_module(_toy(NonZero("nonzero", "n", 3 / L))).entries
+    assert entry.lemma == "toy_nonzero"
+
+
+def test_a_blockwise_fact_outside_the_vocabulary_is_no_proof_found() -> None:
+    odd = Blockwise(
+        "odd",
+        "o",
+        BlockEquation(Product((shift_blocks(K, 4), pe_blocks(POS, 4))), pe_blocks(POS + K, 4)),
+    )
+    (entry,) = theorem_module(_toy(odd)).entries
+    # No lemma: block i's two sides must then be equal by algebra as they stand; they are not.
+    assert entry.reason == "no proof found: the fact cites no lemma and a block's two sides differ"
+    free = FreeOf("free", "f", pe_blocks(POS, 4), (POS,))
+    (entry,) = theorem_module(_toy(free)).entries
+    assert entry.lemma == "free"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
+def test_the_toy_facts_compile(tmp_path: Path) -> None:
+    x = sp.Symbol("x", real=True)
+    a = sp.Symbol("a", real=True)
+    facts = (
+        FreeOf("free", "f", sp.cos(K), (POS,)),
+        NonZero("ratio", "n", 3 / L),
+        NonNegative("square", "s", (sp.sin(x) - 1) ** 2, (sp.sin(x) - 1) ** 2),
+        LinearSystem("system", "l", (a - 2,), (a,), {a: sp.Integer(2)}),
+        NonZero("int", "i", sp.cos(sp.Symbol("n", integer=True, nonzero=True)) - 1),
+        ShiftMapFact("pair", "p", pe_pair(POS, sp.Symbol("w", positive=True)), POS, K, True),
+        Blockwise(
+            "identity",
+            "o",
+            BlockEquation(Product((identity_blocks(4), pe_blocks(POS, 4))), pe_blocks(POS, 4)),
+        ),
+    )
+    for name in ("PiIrrational.v", "Headline.v", "Helpers.v"):
+        shutil.copy(COQ_DIR / name, tmp_path)
+    (tmp_path / "Toy.v").write_text(theorem_module(_toy(*facts)).text())
+    for name in ("PiIrrational.v", "Headline.v", "Helpers.v", "Toy.v"):
+        run = subprocess.run(
+            ["coqc", "-q", "-R", ".", "PeProofs", name],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
