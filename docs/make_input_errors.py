@@ -186,6 +186,19 @@ def cli_rows() -> list[Row]:
         "pe-proofs audit $TMP/audit/offsets.safetensors",
         "pe-proofs audit $TMP/audit/claims.safetensors",
         "pe-proofs audit $TMP/audit/many.safetensors",
+        # audit: RoPE caches and configs
+        "pe-proofs audit $TMP/audit/paper.npy $TMP/audit/zeros.npy $TMP/audit/zeros.npy",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/missing.json",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/ntk.json",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/nan.json",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/huge.json",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/words.json",
+        "pe-proofs audit $TMP/audit/rope.npz --layer-type global",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/ntk.json --layer-type global",
+        "pe-proofs audit $TMP/audit/rope.npz --convention neox",
+        "pe-proofs audit $TMP/audit/rope.npz --positions-key weights",
+        "pe-proofs audit $TMP/audit/rope.npz --against $TMP/audit/rope.npz --config $TMP/file",
+        "pe-proofs audit $TMP/audit/rope.npz --rope --key cos --key sin --key positions",
         # coq
         "pe-proofs coq",
         "pe-proofs coq --out $TMP/file/sub",
@@ -272,6 +285,11 @@ def library_rows() -> list[Row]:
         _call(registry.build, "rotation", d_model=7),
         _call(registry.build, "rotation", d_model="8"),
         _call(registry.build, "rotation", d_model=10**9),
+        _call(numeric.audit_rope, None, None),
+        _call(numeric.audit_rope, [[1.0, 0.0]], None),
+        _call(numeric.audit_rope_function, None, head_dim=8),
+        _call(numeric.audit_rope_function, print, head_dim=7),
+        _call(numeric.compare_qk, [[1.0]], [[1.0]], n_heads=0),
     ]
 
 
@@ -326,6 +344,17 @@ def _audit_files(folder: Path) -> None:
     _safetensors(
         folder / "many.safetensors", {f"layer.{i}.weight": entry for i in range(40)}, bytes(4)
     )
+    inv_freq = 10000.0 ** -(np.arange(4) / 4)
+    cos, sin = numeric.rope_cache(inv_freq, 64)
+    np.savez(folder / "rope.npz", cos=cos, sin=sin, positions=np.arange(64))
+    llama = {"head_dim": 8, "rope_theta": 10000.0, "max_position_embeddings": 64}
+    for name, config in (
+        ("ntk", {**llama, "rope_scaling": {"rope_type": "ntk", "factor": 2.0}}),
+        ("huge", {**llama, "head_dim": 2**40}),
+        ("words", {**llama, "rope_theta": "10000"}),
+    ):
+        (folder / f"{name}.json").write_text(json.dumps(config))
+    (folder / "nan.json").write_text('{"head_dim": 8, "rope_theta": NaN}')
 
 
 def make_scratch(folder: Path) -> None:

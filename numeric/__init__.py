@@ -3,8 +3,10 @@ numeric cross-checks of every identity. The ground floor: never imports sympy or
 
 Tables, the reference, the module's own formula and the precision report sit at the top;
 numeric.checks holds one twin per theorem, numeric.plots the figures, numeric.table_audit
-identifies and measures a table from any implementation (audit, compare, load_table), and
-numeric.rope holds rotary embeddings: configs, scaling methods, caches, layouts.
+identifies and measures a table from any implementation (audit, compare, load_table),
+numeric.rope holds rotary embeddings: configs, scaling methods, caches, layouts, and
+numeric.rope_audit identifies a RoPE cache or function (audit_rope, audit_rope_function,
+compare_rope, compare_qk); numeric.testing has assert_rope_matches for engine tests.
 """
 
 from __future__ import annotations
@@ -37,6 +39,15 @@ if TYPE_CHECKING:
         rope_function,
         unpermute_heads,
     )
+    from numeric.rope_audit import (
+        QKComparison,
+        RopeAudit,
+        RopeComparison,
+        audit_rope,
+        audit_rope_function,
+        compare_qk,
+        compare_rope,
+    )
     from numeric.table_audit import Audit, Comparison, audit, compare, load_table
     from numeric.tables import (
         accuracy_bound,
@@ -51,14 +62,21 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "Audit": "numeric.table_audit",
     "Comparison": "numeric.table_audit",
+    "QKComparison": "numeric.rope_audit",
+    "RopeAudit": "numeric.rope_audit",
+    "RopeComparison": "numeric.rope_audit",
     "RopeConfig": "numeric.rope",
     "Table": "numeric.result_table",
     "accuracy_bound": "numeric.tables",
     "apply_rope": "numeric.rope",
     "audit": "numeric.table_audit",
+    "audit_rope": "numeric.rope_audit",
+    "audit_rope_function": "numeric.rope_audit",
     "best_linear_shift": "numeric.linear_shift",
     "bounds_table": "numeric.checks",
     "compare": "numeric.table_audit",
+    "compare_qk": "numeric.rope_audit",
+    "compare_rope": "numeric.rope_audit",
     "convert_qk": "numeric.rope",
     "frequencies": "numeric.tables",
     "load_table": "numeric.table_audit",
@@ -88,14 +106,21 @@ _EXPORTS = {
 __all__ = [
     "Audit",
     "Comparison",
+    "QKComparison",
+    "RopeAudit",
+    "RopeComparison",
     "RopeConfig",
     "Table",
     "accuracy_bound",
     "apply_rope",
     "audit",
+    "audit_rope",
+    "audit_rope_function",
     "best_linear_shift",
     "bounds_table",
     "compare",
+    "compare_qk",
+    "compare_rope",
     "convert_qk",
     "frequencies",
     "load_table",

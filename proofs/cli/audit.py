@@ -4,7 +4,8 @@ Exit status 0 when the table's structure is sound (one sinusoidal encoding: pair
 frequency, the shift identity holding within the table's own accuracy) and its accuracy is that
 of rounding once or of an ordinary float64 or float32 computation; 1 for a structural fault or a
 table computed in 16 bits (positions collapse), and, with --against, when the two tables do not
-encode the same positions; 2 for a file that cannot be read.
+encode the same positions; 2 for a file that cannot be read. RoPE cos/sin caches are audited by
+proofs.cli.audit_rope, which says when a file is read as one.
 """
 
 from __future__ import annotations
@@ -13,26 +14,39 @@ import argparse
 import json
 import shutil
 
+from proofs.cli import audit_rope
 from proofs.cli.usage import UsageError, user_input
 
 NAME = "audit"
-HELP = "identify a positional-encoding table (.npy, .npz, .csv, .txt, .safetensors) and measure it"
+HELP = (
+    "identify a positional-encoding table or a RoPE cos/sin cache (.npy, .npz, .csv, .txt, "
+    ".safetensors) and measure it"
+)
 EXAMPLE = "pe-proofs audit model_pe.npy --against paper_pe.npy --json"
 _MIN_WIDTH, _MAX_WIDTH = 60, 100
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="the table: rows are positions")
-    parser.add_argument("--key", help="the array's name in a .npz or .safetensors file")
+    parser.add_argument(
+        "file", metavar="FILE", nargs="+", help="the table (rows are positions); RoPE: cos, sin"
+    )
+    parser.add_argument(
+        "--key", action="append", help="the array's name in a .npz or .safetensors file"
+    )
     parser.add_argument(
         "--against",
         metavar="B",
+        nargs="+",
         help="compare with table B: the same positions up to a column permutation, scale, offset?",
     )
     parser.add_argument(
-        "--against-key", metavar="KEY", help="the array's name in B (needs --against)"
+        "--against-key",
+        action="append",
+        metavar="KEY",
+        help="the array's name in B (needs --against)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    audit_rope.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,21 +55,27 @@ def run(args: argparse.Namespace) -> int:
 
     if args.against_key is not None and args.against is None:
         raise UsageError("--against-key names the array in the --against file; give --against B")
+    if audit_rope.wanted(args):
+        return audit_rope.run(args)
+    if len(args.against or []) > 1:
+        raise UsageError("--against takes one table B (two files are a RoPE cache: give --rope)")
+    path, key = args.file[0], (args.key or [None])[0]
+    against = None if args.against is None else args.against[0]
     # The file is the user's input: what the readers and the audit refuse is named in one line.
     with user_input():
         try:
-            table = open_table(args.file, key=args.key)
-            if args.against is None:
-                result = audit(table, what=args.file)
+            table = open_table(path, key=key)
+            if against is None:
+                result = audit(table, what=path)
                 ok = result.clean
             else:
-                other = open_table(args.against, key=args.against_key)
-                result = compare(table, other, names=(args.file, args.against))
+                other = open_table(against, key=(args.against_key or [None])[0])
+                result = compare(table, other, names=(path, against))
                 ok = result.same
         except MemoryError:
             # The audit reads every file in bounded memory: this machine has less to spare.
             raise ValueError(
-                f"out of memory auditing {args.file}; the audit needs about 512 MB free"
+                f"out of memory auditing {path}; the audit needs about 512 MB free"
             ) from None
     if args.json:
         print(json.dumps(result.to_json(), indent=2, allow_nan=False))

@@ -1,0 +1,243 @@
+"""compare_rope: whether two RoPE caches implement the same rotation, and where and why they part.
+
+Both are audited (numeric.audit_rope); their pairs are matched in order (pair i of each is its
+i-th frequency, whatever the layout), and on the positions both hold every pair's cos and sin
+are compared, a block of rows at a time, within the two caches' float32 caps (the accuracy of
+ordinary float32 code, numeric.rope_audit.accuracy). The first position where a pair differs,
+and the lowest pair there, are reported with the reason the two audits give: the scaling
+methods or their parameters, the base, the attention factor, a 16-bit rounding, the offset.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from numeric.rope_audit.accuracy import cap
+from numeric.rope_audit.config_check import method_name
+from numeric.rope_audit.identify import audit_rope
+from numeric.rope_audit.result import RopeAudit, finite_json, scaling_words, wrapped
+from numeric.rope_audit.source import CacheSource, cache_source
+from numeric.table_audit.precision import rounding_bound
+
+_ROWS = 8192
+# Two fitted frequencies further apart than this (relative) are different frequencies; fits
+# of float32 caches agree far closer (about 1e-7).
+_SAME_FREQUENCY = 1e-5
+_PARAMETERS = (
+    "factor",
+    "beta_fast",
+    "beta_slow",
+    "low_freq_factor",
+    "high_freq_factor",
+    "original_max_position_embeddings",
+    "seq_len",
+    "ramp",
+    "base",
+)
+
+
+@dataclass(frozen=True)
+class RopeComparison:
+    """same: the two caches hold the same rotations on the positions they share (up to their
+    layouts); first_pair, first_position: where they first differ; ratio: θ_B/θ_A at that pair;
+    max_difference: the largest |B − A| over shared entries; positions_compared; findings."""
+
+    same: bool
+    first_pair: int | None
+    first_position: int | None
+    ratio: float | None
+    max_difference: float | None
+    positions_compared: int
+    a: dict
+    b: dict
+    findings: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        """Every field as JSON-ready Python values."""
+        return finite_json(asdict(self))  # type: ignore[return-value]
+
+    def report_lines(self, width: int = 100) -> list[str]:
+        head = "same RoPE" if self.same else "different RoPE"
+        if self.max_difference is not None:
+            head += (
+                f" (max difference {self.max_difference:.1e} over {self.positions_compared} "
+                "shared positions)"
+            )
+        lines = textwrap.wrap(head, width)
+        for name, side in (("A", self.a), ("B", self.b)):
+            lines += textwrap.wrap(
+                f"{name}: {side['convention']} ({side['cache_layout']}), base "
+                f"{'?' if side['base'] is None else format(side['base'], 'g')}, "
+                f"scaling {scaling_words(side['scaling'])}, m {side['attention_factor']:.6g}, "
+                f"{side['precision']['grade']}",
+                width,
+                subsequent_indent="   ",
+            )
+        return lines + wrapped(self.findings, width)
+
+
+def _summary(audit: RopeAudit) -> dict:
+    return {
+        "convention": audit.convention,
+        "cache_layout": audit.cache_layout,
+        "rotary_dim": audit.rotary_dim,
+        "base": audit.base,
+        "scaling": audit.scaling,
+        "attention_factor": audit.attention_factor,
+        "position_offset": audit.position_offset,
+        "precision": audit.precision,
+        "sound": audit.sound,
+    }
+
+
+def _first_columns(source: CacheSource, audit: RopeAudit) -> np.ndarray:
+    """The cache column holding each pair's frequency (the first of its two columns)."""
+    return np.array([p[0] for p in audit.pairs], dtype=np.int64)
+
+
+def _differences(
+    a: CacheSource, b: CacheSource, cols_a: np.ndarray, cols_b: np.ndarray, tolerance_at
+) -> tuple[float, int | None, int | None, int]:
+    """(max difference, first row of A beyond tolerance, its pair, rows compared)."""
+    shared, rows_a, rows_b = np.intersect1d(a.positions, b.positions, return_indices=True)
+    worst, first_row, first_pair = 0.0, None, None
+    for start in range(0, len(shared), _ROWS):
+        ia, ib = rows_a[start : start + _ROWS], rows_b[start : start + _ROWS]
+        gap = None
+        for side in (0, 1):
+            va, vb = a.take(ia)[side], b.take(ib)[side]
+            if va is None or vb is None:
+                continue
+            d = np.abs(va[:, cols_a] - vb[:, cols_b])
+            gap = d if gap is None else np.maximum(gap, d)
+        if gap is None:
+            break
+        worst = max(worst, float(gap.max()))
+        beyond = gap > tolerance_at(shared[start : start + _ROWS])[:, None]
+        if first_row is None and beyond.any():
+            r = int(np.argmax(beyond.any(axis=1)))
+            first_row, first_pair = int(shared[start + r]), int(np.argmax(beyond[r]))
+    return worst, first_row, first_pair, len(shared)
+
+
+def _why(a: RopeAudit, b: RopeAudit) -> list[str]:
+    """The reasons the audits give for a difference, most specific first."""
+    reasons = []
+    sa, sb = a.scaling, b.scaling
+    if sa.get("type") != sb.get("type") and sb.get("type") == "none":
+        reasons.append(f"{method_name(sa['type'])} dropped in B")
+    elif sa.get("type") != sb.get("type"):
+        reasons.append(f"{method_name(sa['type'])} read as {method_name(sb['type'])}")
+    else:
+        for key in _PARAMETERS:
+            if key in sa and key in sb and sa[key] != sb[key]:
+                reasons.append(f"{key} {sb[key]} in B, {sa[key]} in A")
+    if a.base != b.base and a.base is not None and b.base is not None:
+        reasons.append(f"base {b.base:g} in B, {a.base:g} in A")
+    if a.attention_factor is not None and b.attention_factor is not None:
+        ma, mb = a.attention_factor, b.attention_factor
+        if abs(ma - mb) > 1e-6 * max(abs(ma), 1):
+            reasons.append(
+                f"B's cos and sin carry m = {mb:.6g}, A's {ma:.6g} (logits × {mb * mb:.6g} vs "
+                f"{ma * ma:.6g})"
+            )
+    for key, words in (
+        ("inv_freq_rounded_to", "B's inv_freq rounded to {}"),
+        ("positions_rounded_to", "B's positions rounded to {}"),
+    ):
+        if b.precision.get(key) and b.precision.get(key) != a.precision.get(key):
+            reasons.append(words.format(b.precision[key]))
+        if a.precision.get(key) and a.precision.get(key) != b.precision.get(key):
+            reasons.append(words.replace("B's", "A's").format(a.precision[key]))
+    if b.precision.get("grade") != a.precision.get("grade") and "16 bits" in str(
+        b.precision.get("grade")
+    ) + str(a.precision.get("grade")):
+        reasons.append(f"A {a.precision['grade']}, B {b.precision['grade']}")
+    if a.position_offset != b.position_offset:
+        reasons.append(f"offsets {a.position_offset} (A) and {b.position_offset} (B)")
+    return reasons
+
+
+def compare_rope(
+    cos_a: object | None,
+    sin_a: object | None,
+    cos_b: object | None,
+    sin_b: object | None,
+    *,
+    positions_a: object = None,
+    positions_b: object = None,
+) -> RopeComparison:
+    """Whether cache B holds the rotations of cache A, on the positions both hold.
+
+    cos_a, sin_a, cos_b, sin_b: (rows, columns) arrays (one of each pair may be None);
+    positions_a, positions_b: the position of each row (default 0, 1, 2, ...).
+    """
+    a = cache_source(cos_a, sin_a, positions_a, "A")
+    b = cache_source(cos_b, sin_b, positions_b, "B")
+    audit_a = audit_rope(cos_a, sin_a, positions=positions_a, what="A")
+    audit_b = audit_rope(cos_b, sin_b, positions=positions_b, what="B")
+    summary_a, summary_b = _summary(audit_a), _summary(audit_b)
+    findings = []
+    if audit_a.rotary_dim != audit_b.rotary_dim:
+        findings.append(
+            f"A rotates {audit_a.rotary_dim} components per head, B {audit_b.rotary_dim}: "
+            "different RoPE"
+        )
+        return RopeComparison(
+            False, None, None, None, None, 0, summary_a, summary_b, tuple(findings)
+        )
+    cols_a, cols_b = _first_columns(a, audit_a), _first_columns(b, audit_b)
+    theta = max(max(audit_a.frequencies, default=0.0), max(audit_b.frequencies, default=0.0))
+    m = max(audit_a.attention_factor or 1.0, audit_b.attention_factor or 1.0)
+    rounding = rounding_bound(audit_a.precision["stored"], m) + rounding_bound(
+        audit_b.precision["stored"], m
+    )
+
+    def tolerance_at(positions: np.ndarray) -> np.ndarray:
+        return 2 * cap("float32", rounding, m, np.abs(positions.astype(np.float64)) * theta)
+
+    worst, position, pair, count = _differences(a, b, cols_a, cols_b, tolerance_at)
+    ratio = None
+    if count == 0:
+        findings.append("A and B share no positions")
+        same = False
+    elif position is None:
+        same = True
+        layouts = (
+            ""
+            if audit_a.cache_layout == audit_b.cache_layout
+            else f"; A's layout is {audit_a.cache_layout}, B's {audit_b.cache_layout} (the "
+            "same rotations laid out for different pairings)"
+        )
+        findings.append(
+            f"the same rotations on all {count} shared positions (max difference {worst:.1e}, "
+            f"within two float32 computations){layouts}"
+        )
+    else:
+        same = False
+        ratios = np.asarray(audit_b.frequencies) / np.asarray(audit_a.frequencies)
+        apart = np.flatnonzero(np.abs(ratios - 1) > _SAME_FREQUENCY)
+        reasons = _why(audit_a, audit_b)
+        because = ": " + "; ".join(reasons) if reasons else ""
+        if apart.size:
+            slow = int(apart[0])
+            ratio = float(ratios[slow])
+            speed = f"{abs(1 - ratio) * 100:.3g}% {'slower' if ratio < 1 else 'faster'}"
+            findings.append(f"B's pair {slow} is {speed}{because}")
+        else:
+            findings.append(f"the frequencies agree{because}")
+        findings.append(f"the entries first differ at position {position}, pair {pair}")
+    return RopeComparison(
+        same,
+        pair,
+        position,
+        ratio,
+        worst if count else None,
+        count,
+        summary_a,
+        summary_b,
+        tuple(findings),
+    )

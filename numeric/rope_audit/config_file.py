@@ -1,0 +1,201 @@
+"""A model configuration (config.json) read as data for the RoPE audit: never run, bounded.
+
+The RoPE fields are read by numeric.rope.rope_config (transformers' rules). Before that, this
+module reads the file within a size limit, refuses what JSON allows but a config cannot hold
+(NaN, Infinity, nesting deep enough to exhaust the stack), maps the older field names some
+models use onto the ones transformers reads (its configs' attribute_map: GPT-J's and CodeGen's
+n_embd, n_head, n_positions and rotary_dim; GPT-NeoX's rotary_pct and rotary_emb_base), and
+bounds every size so no configuration can make the audit allocate more than a few MB.
+
+How the model pairs components is a fact of its code, not of its RoPE fields; the one field
+transformers reads for it is `rope_interleave` (DeepSeek-V3: the cache is cat(freqs, freqs) and
+apply_rotary_pos_emb_interleave pairs (2i, 2i + 1)).
+
+>>> facts = read_config({"head_dim": 64, "rope_theta": 10000.0})
+>>> facts.layers[None].rotary_dim, facts.convention
+(64, None)
+>>> read_config({"head_dim": 64, "rope_scaling": {"rope_type": "ntk"}})
+Traceback (most recent call last):
+ValueError: rope_scaling.rope_type must be one of default, linear, dynamic, yarn, llama3, longrope, got 'ntk'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from numbers import Integral, Real
+from pathlib import Path
+
+from numeric.rope.config import RopeConfig, rope_config
+
+MAX_CONFIG_BYTES = 2**24
+MAX_HEAD_DIM = 2**16
+MAX_POSITIONS = 2**31
+MAX_FACTOR = 2.0**20
+MAX_BASE = 1e100
+_SIZES = ("head_dim", "hidden_size", "num_attention_heads", "n_embd", "n_head", "rotary_dim")
+_LENGTHS = ("max_position_embeddings", "original_max_position_embeddings", "n_positions")
+
+
+@dataclass(frozen=True)
+class ConfigFacts:
+    """layers: the RoPE settings per layer type (key None when not nested by layer type);
+    convention: "interleaved" when the config sets rope_interleave, else None (the config
+    does not say); where: how messages name the config."""
+
+    layers: dict[str | None, RopeConfig]
+    convention: str | None
+    where: str
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"the config holds {name}, which is not a number JSON allows")
+
+
+def load_json(path: str | Path) -> dict:
+    """The JSON object in path, within MAX_CONFIG_BYTES, as data; ValueError naming what is wrong."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such config file")
+    size = path.stat().st_size
+    if size > MAX_CONFIG_BYTES:
+        raise ValueError(
+            f"{path.name}: {size} bytes; a config.json is read up to {MAX_CONFIG_BYTES} bytes"
+        )
+    try:
+        text = path.read_bytes()[: MAX_CONFIG_BYTES + 1].decode("utf-8")
+        data = json.loads(text, parse_constant=_reject_constant)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path.name}: not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError(f"{path.name}: nested too deeply to be a config") from None
+    except ValueError as error:
+        message = " ".join(str(error).split())
+        raise ValueError(f"{path.name}: not valid JSON ({message})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path.name}: a config must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _int_field(config: Mapping, key: str, limit: int) -> int | None:
+    value = config.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, Integral) or isinstance(value, bool) or not 0 < value <= limit:
+        raise ValueError(f"{key} must be a positive integer at most {limit}, got {value!r}")
+    return int(value)
+
+
+def _real_field(config: Mapping, key: str, low: float, high: float) -> float | None:
+    value = config.get(key)
+    if value is None:
+        return None
+    if (
+        not isinstance(value, Real)
+        or isinstance(value, bool)
+        or not math.isfinite(value)
+        or not low < value <= high
+    ):
+        raise ValueError(f"{key} must be a number in ({low:g}, {high:g}], got {value!r}")
+    return float(value)
+
+
+def _bounded(config: Mapping) -> None:
+    """ValueError for a size no model has: they would make the audit allocate without limit."""
+    for key in _SIZES:
+        _int_field(config, key, MAX_HEAD_DIM if key != "hidden_size" else 2**24)
+    for key in _LENGTHS:
+        _int_field(config, key, MAX_POSITIONS)
+    for where in ("rope_scaling", "rope_parameters"):
+        nested = config.get(where)
+        if not isinstance(nested, Mapping):
+            continue
+        inner = [v for v in nested.values() if isinstance(v, Mapping)] or [nested]
+        for rope in inner:
+            for key, high in (("factor", MAX_FACTOR), ("rope_theta", MAX_BASE)):
+                _real_field({f"{where}.{key}": rope.get(key)}, f"{where}.{key}", 0.0, high)
+            _int_field(
+                {
+                    f"{where}.original_max_position_embeddings": rope.get(
+                        "original_max_position_embeddings"
+                    )
+                },
+                f"{where}.original_max_position_embeddings",
+                MAX_POSITIONS,
+            )
+    _real_field(config, "rope_theta", 0.0, MAX_BASE)
+
+
+def _canonical(config: Mapping) -> dict:
+    """The config with the older field names mapped onto transformers' own (attribute_map)."""
+    out = dict(config)
+    for old, new in (
+        ("n_embd", "hidden_size"),
+        ("n_head", "num_attention_heads"),
+        ("n_positions", "max_position_embeddings"),
+        ("rotary_emb_base", "rope_theta"),
+        ("rotary_pct", "partial_rotary_factor"),
+    ):
+        if out.get(new) is None and out.get(old) is not None:
+            out[new] = out[old]
+    width = _int_field(out, "rotary_dim", MAX_HEAD_DIM)
+    if width is not None and out.get("partial_rotary_factor") is None:
+        heads = _int_field(out, "num_attention_heads", MAX_HEAD_DIM)
+        head_dim = _int_field(out, "head_dim", MAX_HEAD_DIM)
+        hidden = _int_field(out, "hidden_size", 2**24)
+        if head_dim is None and heads and hidden:
+            head_dim = hidden // heads
+        if head_dim:
+            if width > head_dim:
+                raise ValueError(f"rotary_dim ({width}) must be at most the head dim ({head_dim})")
+            out["partial_rotary_factor"] = width / head_dim
+    return out
+
+
+def _layer_types(config: Mapping) -> list[str | None]:
+    for key in ("rope_scaling", "rope_parameters"):
+        value = config.get(key)
+        if isinstance(value, Mapping) and value:
+            nested = sorted(k for k, v in value.items() if isinstance(v, Mapping))
+            return list(nested) if nested else [None]
+    return [None]
+
+
+def read_config(config: Mapping | str | Path, *, layer_type: str | None = None) -> ConfigFacts:
+    """The RoPE settings a config gives, per layer type.
+
+    config: a parsed config.json (dict) or its path; layer_type: read only this entry of a
+    config nested by layer type (Gemma 3's "sliding_attention", "full_attention"); None reads
+    them all. Raises ValueError with one line naming the field and what is allowed.
+    """
+    where = "config"
+    if isinstance(config, str | Path):
+        where = Path(config).name
+        config = load_json(config)
+    if not isinstance(config, Mapping):
+        raise TypeError(f"config must be a dict or a path, got {type(config).__name__}")
+    _bounded(config)
+    canonical = _canonical(config)
+    interleave = canonical.get("rope_interleave")
+    if interleave is not None and not isinstance(interleave, bool):
+        raise ValueError(f"rope_interleave must be true or false, got {interleave!r}")
+    kinds = _layer_types(canonical)
+    if layer_type is not None:
+        if kinds == [None]:
+            raise ValueError(
+                f"layer_type {layer_type!r} applies to a config whose rope_parameters are nested "
+                "by layer type; this one is not"
+            )
+        if layer_type not in kinds:
+            raise ValueError(f"layer_type must be one of {', '.join(kinds)}, got {layer_type!r}")
+        kinds = [layer_type]
+    layers = {kind: rope_config(canonical, layer_type=kind) for kind in kinds}
+    for kind, settings in layers.items():
+        if settings.head_dim > MAX_HEAD_DIM:
+            raise ValueError(
+                f"head_dim {settings.head_dim}{'' if kind is None else f' ({kind})'} is above "
+                f"{MAX_HEAD_DIM}"
+            )
+    return ConfigFacts(layers, "interleaved" if interleave else None, where)

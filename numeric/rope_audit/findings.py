@@ -1,0 +1,387 @@
+"""The audit's sentences: what was identified, and each fault named with its bug class.
+
+Bug classes (the names of tests/data/real_rope/truth.json where it has them), with the public
+threads that reported them:
+- fp16_cache: angles computed in 16 bits (gpt-neox #1003: cos off by 0.78);
+- bf16_inv_freq, fp16_inv_freq: inv_freq rounded to 16 bits before the product
+  (transformers #29496);
+- fp16_positions, bf16_positions: positions rounded to 16 bits (Megatron-LM #535);
+- interleaved_frequencies_with_rotate_half: a cache whose pairs do not match the consumer's
+  pairing (the layouts that conversions mix up: llama.cpp #2376, TinyLlama #24);
+- not_identity_at_zero, amplitude, unrotated_not_identity, reversed: structure.
+The configuration's classes (llama3_scaling_dropped, dynamic_constant_base,
+yarn_factor_dropped, yarn_factor_twice, scaling_mismatch, attention_factor, rotary_width) are
+named in numeric.rope_audit.config_check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from numeric.rope_audit.accuracy import Accuracy, growth_words
+from numeric.rope_audit.attention import AttentionReading
+from numeric.rope_audit.config_check import method_name
+from numeric.rope_audit.families import Scaling
+from numeric.rope_audit.result import Finding
+
+_LISTED = 5
+
+
+def listed(items: list[int] | tuple[int, ...]) -> str:
+    """Up to five numbers, then how many more."""
+    items = list(items)
+    shown = ", ".join(str(i) for i in items[:_LISTED])
+    return shown + (f" and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
+
+
+def identification(
+    convention: str | None,
+    layout: str | None,
+    rotary_dim: int,
+    head_dim: int | None,
+    scaling: Scaling,
+    attention: float | None,
+    offset: int | None,
+) -> Finding:
+    """One sentence: the RoPE this is."""
+    pairing = {
+        "rotate_half": "rotate_half pairs (i, i + d/2)",
+        "interleaved": "interleaved pairs (2i, 2i + 1)",
+    }.get(convention or "", "an unnamed pairing")
+    width = f"{rotary_dim} rotary components" + (f" of {head_dim}" if head_dim else "")
+    kind = method_name(scaling.type)
+    params = ", ".join(
+        f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+        for k, v in scaling.parameters.items()
+        if k
+        in (
+            "factor",
+            "beta_fast",
+            "beta_slow",
+            "low_freq_factor",
+            "high_freq_factor",
+            "original_max_position_embeddings",
+            "seq_len",
+            "factors_used",
+        )
+    )
+    base = "" if scaling.base is None else f", base {scaling.base:g}"
+    m = "" if attention is None else f", cos and sin scaled by m = {attention:.6g}"
+    start = "" if offset in (None, 0) else f", row for position p holds position p + {offset}"
+    held = f" (cache {layout})" if layout else ""
+    return Finding(
+        None,
+        f"RoPE with {pairing}{held}, {width}{base}, {kind}"
+        + (f" ({params})" if params else "")
+        + m
+        + (f" (logits × {attention * attention:.6g})" if attention not in (None, 1.0) else "")
+        + start,
+        False,
+    )
+
+
+def assumed_parameters(scaling: Scaling) -> list[Finding]:
+    if not scaling.assumed:
+        return []
+    if scaling.type == "yarn":
+        low, high = scaling.parameters["ramp"]
+        span = scaling.parameters.get("original_max_position_embeddings_range")
+        lengths = "" if span is None else f" for L in ({span[0]:.0f}, {span[1]:.0f}]"
+        return [
+            Finding(
+                None,
+                f"the cache fixes YaRN's ramp (pairs {low:g} to {high:g}), not β_fast, β_slow and "
+                f"L apart: transformers' defaults β_fast = 32, β_slow = 1 give it{lengths}; give "
+                "the config to check its values",
+                False,
+            )
+        ]
+    if scaling.type == "llama3":
+        p = scaling.parameters
+        return [
+            Finding(
+                None,
+                f"the cache fixes Llama 3's wavelengths L/low = {p['low_freq_wavelen']:g} and "
+                f"L/high = {p['high_freq_wavelen']:g}, not L, low and high apart: "
+                "low_freq_factor 1 (Meta's) assumed",
+                False,
+            )
+        ]
+    return []
+
+
+def structure_findings(
+    still_bad: tuple[int, ...],
+    offset: int | None,
+    reversed_: bool,
+    bad_pairs: list[int],
+    amplitude: float | None,
+    attention: float | None,
+    what: str,
+) -> list[Finding]:
+    found = []
+    if still_bad:
+        found.append(
+            Finding(
+                "unrotated_not_identity",
+                f"{what} {listed(still_bad)} do not rotate but are not the identity (cos ≠ 1): "
+                "components past the rotary width must pass through unchanged",
+                True,
+            )
+        )
+    if offset is None:
+        found.append(
+            Finding(
+                "not_identity_at_zero",
+                "the rotation at position 0 is not the identity: no integer offset explains "
+                "every pair's phase at position 0 (a phase added, or cos and sin swapped)",
+                True,
+            )
+        )
+    if reversed_:
+        found.append(
+            Finding(
+                "reversed",
+                "the angles decrease with position (sin negated): relative, but the opposite "
+                "rotation to every library's convention, so trained weights see reversed offsets",
+                True,
+            )
+        )
+    if bad_pairs and amplitude is not None and attention is not None:
+        found.append(
+            Finding(
+                "amplitude",
+                f"cos² + sin² ≠ m² = {attention * attention:.6g} at pairs {listed(bad_pairs)} "
+                f"(off by up to {amplitude:.2g}): not a rotation times one factor",
+                True,
+            )
+        )
+    return found
+
+
+def layout_findings(
+    layout: str,
+    gap: float,
+    row: int | None,
+    moving: tuple[int, ...],
+    positions: np.ndarray,
+    what: str,
+) -> list[Finding]:
+    """Rows where the layout read from a sample does not hold."""
+    found = []
+    if row is not None:
+        found.append(
+            Finding(
+                "layout_broken",
+                f"each pair's two {what} ({layout}) are equal on the sampled rows but differ by "
+                f"{gap:.2g} from position {positions[row]}: not one frequency per pair there",
+                True,
+            )
+        )
+    if moving:
+        found.append(
+            Finding(
+                "unrotated_not_identity",
+                f"{what} {listed(moving)} are still on the sampled rows but rotate elsewhere",
+                True,
+            )
+        )
+    return found
+
+
+def pairing_findings(
+    convention: str | None, source: str, layout: str | None, kind: str = "cache"
+) -> list[Finding]:
+    """A consumer whose pairing the cache's columns do not match, or a function whose pair
+    blocks are not rotations."""
+    if layout is None or convention is None:
+        return []
+    source = {"given": "as stated", "config (rope_interleave)": "the config's rope_interleave"}.get(
+        source, source
+    )
+    if kind == "function":
+        if layout == "cat(freqs,freqs)":
+            return []
+        return [
+            Finding(
+                "interleaved_frequencies_with_rotate_half",
+                f"the function pairs components as {convention}, but the two sides of each "
+                "pair turn at different frequencies (its cos and sin come from a cache laid out "
+                "for the other pairing): not a rotation, so q·k is no longer a function of the "
+                "distance (relative position is lost)",
+                True,
+            )
+        ]
+    if convention == "rotate_half" and layout == "repeat_interleave":
+        return [
+            Finding(
+                "interleaved_frequencies_with_rotate_half",
+                "the cache repeats each frequency in columns 2i and 2i + 1 (interleaved), but "
+                f"the consumer ({source}) pairs components (i, i + d/2): each pair then gets cos "
+                "and sin of two different frequencies, which is not a rotation, so q·k is no "
+                "longer a function of the distance (relative position is lost); a rotate_half "
+                "consumer needs cat(freqs, freqs) (the conversion mix-up of llama.cpp #2376, "
+                "TinyLlama #24)",
+                True,
+            )
+        ]
+    if convention == "rotate_half" and layout == "freqs":
+        return [
+            Finding(
+                "interleaved_frequencies_with_rotate_half",
+                f"the cache holds one column per pair (a complex freqs_cis), but the consumer "
+                f"({source}) pairs (i, i + d/2) and reads cat(freqs, freqs)",
+                True,
+            )
+        ]
+    if convention == "interleaved" and layout == "cat(freqs,freqs)" and source == "given":
+        return [
+            Finding(
+                "interleaved_frequencies_with_rotate_half",
+                "the cache is cat(freqs, freqs), but the consumer pairs (2i, 2i + 1): read "
+                "directly, pair i gets cos of θ_2i and sin of θ_2i+1; it must expand "
+                "cos[:, :d/2] itself, as DeepSeek-V3's apply_rotary_pos_emb_interleave does",
+                True,
+            )
+        ]
+    return []
+
+
+def precision_findings(
+    stored: str,
+    accuracy: Accuracy,
+    amplitude: float,
+    inv_rounded: str | None,
+    positions_rounded: str | None,
+    repeats: tuple[int, int] | None,
+    max_error: float,
+) -> list[Finding]:
+    """The precision faults and notes; max_error: the largest error against the intended cache."""
+    found = []
+    if positions_rounded is not None:
+        where = f"; rows for positions {repeats[0]} and {repeats[1]} are equal" if repeats else ""
+        limit = 2048 if positions_rounded == "float16" else 256
+        found.append(
+            Finding(
+                f"{'fp16' if positions_rounded == 'float16' else 'bf16'}_positions",
+                f"positions were rounded to {positions_rounded} before the product: past "
+                f"{limit} each row is computed at the nearest {positions_rounded} number "
+                f"(Megatron-LM #535){where}",
+                True,
+            )
+        )
+    if inv_rounded is not None:
+        found.append(
+            Finding(
+                f"{'bf16' if inv_rounded == 'bfloat16' else 'fp16'}_inv_freq",
+                f"inv_freq was rounded to {inv_rounded} before the product (transformers "
+                f"#29496): each frequency off by up to {2.0 ** -(8 if inv_rounded == 'bfloat16' else 11):.1g} "
+                f"relative, so angles drift by that fraction of p·θ (entries off by up to "
+                f"{max_error:.2g} in this cache)",
+                True,
+            )
+        )
+    if accuracy.grade == "computed in 16 bits":
+        found.append(
+            Finding(
+                "fp16_cache",
+                f"the angles were computed in {accuracy.computed_in} (gpt-neox #1003: cos off by "
+                f"0.78): error {accuracy.max_error:.2g} at position {accuracy.worst_position}, "
+                f"{growth_words(accuracy, amplitude)}",
+                True,
+            )
+        )
+    elif accuracy.grade == "not a RoPE cache":
+        found.append(
+            Finding(
+                "not_rope",
+                f"entries are off by {accuracy.max_error:.2g} (at position "
+                f"{accuracy.worst_position}): more than any arithmetic format explains",
+                True,
+            )
+        )
+    elif accuracy.grade == "computed in float32":
+        found.append(
+            Finding(
+                None,
+                f"computed in float32 (the angle p·θ rounded to float32, as torch code does): "
+                f"error {accuracy.max_error:.2g} at position {accuracy.worst_position}, "
+                f"{growth_words(accuracy, amplitude)}",
+                False,
+            )
+        )
+    if stored in ("float16", "bfloat16") and accuracy.grade != "computed in 16 bits":
+        found.append(
+            Finding(
+                "fp16_stored" if stored == "float16" else "bf16_stored",
+                f"the cache is stored in {stored}, computed in wider arithmetic and rounded once: "
+                f"every entry within {2.0 ** -(11 if stored == 'float16' else 8) * amplitude:.2g}, "
+                "the same at every position (transformers returns cos and sin in the "
+                "activations' dtype); not the gpt-neox #1003 fault, where the angles themselves "
+                "are computed in 16 bits",
+                False,
+            )
+        )
+    return found
+
+
+def alias_finding(moved: tuple[int, ...], step: int) -> list[Finding]:
+    if not moved or step <= 1:
+        return []
+    return [
+        Finding(
+            None,
+            f"rows are {step} positions apart, so {'pairs' if len(moved) > 1 else 'pair'} "
+            f"{listed(moved)} {'turn' if len(moved) > 1 else 'turns'} more than π between rows; "
+            "their frequencies were read as the continuation of the slower pairs' progression",
+            False,
+        )
+    ]
+
+
+def attention_undecided(attention: AttentionReading) -> list[Finding]:
+    if attention.verdict != "undecided":
+        return []
+    expected = (
+        "" if attention.expected is None else f" ({attention.rule} gives {attention.expected:.6g})"
+    )
+    return [
+        Finding(
+            "attention_factor",
+            f"cos and sin carry m = {attention.value:.6g}{expected}: without the config this "
+            "cannot be told from the factor dropped (vllm #48623) or moved into the softmax "
+            "scale (DeepSeek's mscale_all_dim); give the config to decide",
+            True,
+        )
+    ]
+
+
+def attention_unexpected(attention: AttentionReading) -> list[Finding]:
+    """Without a config: YaRN's factor squared, or m ≠ 1 where the method scales nothing."""
+    m, e = attention.value, attention.expected
+    if attention.verdict == "applied twice" and e is not None:
+        return [
+            Finding(
+                "yarn_factor_twice",
+                f"YaRN's attention factor is applied twice: cos and sin carry m = {m:.6g} = "
+                f"{e:.6g}² ({attention.rule}), so logits scale by {m * m:.6g} instead of "
+                f"{e * e:.6g} (sglang #33558: 1.4852 became 2.2058)",
+                True,
+            )
+        ]
+    if attention.verdict != "unexpected" or e is None:
+        return []
+    return [
+        Finding(
+            "attention_factor",
+            f"cos and sin carry m = {m:.6g} (logits × {m * m:.6g}), but {attention.rule} gives "
+            f"{attention.expected:.6g}",
+            True,
+        )
+    ]
+
+
+def bad_amplitude_pairs(pair_amplitude: np.ndarray | None, tolerance: float) -> list[int]:
+    if pair_amplitude is None:
+        return []
+    return [int(j) for j in np.flatnonzero(pair_amplitude > tolerance)]

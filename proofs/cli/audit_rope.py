@@ -1,0 +1,116 @@
+"""`pe-proofs audit` on RoPE caches: when a file is read as one, and that run.
+
+The audit reads FILE as a RoPE cos/sin cache, not a sinusoidal table, when any of these holds:
+- --rope is given;
+- a RoPE option is given (--config, --layer-type, --convention, --positions-key);
+- there are two files (cos, then sin), or two --key options (cos, then sin);
+- FILE is an .npz or .safetensors file holding arrays named "cos" and "sin" and no --key is
+  given.
+Otherwise it is a sinusoidal table. Nothing is guessed from the values: a cos cache alone
+looks like a table of cosines, so a single array is read as RoPE only when told.
+
+Exit status 0 for a sound cache (and, with --against, for caches holding the same rotations),
+1 for a fault, 2 for a file or config that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+
+from proofs.cli.usage import UsageError, user_input
+
+_MIN_WIDTH, _MAX_WIDTH = 60, 100
+
+_RULE = "read as a RoPE cos/sin cache (automatic for two files, two keys, --config, or a file with cos and sin)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("RoPE caches (see `pe-proofs audit --help`)")
+    group.add_argument("--rope", action="store_true", help=_RULE)
+    group.add_argument(
+        "--config", metavar="CONFIG", help="a Hugging Face config.json to check the cache against"
+    )
+    group.add_argument(
+        "--layer-type", metavar="TYPE", help="the entry of a config nested by layer type"
+    )
+    group.add_argument(
+        "--convention",
+        choices=("rotate_half", "interleaved"),
+        help="how the code applying the cache pairs q/k components, when not what its layout says",
+    )
+    group.add_argument(
+        "--positions-key",
+        metavar="KEY",
+        help="the 1-D integer array of the rows' positions (default: 'positions' if present)",
+    )
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for a RoPE audit (module docstring)."""
+    if args.rope or args.config or args.layer_type or args.convention or args.positions_key:
+        return True
+    if len(args.file) >= 2 or len(args.key or []) >= 2:
+        return True
+    from numeric.rope_audit.files import holds_cos_and_sin
+
+    return not args.key and holds_cos_and_sin(args.file[0])
+
+
+def _check(args: argparse.Namespace) -> None:
+    if args.layer_type is not None and args.config is None:
+        raise UsageError("--layer-type picks an entry of the --config file; give --config")
+    if args.against is not None and (args.config or args.layer_type or args.convention):
+        raise UsageError(
+            "--config, --layer-type and --convention check one cache; give them without --against"
+        )
+    if len(args.file) > 2 or len(args.key or []) > 2:
+        raise UsageError("a RoPE cache is one or two files (cos, then sin) and at most two --key")
+    if args.against is not None and len(args.against) > 2:
+        raise UsageError("--against takes one or two files (cos, then sin)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the cache (and B's), audit or compare, print; exit 0 only for a sound result."""
+    from numeric.rope_audit import audit_rope, compare_rope
+    from numeric.rope_audit.files import open_rope
+
+    _check(args)
+    with user_input():
+        try:
+            cache = open_rope(args.file, args.key, args.positions_key)
+            notes = list(cache.notes)
+            if args.against is None:
+                result = audit_rope(
+                    cache.cos,
+                    cache.sin,
+                    positions=cache.positions,
+                    config=args.config,
+                    layer_type=args.layer_type,
+                    convention=args.convention,
+                    what=cache.what,
+                )
+                ok = result.sound
+            else:
+                other = open_rope(args.against, args.against_key)
+                notes += [f"B: {note}" for note in other.notes]
+                result = compare_rope(
+                    cache.cos,
+                    cache.sin,
+                    other.cos,
+                    other.sin,
+                    positions_a=cache.positions,
+                    positions_b=other.positions,
+                )
+                ok = result.same
+        except MemoryError:
+            raise ValueError(
+                f"out of memory auditing {args.file[0]}; the audit needs about 512 MB free"
+            ) from None
+    if args.json:
+        print(json.dumps({**result.to_json(), "read": notes}, indent=2, allow_nan=False))
+    else:
+        width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
+        print("\n".join([f"read: {note}" for note in notes] + result.report_lines(width)))
+    return 0 if ok else 1

@@ -1,0 +1,188 @@
+"""`pe-proofs audit` on RoPE caches: when a file is read as one, the report, JSON, --against, the
+exit status (0 sound, 1 fault, 2 unreadable), and bad configs as one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from numeric import sinusoidal_pe
+from numeric.rope import rope_cache, rope_frequencies
+from proofs.cli.main import main
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real_rope"
+LLAMA = {"head_dim": 64, "rope_theta": 10000.0, "max_position_embeddings": 4096}
+
+
+@pytest.fixture(scope="module")
+def caches(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("rope")
+    f = rope_frequencies(LLAMA)
+    cos, sin = rope_cache(f.inv_freq, 1024)
+    np.save(folder / "cos.npy", cos)
+    np.save(folder / "sin.npy", sin)
+    np.savetxt(folder / "cos.csv", cos[:256], delimiter=",", fmt="%.9g")
+    np.savetxt(folder / "sin.csv", sin[:256], delimiter=",", fmt="%.9g")
+    np.savez(folder / "cache.npz", c=cos, s=sin, where=np.arange(1024))
+    c2, s2 = rope_cache(f.inv_freq, 1024, layout="interleaved")
+    np.savez(folder / "interleaved.npz", cos=c2, sin=s2)
+    c3, s3 = rope_cache(f.inv_freq, 1024, arithmetic="float16", dtype="float16")
+    np.savez(folder / "half.npz", cos=c3, sin=s3)
+    np.save(folder / "paper.npy", sinusoidal_pe(600, 16, dtype=np.float32))
+    (folder / "config.json").write_text(json.dumps(LLAMA))
+    (folder / "yarn.json").write_text(
+        json.dumps({**LLAMA, "rope_scaling": {"rope_type": "yarn", "factor": 4.0}})
+    )
+    return folder
+
+
+def run(capsys, *argv: object) -> tuple[int, str, str]:
+    status = main(["audit", *(str(a) for a in argv)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_a_file_holding_cos_and_sin_is_read_as_rope(capsys):
+    status, out, _ = run(capsys, REAL / "llama_default.safetensors")
+    assert status == 0
+    assert out.startswith("read: row positions from llama_default.safetensors [positions]")
+    assert "audit of a RoPE cache (820, 64): sound" in out
+    assert "convention rotate_half (cache cat(freqs,freqs))" in out
+
+
+def test_a_seeded_bug_with_its_config_exits_1_and_is_named(capsys):
+    status, out, _ = run(
+        capsys,
+        REAL / "llama_yarn_bug_factor_dropped.safetensors",
+        "--config",
+        REAL / "llama_yarn_bug_factor_dropped.config.json",
+        "--json",
+    )
+    assert status == 1
+    result = json.loads(out)
+    assert result["kind"] == "rope" and not result["sound"]
+    assert result["scaling"]["type"] == "yarn" and result["attention_factor"] == 1.0
+    assert "yarn_factor_dropped" in result["bugs"]
+    assert any("vllm #48623" in f for f in result["findings"])
+    for field in (
+        "convention",
+        "rotary_dim",
+        "head_dim",
+        "base",
+        "frequencies",
+        "position_offset",
+        "precision",
+        "max_abs_error",
+        "findings",
+    ):
+        assert field in result
+
+
+def test_two_files_two_keys_and_csv(caches, capsys):
+    for argv in (
+        (caches / "cos.npy", caches / "sin.npy"),
+        (caches / "cache.npz", "--key", "c", "--key", "s", "--positions-key", "where"),
+        (caches / "cos.csv", caches / "sin.csv", "--config", caches / "config.json"),
+    ):
+        status, out, _ = run(capsys, *argv, "--json")
+        result = json.loads(out)
+        assert status == 0, argv
+        assert (result["base"], result["scaling"]["type"], result["rotary_dim"]) == (
+            10000.0,
+            "none",
+            64,
+        )
+
+
+def test_one_array_is_rope_only_when_told(caches, capsys):
+    status, out, _ = run(capsys, caches / "cos.npy", "--rope", "--json")
+    result = json.loads(out)
+    assert status == 0 and result["kind"] == "rope"
+    assert result["read"] == ["cos.npy read as cos (its name)"]
+    status, out, _ = run(capsys, caches / "paper.npy", "--json")
+    assert "kind" not in json.loads(out)  # a sinusoidal table stays one
+
+
+def test_16_bit_arithmetic_and_a_config_that_disagrees_exit_1(caches, capsys):
+    status, out, _ = run(capsys, caches / "half.npz")
+    assert status == 1 and "gpt-neox #1003" in out
+    status, out, _ = run(
+        capsys, caches / "cos.npy", caches / "sin.npy", "--config", caches / "yarn.json"
+    )
+    assert status == 1 and "YaRN read as no scaling" in out
+
+
+def test_against_tells_equivalent_caches_from_different_ones(caches, capsys):
+    status, out, _ = run(
+        capsys,
+        caches / "cache.npz",
+        "--key",
+        "c",
+        "--key",
+        "s",
+        "--against",
+        caches / "interleaved.npz",
+    )
+    assert status == 0 and out.splitlines()[0].startswith("same RoPE")
+    status, out, _ = run(
+        capsys,
+        REAL / "llama_yarn.safetensors",
+        "--against",
+        REAL / "llama_yarn_bug_factor_twice.safetensors",
+        "--json",
+    )
+    result = json.loads(out)
+    assert status == 1 and not result["same"]
+    assert any("B's cos and sin carry m = 1.29648, A's 1.13863" in f for f in result["findings"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--config", "missing.json"), "missing.json: no such config file"),
+        (("--layer-type", "global"), "--layer-type picks an entry of the --config file"),
+        (("--positions-key", "nope"), "has no array 'nope' of positions"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(caches, capsys, argv, message):
+    status, out, err = run(capsys, caches / "cache.npz", "--key", "c", "--key", "s", *argv)
+    assert status == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_readme_shows_what_the_audit_prints(capsys, monkeypatch):
+    """README's RoPE section: each `$ pe-proofs audit ...` block is that command's output at 100
+    columns, and the assert_rope_matches message is the one the example raises."""
+    import re
+    import shlex
+
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    readme = Path("README.md").read_text(encoding="utf-8")
+    section = readme.split("## Audit a RoPE implementation")[1].split("\n## ")[0]
+    blocks = re.findall(r"```text\n\$ (pe-proofs audit .*?)```", section, flags=re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        command, _, shown = block.partition("\n    ")
+        command += " " + shown.split("\n", 1)[0]
+        argv = shlex.split(command.replace("\\", ""))[2:]
+        status = main(["audit", *argv])
+        printed = capsys.readouterr().out.strip()
+        assert status == 1
+        assert printed == shown.split("\n", 1)[1].strip()
+
+
+def test_the_readme_shows_the_message_assert_rope_matches_gives(capsys):
+    import re
+    import textwrap
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Audit a RoPE implementation")[1].split("\n## ")[0]
+    code = re.search(r"```python\n(.*?)```", section, flags=re.S)[1]
+    shown = re.search(r"```python\n.*?```\n\n```text\n(.*?)```", section, flags=re.S)[1]
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.strip()
+    assert "\n".join(textwrap.wrap(printed, 100, break_on_hyphens=False)) == shown.strip()
