@@ -212,7 +212,7 @@ def build(d_model: int = 8) -> Theorem:
         ),
         twin="numeric.checks.rope_decay.rope_decay_table",
         remarks=(
-            "Transcribed from rope-formulas.md, citing RoFormer (arXiv 2104.09864) §3.4.3; the "
+            "Transcribed from rope-formulas.md, citing RoFormer (arXiv 2104.09864) section 3.4.3; the "
             "paper's own text could not be consulted here (no network), so the statements are the "
             "formulas as transcribed there, and the paper's equation numbers are not given.",
             "The identity holds for every d, but its terms h_i are arbitrary numbers, which the "

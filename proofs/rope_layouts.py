@@ -541,7 +541,7 @@ def build(d_model: int = 8) -> Theorem:
             "(cat(freqs, freqs)), GPT-J's rotate_every_two, Meta's view_as_complex·e^{imθ}; "
             "permute is transcribed from transformers' convert_llama_weights_to_hf.py "
             "(w.view(n_heads, dim1 // n_heads // 2, 2, dim2).transpose(1, 2).reshape(dim1, dim2)).",
-            "Grouped-query attention: query head h reads key head ⌊h·n_kv_heads/n_heads⌋, so the "
+            "Grouped-query attention: query head h reads key head floor(h·n_kv_heads/n_heads), so the "
             "key rows must be permuted within each of the n_kv_heads key heads, as "
             "permute_k_with_kv_heads shows. The failure is llama.cpp #2376 and TinyLlama #24 "
             "(as issue 24 cites them; their text is not checked here).",

@@ -85,7 +85,7 @@ def binades_derivation() -> Derivation:
     exact = [*(sp.Integer(x.bit_length() - 1) for x in BINADE_INTEGERS), sp.Integer(-5)]
     return Derivation(
         "binades",
-        "The binades e = ⌊log₂ x⌋ of 257, 2049, 10000, 10002, 2^24 + 1 and θ_24 = 10⁴^(−3/8) "
+        "The binades e = floor(log₂ x) of 257, 2049, 10000, 10002, 2^24 + 1 and θ_24 = 10⁴^(−3/8) "
         "(those of 256 = 2^8 and 2^24 are 8 and 24): each fixes the spacing 2^(e + 1 − p) of a "
         "p-bit format there",
         (
@@ -116,8 +116,8 @@ def nearest_fixes_integers() -> tuple[Derivation, Derivation]:
             (Step(nearest_even(y)), Step(y, by=INTEGER_PARTS, note=note)),
         )
         for name, y, text, note in (
-            ("nearest_fixes_even", 2 * M_INT, "2m", "⌈m − 1/4⌉ + ⌊m + 1/4⌋ = m + m"),
-            ("nearest_fixes_odd", 2 * M_INT + 1, "2m + 1", "⌈m + 1/4⌉ + ⌊m + 3/4⌋ = (m + 1) + m"),
+            ("nearest_fixes_even", 2 * M_INT, "2m", "ceil(m − 1/4) + floor(m + 1/4) = m + m"),
+            ("nearest_fixes_odd", 2 * M_INT + 1, "2m + 1", "ceil(m + 1/4) + floor(m + 3/4) = (m + 1) + m"),
         )
     )
 
@@ -290,7 +290,7 @@ def transformers_path_fact() -> NonNegative:
     stated = _add(u8, sp.Rational(1, 2**22))
     return NonNegative(
         "float32_path_bound",
-        "transformers' path (inv_freq in fp32, cast to bf16, phase p·θ̂ in fp32) compounds three "
+        "transformers' path (inv_freq in fp32, cast to bf16, phase p·θ_b in fp32, θ_b the bf16 inv_freq) compounds three "
         "such roundings: (1 + 2^(−24))²(1 + 2^(−8)) − 1 ≤ 2^(−8) + 2^(−22), the twin's bound",
         _add(stated, -worst),
         sp.Rational(2**22 + 2**8, 2**30) - ((1 + u24) ** 2 * (1 + u8) - 1),
@@ -404,7 +404,7 @@ def build(d_model: int = 8) -> Theorem:
             "ball.",
             "Issue 24 states the phase error bound as p·θ_i·2^(−9). With 8 significant bits the "
             "unit roundoff is 2^(−8) (Higham, Accuracy and Stability of Numerical Algorithms, "
-            "§2.1: u = ½·β^(1−t), t = 8), and pair 24 at d = 128, b = 10⁴ attains 0.003653·θ_24 > "
+            "section 2.1: u = β^(1−t)/2, t = 8), and pair 24 at d = 128, b = 10⁴ attains 0.003653·θ_24 > "
             "2^(−9)·θ_24; the numeric twin finds 21 of the 64 pairs above 2^(−9).",
             "nearest_relative_error takes the defining property of rounding to nearest, "
             "|n − y| ≤ 1/2 at spacing 1, as its hypothesis: the floor-and-ceiling formula has it, "

@@ -320,7 +320,7 @@ def ramp_continuity() -> tuple[Derivation, ...]:
     return (
         Derivation(
             "paper_ramp_at_alpha",
-            "YaRN paper §3.2: the middle piece γ(r) = (r − α)/(β − α) is 0 at r = α, the value of "
+            "YaRN paper, section 3.2: the middle piece γ(r) = (r − α)/(β − α) is 0 at r = α, the value of "
             "the piece r < α: continuous there",
             (Step(middle(ALPHA, ALPHA, BETA)), Step(sp.Integer(0), by=ALGEBRA)),
         ),
@@ -415,8 +415,8 @@ def temperature_refuted() -> NonZero:
     mu = (sp.log(S) / 10 + 1).subs(S, 1 + SIGMA_POSITIVE)
     return NonZero(
         "temperature_not_linear",
-        "Refuted, the logits scale by μ: with μ = 0.1·ln s + 1 (YaRN §3.4) and s = 1 + σ > 1, "
-        "μ² − μ = μ(μ − 1) ≠ 0, so a logit ℓ ≠ 0 becomes μ²ℓ, not μℓ",
+        "Refuted, the logits scale by μ: with μ = 0.1·ln s + 1 (YaRN, section 3.4) and s = 1 + σ > 1, "
+        "μ² − μ = μ(μ − 1) ≠ 0, so a logit z ≠ 0 becomes μ²z, not μz",
         mu**2 - mu,
     )
 
@@ -503,8 +503,8 @@ def yarn_code_derivation() -> Derivation:
     return Derivation(
         "yarn_code_pair_38",
         "YaRN code at b = 10⁴, d = 128, L = 4096, s = 16, β_fast = 32, β_slow = 1, pair 38, "
-        "with c_n = d·ln(L/(2πn))/(2·ln b) the index where r_i = n: low = max(⌊c_32⌋, 0) = "
-        "⌊20.94…⌋ = 20, high = min(⌈c_1⌉, d − 1) = ⌈45.03…⌉ = 46, ramp = 18/26, "
+        "with c_n = d·ln(L/(2πn))/(2·ln b) the index where r_i = n: low = max(floor(c_32), 0) = "
+        "floor(20.94…) = 20, high = min(ceil(c_1), d − 1) = ceil(45.03…) = 46, ramp = 18/26, "
         "θ′_38 = (73/208)·θ_38",
         (
             Step(code_value(c["i"], c["d"], c["base"], c["s"], c["length"], 32, 1)),
@@ -622,8 +622,8 @@ def llama3_facts() -> tuple[Derivation | NonNegative, ...]:
     code = Derivation(
         "hf_yarn_pair_33",
         "transformers' yarn at b = 5·10⁵, d = 128, L = 8192, s = 8, β_fast = high = 4, "
-        "β_slow = low = 1, pair 33: low = max(⌊c_4⌋, 0) = ⌊28.22…⌋ = 28, high = "
-        "min(⌈c_1⌉, d − 1) = ⌈34.98…⌉ = 35, ramp = 5/7, θ′_33 = (3/8)·θ_33",
+        "β_slow = low = 1, pair 33: low = max(floor(c_4), 0) = floor(28.22…) = 28, high = "
+        "min(ceil(c_1), d − 1) = ceil(34.98…) = 35, ramp = 5/7, θ′_33 = (3/8)·θ_33",
         (
             Step(code_value(c["i"], c["d"], c["base"], c["s"], c["length"], 4, 1)),
             Step(
@@ -710,8 +710,8 @@ def build(d_model: int = 8) -> Theorem:
         remarks=(
             "Sources, as transcribed in rope-formulas.md and numeric.rope (transformers' "
             "modeling_rope_utils.py read from its code): linear, Chen et al. 2023 (arXiv "
-            "2306.15595); NTK-aware b′ = b·s^(d/(d−2)), YaRN paper (arXiv 2309.00071) §3.1; the "
-            "ramp γ(r), §3.2; the temperature √(1/t) = 0.1·ln s + 1, §3.4; dynamic NTK, "
+            "2306.15595); NTK-aware b′ = b·s^(d/(d−2)), YaRN paper (arXiv 2309.00071) section 3.1; "
+            "the ramp γ(r), section 3.2; the temperature √(1/t) = 0.1·ln s + 1, section 3.4; dynamic NTK, "
             "transformers' _compute_dynamic_ntk_parameters; Llama 3, Meta's apply_scaling as "
             "quoted in llama.cpp PR #8676; vLLM's constant base, vllm #41236. The papers' own "
             "text could not be consulted here (no network): the statements proved are the "
