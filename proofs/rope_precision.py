@@ -117,7 +117,12 @@ def nearest_fixes_integers() -> tuple[Derivation, Derivation]:
         )
         for name, y, text, note in (
             ("nearest_fixes_even", 2 * M_INT, "2m", "ceil(m − 1/4) + floor(m + 1/4) = m + m"),
-            ("nearest_fixes_odd", 2 * M_INT + 1, "2m + 1", "ceil(m + 1/4) + floor(m + 3/4) = (m + 1) + m"),
+            (
+                "nearest_fixes_odd",
+                2 * M_INT + 1,
+                "2m + 1",
+                "ceil(m + 1/4) + floor(m + 3/4) = (m + 1) + m",
+            ),
         )
     )
 
