@@ -184,7 +184,7 @@ def refutation_facts() -> tuple[NonNegative, ...]:
             ALGEBRA,
         ),
         NonNegative(
-            "decay_first_rise",
+            "decay_rises_at_18",
             "It rises already from r = 18 to r = 19: f(19) − f(18) − 1/100 ≥ 0, certified",
             sp.Add(f(19), -f(18), sp.Rational(-1, 100), evaluate=False),
             _gathered([(19, 1), (18, -1)], sp.Rational(1, 100)),
