@@ -8,9 +8,9 @@ so at z_i = e^{irθ_i} (r = m − n) the score is −Σ_i S_{i+1}(r)·(h_{i+1} �
     |Σ_i h_i·e^{irθ_i}| ≤ max_i |h_{i+1} − h_i| · Σ_i |S_{i+1}(r)|.
 The paper then says the average f(r) = (2/d)·Σ_{j=1}^{d/2} |S_j(r)| decays with r. Refuted: at
 d = 128, b = 10⁴, f(2000) − f(1000) ≥ 1/2, certified (f(1000) = 4.4708…, f(2000) = 5.0468…);
-and f already rises from r = 18 to r = 19 (the numeric twin finds that the first rise).
+and f already rises from r = 18 to r = 19 (the numeric twin finds that this is the first rise).
 The identity and the bound are written out term by term, so they are checked at a concrete head
-width (d = --d-model, at most 128 for the identity and 8 for the bound); the refutation is at
+width (d = --d-model, at most 128 for the identity; 2 to 4 pairs for the bound); the refutation is at
 the issue's d = 128, b = 10⁴, with every value a certified ball of the exact sum.
 
 Numeric twin: numeric.checks.rope_decay.rope_decay_table.
@@ -33,7 +33,6 @@ from proofs.rope_scaling import interval_fact
 
 NAME = "rope_decay"
 
-R = sp.Symbol("r", real=True)
 # The Abel identity and the bound are written out pair by pair: their size grows as d and d²
 # (the identity is checked up to RoFormer's own d = 128, the bound at 2 to 4 pairs).
 MAX_ABEL_D, MAX_BOUND_D = 128, 8

@@ -31,7 +31,6 @@ from proofs.rope_scaling import interval_fact
 
 NAME = "rope_precision"
 
-BITS = {"bf16": 8, "fp16": 11, "fp32": 24}
 P_BITS = sp.Symbol("p", integer=True, positive=True)
 N_INT = sp.Symbol("n", integer=True, positive=True)
 K_INT = sp.Symbol("k", integer=True, nonnegative=True)

@@ -65,8 +65,6 @@ POS = sp.Symbol("m", real=True)
 L = sp.Symbol("L", positive=True)
 ALPHA = sp.Symbol("alpha", positive=True)
 BETA = sp.Symbol("beta", positive=True)
-R = sp.Symbol("r", real=True)
-LENGTH = sp.Symbol("l", positive=True)
 T = sp.Symbol("t", nonnegative=True)
 # Parameters that carry the hypotheses of the inequalities: s = e^λ with λ = ln s ≥ 0,
 # s = 1 + σ, b = e^β_b, d = 2m_d + 2 (m_d = d/2 − 1 ≥ 1), ramp values cos²φ ∈ [0, 1].
