@@ -27,6 +27,11 @@ THEOREM_MODULES: tuple[str, ...] = (
     "group",
     "layouts",
     "rope",
+    "rope_layouts",
+    "rope_group",
+    "rope_scaling",
+    "rope_decay",
+    "rope_precision",
 )
 
 

@@ -20,4 +20,14 @@ def test_the_theorems_with_whole_vector_parts_prove_them_by_structure():
         for name in registry.names()
         if any(isinstance(p, Blockwise) for p in registry.build(name, d_model=8).parts)
     }
-    assert with_blocks == {"rotation", "bounded", "dot_product", "group", "layouts", "rope"}
+    assert with_blocks == {
+        "rotation",
+        "bounded",
+        "dot_product",
+        "group",
+        "layouts",
+        "rope",
+        "rope_layouts",
+        "rope_group",
+        "rope_scaling",
+    }

@@ -83,16 +83,9 @@ def test_theorem_modules_import_neither_printers_nor_the_command_line(name):
     assert not [m for m in found if m.startswith(("proofs.render", "proofs.cli"))]
 
 
-# Twins written ahead of their theorem modules (issue 24: the proofs/rope_*.py modules follow
-# the engine's new step API, issue 19). An entry must go when its theorem module lands.
-AWAITING_THEOREMS = {"rope_layouts", "rope_group", "rope_scaling", "rope_decay", "rope_precision"}
-
-
 def test_numeric_twins_mirror_the_theorems():
     twins = {p.stem for p in (ROOT / "numeric" / "checks").glob("*.py")} - {"__init__"}
-    assert twins - AWAITING_THEOREMS == set(THEOREMS) - {"registry", "definitions"}
-    assert not AWAITING_THEOREMS & set(THEOREMS), "a theorem landed: drop it from AWAITING_THEOREMS"
-    assert twins >= AWAITING_THEOREMS
+    assert twins == set(THEOREMS) - {"registry", "definitions"}
 
 
 def test_the_import_scan_sees_imports_in_functions_but_not_the_main_block(tmp_path):

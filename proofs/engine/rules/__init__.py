@@ -10,8 +10,11 @@ computer-algebra answers that can be wrong, whose zeros need certified confirmat
 from __future__ import annotations
 
 from proofs.engine.rules.algebra import ALGEBRA, CANCEL, EXPONENT_LAWS, LOGARITHMIC_FORM
+from proofs.engine.rules.complex_numbers import COMPLEX_FORM
 from proofs.engine.rules.computer_algebra import SIMPLIFY, TRIGSIMP
+from proofs.engine.rules.integer_parts import INTEGER_PARTS
 from proofs.engine.rules.matrices import MATRIX_PRODUCT, TRANSPOSE
+from proofs.engine.rules.powers import EXPONENTIAL_FORM, POWER_LAWS
 from proofs.engine.rules.rule import Rule
 from proofs.engine.rules.sums import CLOSED_FORM, COUNT_TERMS
 from proofs.engine.rules.trigonometry import (
@@ -43,6 +46,10 @@ RULES: dict[str, Rule] = {
         EXPONENT_LAWS,
         COUNT_TERMS,
         LOGARITHMIC_FORM,
+        POWER_LAWS,
+        EXPONENTIAL_FORM,
+        COMPLEX_FORM,
+        INTEGER_PARTS,
         CLOSED_FORM,
         TRIGSIMP,
         SIMPLIFY,
@@ -56,14 +63,18 @@ __all__ = [
     "CANCEL",
     "CLOSED_FORM",
     "COMMON_ANGLE",
+    "COMPLEX_FORM",
     "COUNT_TERMS",
+    "EXPONENTIAL_FORM",
     "EXPONENT_LAWS",
     "HALF_PERIOD",
+    "INTEGER_PARTS",
     "LOGARITHMIC_FORM",
     "MATRIX_PRODUCT",
     "MULTIPLE_ANGLE",
     "PARITY",
     "PERIOD",
+    "POWER_LAWS",
     "PYTHAGOREAN",
     "RULES",
     "SIMPLIFY",

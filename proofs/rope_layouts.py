@@ -1,0 +1,555 @@
+"""Theorem (rope_layouts): RoPE is relative in every layout, and the conversion permute is exact.
+
+Statement. RoPE rotates pair i of a head of width d by G(m·θ_i), θ_i = b^(−2i/d), with the
+rotation the libraries use, G(φ) = [[cos φ, −sin φ], [sin φ, cos φ]]. The layouts differ only
+in which components form pair i: (2i, 2i+1) in the interleaved layout (GPT-J's
+rotate_every_two, Meta's original code), (i, i + d/2) in the rotate_half layout (Llama and
+GPT-NeoX in Hugging Face transformers).
+1. ⟨G(mθ)q, G(nθ)κ⟩ = ⟨q, G((n − m)θ)κ⟩ for one pair, all real q, κ, θ, m, n; so for the whole
+   head in both layouts, and in Meta's complex form Re Σ_i (q_(i)·e^{imθ_i})·conj(κ_(i)·e^{inθ_i}).
+2. With P the per-head permutation 2i → i, 2i+1 → i + d/2:
+   RoPE_rotate_half(P·x, m) = P·RoPE_interleaved(x, m), and the scores of P·q and P·κ in the
+   rotate_half layout equal those of q and κ in the interleaved layout. transformers'
+   `permute(w, n_heads)` (convert_llama_weights_to_hf.py) applies P to each head's rows, so
+   W_q permuted with n_heads and W_k with n_kv_heads give identical attention scores.
+3. Refuted: W_k permuted with n_heads when n_kv_heads < n_heads (n_heads = 4, n_kv_heads = 2,
+   head_dim = 4): with W_q = [I; I; I; I], W_k = [I; I] and x = e_1 the score changes from
+   cos((n − m)θ_0) to 0.
+4. Refuted: the interleaved cache columns [θ_0, θ_0, θ_1, θ_1] used with rotate_half pairing give
+   a relative score (head_dim 4, b = 10⁴, q = κ = e_0: score(1, 1) ≠ score(0, 0)).
+Whole-head statements are checked at the concrete head size d = --d-model, by structure (one
+pair lemma instantiated at every pair); the pair lemmas hold with i, d and b symbolic.
+
+Numeric twin: numeric.checks.rope_layouts.rope_layouts_table.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from proofs.definitions import I
+from proofs.engine.blocks import (
+    BlockEquation,
+    BlockMatrix,
+    BlockSum,
+    BlockVector,
+    Family,
+    Inner,
+    Label,
+    Permutation,
+    Permuted,
+    Product,
+    consecutive,
+)
+from proofs.engine.citation import Lemma
+from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import Blockwise, NonZero
+from proofs.engine.rules import (
+    ALGEBRA,
+    ANGLE_SUBTRACTION,
+    COMPLEX_FORM,
+    MATRIX_PRODUCT,
+)
+from proofs.engine.theorem import Theorem
+
+NAME = "rope_layouts"
+
+M = sp.Symbol("m", real=True)
+N = sp.Symbol("n", real=True)
+THETA = sp.Symbol("theta", real=True)
+Q1, Q2 = sp.symbols("q_1 q_2", real=True)
+K1, K2 = sp.symbols("kappa_1 kappa_2", real=True)
+QUERY = sp.ImmutableMatrix([Q1, Q2])
+KEY = sp.ImmutableMatrix([K1, K2])
+
+# The head width and the base, symbolic wherever a statement allows.
+D = sp.Symbol("d", integer=True, positive=True, even=True)
+B = sp.Symbol("b", positive=True)
+# Printing only: the frequency b^(−2i/d) is shown as this symbol.
+THETA_I = sp.Symbol("theta_i", positive=True)
+
+# Whole query, key and input vectors of one head (0-based components).
+Q_VEC = sp.IndexedBase("q", real=True)
+K_VEC = sp.IndexedBase("kappa", real=True)
+X_VEC = sp.IndexedBase("x", real=True)
+
+
+def frequency(i: sp.Expr = I, d: sp.Expr = D, base: sp.Expr = B) -> sp.Expr:
+    """θ_i = base^(−2i/d)."""
+    return base ** (-2 * sp.sympify(i) / d)
+
+
+def rope_rotation(angle: sp.Expr) -> sp.ImmutableMatrix:
+    """G(φ) = [[cos φ, −sin φ], [sin φ, cos φ]]: RoPE's rotation of one pair (x_a, x_b) to
+    (x_a cos φ − x_b sin φ, x_b cos φ + x_a sin φ), as every library computes it."""
+    c, s = sp.cos(angle), sp.sin(angle)
+    return sp.ImmutableMatrix([[c, -s], [s, c]])
+
+
+def score_form(m: sp.Expr, n: sp.Expr) -> sp.MatMul:
+    """(G(mθ)q)ᵀ·(G(nθ)κ), kept as a product for display."""
+    return sp.MatMul(
+        sp.Transpose(sp.MatMul(rope_rotation(m * THETA), QUERY, evaluate=False)),
+        sp.MatMul(rope_rotation(n * THETA), KEY, evaluate=False),
+        evaluate=False,
+    )
+
+
+def relative_form(offset: sp.Expr) -> sp.MatMul:
+    """qᵀ·G(offset·θ)·κ, kept as a product for display."""
+    return sp.MatMul(QUERY.T, rope_rotation(offset * THETA), KEY, evaluate=False)
+
+
+def _scalar(expr: sp.Expr) -> sp.ImmutableMatrix:
+    return sp.ImmutableMatrix([[expr]])
+
+
+def pair_relative_derivation() -> Derivation:
+    """⟨G(mθ)q, G(nθ)κ⟩ = ⟨q, G((n − m)θ)κ⟩ for one pair."""
+    cm, sm, cn, sn = sp.cos(M * THETA), sp.sin(M * THETA), sp.cos(N * THETA), sp.sin(N * THETA)
+    c, s = sp.cos((N - M) * THETA), sp.sin((N - M) * THETA)
+    expanded = (Q1 * cm - Q2 * sm) * (K1 * cn - K2 * sn) + (Q1 * sm + Q2 * cm) * (K1 * sn + K2 * cn)
+    grouped = sp.Add(
+        Q1 * K1 * (cn * cm + sn * sm),
+        -Q1 * K2 * (sn * cm - cn * sm),
+        Q2 * K1 * (sn * cm - cn * sm),
+        Q2 * K2 * (cn * cm + sn * sm),
+        evaluate=False,
+    )
+    subtracted = sp.Add(Q1 * K1 * c, -Q1 * K2 * s, Q2 * K1 * s, Q2 * K2 * c, evaluate=False)
+    return Derivation(
+        "pair_relative",
+        "One pair: ⟨G(mθ)q, G(nθ)κ⟩ = ⟨q, G((n − m)θ)κ⟩",
+        (
+            Step(score_form(M, N)),
+            Step(_scalar(expanded), by=MATRIX_PRODUCT, note="the two rotated pairs, multiplied"),
+            Step(_scalar(grouped), by=ALGEBRA, note="regroup by q_a·κ_b"),
+            Step(
+                _scalar(subtracted),
+                by=ANGLE_SUBTRACTION,
+                note="cos nθ cos mθ + sin nθ sin mθ = cos((n − m)θ), "
+                "sin nθ cos mθ − cos nθ sin mθ = sin((n − m)θ)",
+            ),
+            Step(relative_form(N - M), by=MATRIX_PRODUCT, note="read back as qᵀ·G((n − m)θ)·κ"),
+        ),
+    )
+
+
+def complex_score(q_pair: tuple, k_pair: tuple, theta: sp.Expr) -> sp.Expr:
+    """Re[(q_1 + iq_2)e^{imθ} · conj((κ_1 + iκ_2)e^{inθ})]: the pair's term of Meta's score."""
+    rotated_q = sp.Mul(q_pair[0] + sp.I * q_pair[1], sp.exp(sp.I * M * theta), evaluate=False)
+    rotated_k = sp.Mul(k_pair[0] + sp.I * k_pair[1], sp.exp(sp.I * N * theta), evaluate=False)
+    return sp.re(
+        sp.Mul(rotated_q, sp.conjugate(rotated_k, evaluate=False), evaluate=False), evaluate=False
+    )
+
+
+def complex_pair_derivation(pair: Derivation) -> Derivation:
+    """Meta's complex form of one pair is the real rotation: Re[q_c e^{imθ}·conj(κ_c e^{inθ})]."""
+    cm, sm, cn, sn = sp.cos(M * THETA), sp.sin(M * THETA), sp.cos(N * THETA), sp.sin(N * THETA)
+    expanded = (Q1 * cm - Q2 * sm) * (K1 * cn - K2 * sn) + (Q1 * sm + Q2 * cm) * (K1 * sn + K2 * cn)
+    return Derivation(
+        "complex_pair_relative",
+        "Meta's complex form, one pair: Re[(q_1 + iq_2)e^{imθ}·conj((κ_1 + iκ_2)e^{inθ})] "
+        "= ⟨q, G((n − m)θ)κ⟩",
+        (
+            Step(_scalar(complex_score((Q1, Q2), (K1, K2), THETA))),
+            Step(
+                _scalar(expanded),
+                by=COMPLEX_FORM,
+                note="e^{iφ} = cos φ + i sin φ; the real part of the product",
+            ),
+            Step(relative_form(N - M), by=Lemma(pair), note="the pair identity"),
+        ),
+    )
+
+
+# ── Whole heads, by structure ─────────────────────────────────────────────────────────────
+
+
+def interleaved_supports(d: int) -> tuple[tuple[int, ...], ...]:
+    """Pair i on components (2i, 2i+1)."""
+    return consecutive(d)
+
+
+def rotate_half_supports(d: int) -> tuple[tuple[int, ...], ...]:
+    """Pair i on components (i, i + d/2)."""
+    return tuple((i, i + d // 2) for i in range(d // 2))
+
+
+def _family(template: sp.Basic, d: int) -> Family:
+    return Family(template, I, d // 2, ((D, sp.Integer(d)),))
+
+
+def pair_components(vector: sp.IndexedBase, layout: str) -> tuple[sp.Expr, sp.Expr]:
+    """The two components of pair i in the layout, the head width d still symbolic."""
+    if layout == "interleaved":
+        return vector[2 * I], vector[2 * I + 1]
+    return vector[I], vector[I + D / 2]
+
+
+def vector_blocks(vector: sp.IndexedBase, layout: str, d: int) -> BlockVector:
+    """A head vector by its pairs in the layout."""
+    name = vector.label.name
+    supports = interleaved_supports(d) if layout == "interleaved" else rotate_half_supports(d)
+    piece = sp.ImmutableMatrix(pair_components(vector, layout))
+    label = Label(f"{name}_(" + "{i})", f"{name}_{{(" + "{i})}")
+    return BlockVector(_family(piece, d), supports, d, label)
+
+
+def rope_blocks(position: sp.Expr, layout: str, d: int) -> BlockMatrix:
+    """RoPE at a position: G(position·θ_i) on pair i of the layout."""
+    supports = interleaved_supports(d) if layout == "interleaved" else rotate_half_supports(d)
+    text = sp.sstr(position).replace("-", "−").replace("*", "·").replace("Delta", "Δ")
+    text = f"({text})" if isinstance(position, sp.Add) else text
+    label = Label(
+        f"G({text}θ_" + "{i})", rf"G\left({sp.latex(position)}\,\theta_" + "{{i}}\\right)"
+    )
+    return BlockMatrix(_family(rope_rotation(position * frequency()), d), supports, d, label)
+
+
+def pair_bindings(layout: str, d: int):
+    """Block i of a whole-head score is pair_relative with θ = θ_i and the layout's pair i."""
+    size = sp.Integer(d)
+
+    def at(i: sp.Expr) -> dict[sp.Symbol, sp.Expr]:
+        i = sp.sympify(i)
+        q = pair_components(Q_VEC, layout)
+        k = pair_components(K_VEC, layout)
+        fix = {I: i, D: size}
+        return {
+            THETA: frequency(i, size),
+            Q1: q[0].xreplace(fix),
+            Q2: q[1].xreplace(fix),
+            K1: k[0].xreplace(fix),
+            K2: k[1].xreplace(fix),
+        }
+
+    return at
+
+
+def head_relative_fact(layout: str, d: int, lemma: Derivation) -> Blockwise:
+    """⟨RoPE(q, m), RoPE(κ, n)⟩ = ⟨q, RoPE(κ, n − m)⟩ for a head of width d in the layout."""
+    q, k = vector_blocks(Q_VEC, layout, d), vector_blocks(K_VEC, layout, d)
+    where = "(2i, 2i+1)" if layout == "interleaved" else "(i, i + d/2)"
+    return Blockwise(
+        f"head_relative_{layout}",
+        f"The whole head, {layout} layout (d = {d}, pair i on components {where}): "
+        "⟨RoPE(q, m), RoPE(κ, n)⟩ = ⟨q, RoPE(κ, n − m)⟩, a sum of pair identities",
+        BlockEquation(
+            Inner(Product((rope_blocks(M, layout, d), q)), Product((rope_blocks(N, layout, d), k))),
+            Inner(q, Product((rope_blocks(N - M, layout, d), k))),
+        ),
+        lemma,
+        pair_bindings(layout, d),
+    )
+
+
+def complex_head_fact(d: int, lemma: Derivation) -> Blockwise:
+    """Re Σ_i (q_(i)e^{imθ_i})·conj(κ_(i)e^{inθ_i}) = ⟨q, RoPE(κ, n − m)⟩, pairs (2i, 2i+1)."""
+    q_pair = pair_components(Q_VEC, "interleaved")
+    k_pair = pair_components(K_VEC, "interleaved")
+    terms = _family(_scalar(complex_score(q_pair, k_pair, frequency())), d)
+    label = Label(
+        "Re[q_c,{i} e^(imθ_{i}) conj(κ_c,{i} e^(inθ_{i}))]",
+        r"\operatorname{Re}\left[q_{c,{i}}\,e^{i m\theta_{{i}}}\,"
+        r"\overline{\kappa_{c,{i}}\,e^{i n\theta_{{i}}}}\right]",
+    )
+    q, k = vector_blocks(Q_VEC, "interleaved", d), vector_blocks(K_VEC, "interleaved", d)
+    return Blockwise(
+        "head_relative_complex",
+        f"The whole head in Meta's complex form (d = {d}, q_c,i = q_2i + i·q_2i+1): "
+        "Re Σ_i (q_c,i·e^{imθ_i})·conj(κ_c,i·e^{inθ_i}) = ⟨q, RoPE(κ, n − m)⟩",
+        BlockEquation(
+            BlockSum(terms, label),
+            Inner(q, Product((rope_blocks(N - M, "interleaved", d), k))),
+        ),
+        lemma,
+        pair_bindings("interleaved", d),
+    )
+
+
+# ── The conversion permute ────────────────────────────────────────────────────────────────
+
+
+def rotate_half_index(j: int, d: int) -> int:
+    """Where P sends interleaved component j: 2i → i, 2i + 1 → i + d/2."""
+    return j // 2 if j % 2 == 0 else d // 2 + j // 2
+
+
+def permutation(d: int) -> Permutation:
+    """P by its index map, for one head of width d."""
+    return Permutation(tuple(rotate_half_index(j, d) for j in range(d)))
+
+
+def conversion_fact(d: int) -> Blockwise:
+    """RoPE_rotate_half(P·x, m) = P·RoPE_interleaved(x, m): the same blocks, moved by P."""
+    x = vector_blocks(X_VEC, "interleaved", d)
+    turned = _family(
+        sp.MatMul(
+            rope_rotation(M * frequency()),
+            sp.ImmutableMatrix(pair_components(X_VEC, "interleaved")),
+            evaluate=False,
+        ),
+        d,
+    )
+    rotated = BlockVector(
+        turned, interleaved_supports(d), d, Label("G(mθ_{i})x_({i})", r"G(m\theta_{{i}})x_{({i})}")
+    )
+    return Blockwise(
+        "rotate_half_of_permuted",
+        f"Conversion (d = {d}): RoPE_rotate_half(P·x, m) = P·RoPE_interleaved(x, m). P moves pair i "
+        "from (2i, 2i+1) to (i, i + d/2), exactly where rotate_half rotates it by G(mθ_i)",
+        BlockEquation(
+            Product((rope_blocks(M, "rotate_half", d), Permuted(permutation(d), x))),
+            Permuted(permutation(d), rotated),
+        ),
+    )
+
+
+def converted_scores_fact(d: int) -> Blockwise:
+    """⟨RoPE_rh(P·q, m), RoPE_rh(P·κ, n)⟩ = ⟨RoPE_int(q, m), RoPE_int(κ, n)⟩."""
+    p = permutation(d)
+    q, k = vector_blocks(Q_VEC, "interleaved", d), vector_blocks(K_VEC, "interleaved", d)
+    return Blockwise(
+        "converted_scores_equal",
+        f"Converted scores (d = {d}): ⟨RoPE_rotate_half(P·q, m), RoPE_rotate_half(P·κ, n)⟩ = "
+        "⟨RoPE_interleaved(q, m), RoPE_interleaved(κ, n)⟩: pair by pair the same numbers",
+        BlockEquation(
+            Inner(
+                Product((rope_blocks(M, "rotate_half", d), Permuted(p, q))),
+                Product((rope_blocks(N, "rotate_half", d), Permuted(p, k))),
+            ),
+            Inner(
+                Product((rope_blocks(M, "interleaved", d), q)),
+                Product((rope_blocks(N, "interleaved", d), k)),
+            ),
+        ),
+    )
+
+
+def hf_permute_matrix(rows: int, n_heads: int) -> sp.ImmutableMatrix:
+    """transformers' permute(w, n_heads, rows, cols) as a row permutation Π (w ↦ Π·w):
+    w.view(n_heads, rows // n_heads // 2, 2, cols).transpose(1, 2).reshape(rows, cols), so new
+    row (h, a, j) is old row (h, j, a)."""
+    half = rows // n_heads // 2
+    pi = sp.zeros(rows, rows)
+    for h in range(n_heads):
+        for a in range(2):
+            for j in range(half):
+                pi[h * 2 * half + a * half + j, h * 2 * half + 2 * j + a] = 1
+    return sp.ImmutableMatrix(pi)
+
+
+# The grouped-query example of the issue: 4 query heads share 2 key/value heads of width 4.
+GQA_HEADS, GQA_KV_HEADS, GQA_HEAD_DIM = 4, 2, 4
+W_ROWS = sp.ImmutableMatrix(sp.symbols(f"w_0:{GQA_KV_HEADS * GQA_HEAD_DIM}", real=True))
+
+
+def per_head_p_derivation() -> Derivation:
+    """permute(W_k, n_kv_heads) = diag(P, P)·W_k for 2 key heads of width 4."""
+    p = permutation(GQA_HEAD_DIM).dense()
+    return Derivation(
+        "permute_k_with_kv_heads",
+        f"transformers' permute(W_k, n_kv_heads = {GQA_KV_HEADS}) on W_k's "
+        f"{GQA_KV_HEADS * GQA_HEAD_DIM} rows (row r shown as w_r) is P within each key head: "
+        "diag(P, P)·W_k",
+        (
+            Step(
+                sp.MatMul(
+                    hf_permute_matrix(GQA_KV_HEADS * GQA_HEAD_DIM, GQA_KV_HEADS),
+                    W_ROWS,
+                    evaluate=False,
+                )
+            ),
+            Step(
+                sp.ImmutableMatrix(sp.diag(p, p) * W_ROWS),
+                by=MATRIX_PRODUCT,
+                note="rows 0, 2, 1, 3 of each head of 4: P·x gathers x_0, x_2, x_1, x_3",
+            ),
+        ),
+    )
+
+
+def wrong_count_derivation() -> Derivation:
+    """permute(W_k, n_heads) moves no row of W_k: each 'head' it sees has 2 rows."""
+    return Derivation(
+        "permute_k_with_heads_moves_nothing",
+        f"With the wrong count, permute(W_k, n_heads = {GQA_HEADS}) cuts W_k's "
+        f"{GQA_KV_HEADS * GQA_HEAD_DIM} rows into {GQA_HEADS} blocks of 2 and leaves every row "
+        "where it was: K stays interleaved while Q is converted",
+        (
+            Step(
+                sp.MatMul(
+                    hf_permute_matrix(GQA_KV_HEADS * GQA_HEAD_DIM, GQA_HEADS),
+                    W_ROWS,
+                    evaluate=False,
+                )
+            ),
+            Step(W_ROWS, by=MATRIX_PRODUCT),
+        ),
+    )
+
+
+def _dense_rope(position: sp.Expr, layout: str, d: int, base: sp.Expr = B) -> sp.ImmutableMatrix:
+    """RoPE at a position as a dense d×d matrix (small heads only)."""
+    out = sp.zeros(d, d)
+    supports = interleaved_supports(d) if layout == "interleaved" else rotate_half_supports(d)
+    for i, (a, c) in enumerate(supports):
+        g = rope_rotation(position * frequency(i, d, base))
+        out[a, a], out[a, c], out[c, a], out[c, c] = g[0, 0], g[0, 1], g[1, 0], g[1, 1]
+    return sp.ImmutableMatrix(out)
+
+
+def _unit(j: int, d: int) -> sp.ImmutableMatrix:
+    return sp.ImmutableMatrix([1 if r == j else 0 for r in range(d)])
+
+
+def _head_score(m_matrix, n_matrix, q, k) -> sp.MatMul:
+    return sp.MatMul(
+        sp.Transpose(sp.MatMul(m_matrix, q, evaluate=False)),
+        sp.MatMul(n_matrix, k, evaluate=False),
+        evaluate=False,
+    )
+
+
+def gqa_before_derivation() -> Derivation:
+    """The interleaved model's score with W_q = [I; I; I; I], W_k = [I; I], x = e_1."""
+    d, e1 = GQA_HEAD_DIM, _unit(1, GQA_HEAD_DIM)
+    return Derivation(
+        "gqa_score_before",
+        "Counterexample, before conversion (W_q = [I; I; I; I], W_k = [I; I], x = e_1, so every "
+        "q and k is e_1, the second component of pair 0): the score is cos((n − m)θ_0)",
+        (
+            Step(
+                _head_score(
+                    _dense_rope(M, "interleaved", d), _dense_rope(N, "interleaved", d), e1, e1
+                )
+            ),
+            Step(
+                _scalar(sp.sin(M) * sp.sin(N) + sp.cos(M) * sp.cos(N)),
+                by=MATRIX_PRODUCT,
+                note="θ_0 = b⁰ = 1",
+            ),
+            Step(_scalar(sp.cos(N - M)), by=ANGLE_SUBTRACTION),
+        ),
+    )
+
+
+def gqa_after_derivation() -> Derivation:
+    """After permute(W_q, n_heads) and the wrong permute(W_k, n_heads): q = P·e_1 = e_2, k = e_1."""
+    d = GQA_HEAD_DIM
+    q = sp.MatMul(permutation(d).dense(), _unit(1, d), evaluate=False)
+    return Derivation(
+        "gqa_score_after_wrong_count",
+        "After permute(W_q, n_heads) and the wrong permute(W_k, n_heads), in the rotate_half "
+        "layout: q = P·e_1 = e_2 sits in pair 0, k = e_1 in pair 1, and the score is 0",
+        (
+            Step(
+                _head_score(
+                    _dense_rope(M, "rotate_half", d),
+                    _dense_rope(N, "rotate_half", d),
+                    q,
+                    _unit(1, d),
+                )
+            ),
+            Step(_scalar(sp.Integer(0)), by=MATRIX_PRODUCT),
+        ),
+    )
+
+
+# The mixed-layout counterexample: head_dim 4, b = 10⁴ (θ_0 = 1, θ_1 = 1/100).
+MIXED_BASE = sp.Integer(10000)
+
+
+def mixed_rope_matrix(position: sp.Expr) -> sp.ImmutableMatrix:
+    """x·cos + rotate_half(x)·sin with the interleaved cache columns [θ_0, θ_0, θ_1, θ_1]."""
+    angles = [position * frequency(j // 2, 4, MIXED_BASE) for j in range(4)]
+    cos = sp.diag(*[sp.cos(a) for a in angles])
+    sin = sp.diag(*[sp.sin(a) for a in angles])
+    rotate_half = sp.Matrix([[0, 0, -1, 0], [0, 0, 0, -1], [1, 0, 0, 0], [0, 1, 0, 0]])
+    return sp.ImmutableMatrix(cos + sin * rotate_half)
+
+
+def mixed_score_derivation() -> Derivation:
+    e0 = _unit(0, 4)
+    return Derivation(
+        "mixed_layout_score",
+        "Mixed layout (head_dim 4, b = 10⁴): interleaved cache columns [θ_0, θ_0, θ_1, θ_1] with "
+        "rotate_half pairing turn e_0 into (cos mθ_0, 0, sin mθ_1, 0), two different angles",
+        (
+            Step(_head_score(mixed_rope_matrix(M), mixed_rope_matrix(N), e0, e0)),
+            Step(
+                _scalar(sp.cos(M) * sp.cos(N) + sp.sin(M / 100) * sp.sin(N / 100)),
+                by=MATRIX_PRODUCT,
+                note="θ_0 = 1, θ_1 = 10⁴^(−1/2) = 1/100",
+            ),
+        ),
+    )
+
+
+def build(d_model: int = 8) -> Theorem:
+    """The RoPE layouts theorem; d_model sets the head width of the whole-head statements."""
+    d = d_model
+    pair = pair_relative_derivation()
+    complex_pair = complex_pair_derivation(pair)
+    before, after = gqa_before_derivation(), gqa_after_derivation()
+    mixed_at = mixed_score_derivation().rhs[0, 0]
+    return Theorem(
+        name=NAME,
+        title="RoPE is relative in every layout, and converting between layouts is a permutation",
+        statement=(
+            "⟨G(mθ)q, G(nθ)κ⟩ = ⟨q, G((n − m)θ)κ⟩ pair by pair, so the whole head's score depends "
+            "on n − m in the interleaved, the rotate_half and the complex layout; "
+            "RoPE_rotate_half(P·x, m) = P·RoPE_interleaved(x, m), so permuting W_q per head "
+            "with n_heads and W_k with n_kv_heads keeps every score. Permuting W_k with n_heads, "
+            "or mixing an interleaved cache with rotate_half pairing, does not."
+        ),
+        formulas=(sp.Eq(score_form(M, N), relative_form(N - M), evaluate=False),),
+        parts=(
+            pair,
+            head_relative_fact("interleaved", d, pair),
+            head_relative_fact("rotate_half", d, pair),
+            complex_pair,
+            complex_head_fact(d, complex_pair),
+            conversion_fact(d),
+            converted_scores_fact(d),
+            per_head_p_derivation(),
+            wrong_count_derivation(),
+            before,
+            after,
+            NonZero(
+                "gqa_wrong_count_changes_scores",
+                "Refuted, permuting W_k with n_heads = 4 when n_kv_heads = 2 keeps the scores: "
+                "at m = n the score before is cos(0) = 1 and after is 0",
+                before.rhs[0, 0].subs(N, M) - after.rhs[0, 0],
+            ),
+            mixed_score_derivation(),
+            NonZero(
+                "mixed_layout_not_relative",
+                "Refuted, the mixed layout is relative: score(1, 1) − score(0, 0) = "
+                "cos²1 + sin²(1/100) − 1 ≠ 0, though both pairs of positions are 0 apart",
+                mixed_at.subs({M: 1, N: 1}) - mixed_at.subs({M: 0, N: 0}),
+            ),
+        ),
+        twin="numeric.checks.rope_layouts.rope_layouts_table",
+        remarks=(
+            "The pair identities hold for all real q, κ, θ, m, n, so with i, d and b symbolic; the "
+            "whole-head statements are checked at the head width shown, by structure: every pair "
+            "is the pair lemma instantiated there.",
+            "The layouts are the libraries': transformers' rotate_half and its cos/sin caches "
+            "(cat(freqs, freqs)), GPT-J's rotate_every_two, Meta's view_as_complex·e^{imθ}; "
+            "permute is transcribed from transformers' convert_llama_weights_to_hf.py "
+            "(w.view(n_heads, dim1 // n_heads // 2, 2, dim2).transpose(1, 2).reshape(dim1, dim2)).",
+            "Grouped-query attention: query head h reads key head floor(h·n_kv_heads/n_heads), so the "
+            "key rows must be permuted within each of the n_kv_heads key heads, as "
+            "permute_k_with_kv_heads shows. The failure is llama.cpp #2376 and TinyLlama #24 "
+            "(as issue 24 cites them; their text is not checked here).",
+        ),
+    )
+
+
+if __name__ == "__main__":
+    from proofs.cli.main import run_theorem_module
+
+    raise SystemExit(run_theorem_module(NAME))
