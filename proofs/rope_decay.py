@@ -210,6 +210,9 @@ def build(d_model: int = 8) -> Theorem:
             *refutation_facts(),
         ),
         twin="numeric.checks.rope_decay.rope_decay_table",
+        # The default run checks positions below 8192; tests/numeric/test_rope_twins_at_full_length.py
+        # runs each twin at 131072 (slow).
+        twin_kwargs={"max_distance": 8192, "samples": 128},
         remarks=(
             "Transcribed from rope-formulas.md, citing RoFormer (arXiv 2104.09864) section 3.4.3; the "
             "paper's own text could not be consulted here (no network), so the statements are the "

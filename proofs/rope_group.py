@@ -178,6 +178,9 @@ def build(d_model: int = 8) -> Theorem:
             head_cache_shift_fact("rotate_half", d, shift),
         ),
         twin="numeric.checks.rope_group.rope_group_table",
+        # The default run checks positions below 8192; tests/numeric/test_rope_twins_at_full_length.py
+        # runs each twin at 131072 (slow).
+        twin_kwargs={"max_position": 8192, "samples": 512, "shifts": (1, -1000, -8000)},
         remarks=(
             "The pair identities hold for all real angles, so with i, d and b symbolic and for any "
             "real shift Δ, negative (llama.cpp's context shift moves kept keys back by the number of "

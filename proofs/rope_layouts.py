@@ -533,6 +533,9 @@ def build(d_model: int = 8) -> Theorem:
             ),
         ),
         twin="numeric.checks.rope_layouts.rope_layouts_table",
+        # The default run checks positions below 8192; tests/numeric/test_rope_twins_at_full_length.py
+        # runs each twin at 131072 (slow).
+        twin_kwargs={"max_position": 8192, "samples": 512},
         remarks=(
             "The pair identities hold for all real q, κ, θ, m, n, so with i, d and b symbolic; the "
             "whole-head statements are checked at the head width shown, by structure: every pair "

@@ -705,6 +705,9 @@ def build(d_model: int = 8) -> Theorem:
             *llama3_facts(),
         ),
         twin="numeric.checks.rope_scaling.rope_scaling_table",
+        # The default run checks positions below 8192; tests/numeric/test_rope_twins_at_full_length.py
+        # runs each twin at 131072 (slow).
+        twin_kwargs={"max_position": 8192, "samples": 256},
         remarks=(
             "Sources, as transcribed in rope-formulas.md and numeric.rope (transformers' "
             "modeling_rope_utils.py read from its code): linear, Chen et al. 2023 (arXiv "

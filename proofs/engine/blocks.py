@@ -60,7 +60,11 @@ class Family:
     def at_size(self) -> sp.Basic:
         """The template with the fixed values in, the index still free; nothing re-evaluated, so
         an entry kept as written (cos(−kω_i)) stays so."""
-        return substitute(self.template, dict(self.fixed)) if self.fixed else self.template
+        return (
+            substitute(self.template, dict(self.fixed), arithmetic=True)
+            if self.fixed
+            else self.template
+        )
 
     @property
     def free_symbols(self) -> set[sp.Symbol]:

@@ -17,7 +17,7 @@ import sympy as sp
 
 from proofs.engine.rules import Rule
 from proofs.engine.rules.normal_form import Atoms, equal_by_algebra
-from proofs.engine.rules.rule import bottom_up
+from proofs.engine.rules.rule import rebuild
 
 if TYPE_CHECKING:
     from proofs.engine.derivation import Derivation
@@ -93,17 +93,41 @@ def lemmas_of(citation: Citation | None) -> tuple[Derivation, ...]:
     return ()
 
 
-def substitute(expr: sp.Basic, bindings: Mapping[sp.Symbol, sp.Expr]) -> sp.Basic:
+def substitute(
+    expr: sp.Basic, bindings: Mapping[sp.Symbol, sp.Expr], *, arithmetic: bool = False
+) -> sp.Basic:
     """expr with each bound symbol replaced, every node rebuilt without evaluation: cos(k·ω) at
     k := −k stays cos(−k·ω), and only the parity rule may turn it into cos(k·ω).
+
+    arithmetic: evaluate sums, products, powers and indices (−1·k·ω, 2·i/8 = i/4,
+    κ[i + 8/2] = κ[i + 4]) while still keeping every function application as written.
 
     >>> k, w = sp.symbols("k omega")
     >>> substitute(sp.cos(k*w), {k: -k})
     cos((-k)*omega)
+    >>> substitute(sp.cos(k*w), {k: -k}, arithmetic=True)
+    cos(-k*omega)
     """
     if not bindings:
         return expr
-    return bottom_up(expr, lambda e: bindings.get(e, e) if isinstance(e, sp.Symbol) else e)
+    evaluated = (sp.Add, sp.Mul, sp.Pow, sp.Indexed, sp.Tuple) if arithmetic else ()
+
+    def walk(e: sp.Basic) -> sp.Basic:
+        if isinstance(e, sp.Symbol):
+            return bindings.get(e, e)
+        if isinstance(e, sp.MatrixBase):
+            rows, cols = e.shape
+            return sp.ImmutableMatrix(rows, cols, [walk(x) for x in e])
+        if not e.args:
+            return e
+        args = tuple(walk(a) for a in e.args)
+        if args == e.args:
+            return e
+        if isinstance(e, evaluated):
+            return e.func(*args)
+        return rebuild(e, args)
+
+    return walk(expr)
 
 
 def assumption_failure(symbol: sp.Symbol, value: sp.Expr) -> str:

@@ -157,6 +157,10 @@ class Translator:
 
     def _vector(self, side: BlockVector) -> Side:
         t = self._template(side.pieces)
+        if not isinstance(t, sp.MatrixBase):
+            raise NoProofError(
+                f"a block piece written as {type(t).__name__} has no Coq counterpart"
+            )
         kind = self._kind(side.supports)
         i = coq_name(self.index)
         frequency = None
