@@ -55,6 +55,33 @@ Tactic Notation "mat_unfold" :=
 Tactic Notation "mat_unfold" "in" hyp(H) :=
   cbv beta delta [rows col mmul mtr madd rot_mat] in H; cbn [row entry sum_f_R0 pred] in H.
 
+(* ---------- Complex numbers, as pairs of reals. ---------- *)
+
+(* z = Re z + i Im z, with the operations Meta's complex form of RoPE writes. *)
+Record cplx := cplx_of { Re : R; Im : R }.
+Definition creal (x : R) : cplx := cplx_of x 0.
+Definition ci : cplx := cplx_of 0 1.
+Definition cadd (a b : cplx) : cplx := cplx_of (Re a + Re b) (Im a + Im b).
+Definition cmul (a b : cplx) : cplx :=
+  cplx_of (Re a * Re b - Im a * Im b) (Re a * Im b + Im a * Re b).
+Definition cconj (a : cplx) : cplx := cplx_of (Re a) (- Im a).
+(* The complex exponential: e^(x + iy) = e^x (cos y + i sin y). *)
+Definition cexp (z : cplx) : cplx := cplx_of (exp (Re z) * cos (Im z)) (exp (Re z) * sin (Im z)).
+
+(* Euler's formula, e^(ix) = cos x + i sin x, from the exponential's definition. *)
+Lemma Euler : forall x : R, cexp (cmul (creal x) ci) = cadd (creal (cos x)) (cmul (creal (sin x)) ci).
+Proof.
+  intro x. unfold cexp, cmul, cadd, ci, creal. cbn [Re Im].
+  replace (x * 0 - 0 * 1) with 0 by ring. replace (x * 1 + 0 * 0) with x by ring.
+  rewrite exp_0. f_equal; ring.
+Qed.
+
+(* Computes real and imaginary parts once Euler's formula has been applied. *)
+Tactic Notation "complex_parts" :=
+  rewrite ?Euler; cbv beta delta [cadd cmul cconj creal ci]; cbn [Re Im].
+Tactic Notation "complex_parts" "in" hyp(H) :=
+  rewrite ?Euler in H; cbv beta delta [cadd cmul cconj creal ci] in H; cbn [Re Im] in H.
+
 (* ---------- The identities the rules rewrite with. ---------- *)
 
 (* Pythagorean identity, in powers. *)
@@ -128,6 +155,57 @@ Proof. intros. apply Rgt_not_eq, omega_pos. Qed.
 Lemma Rpower_neq_0 : forall x y, Rpower x y <> 0.
 Proof. intros. unfold Rpower. apply Rgt_not_eq, exp_pos. Qed.
 
+Lemma Rpower_pos : forall x y, 0 < Rpower x y.
+Proof. intros. unfold Rpower. apply exp_pos. Qed.
+
+Lemma exp_neq_0 : forall x, exp x <> 0.
+Proof. intro. apply Rgt_not_eq, exp_pos. Qed.
+
+Lemma exp_at_0 : forall x, x = 0 -> exp x = 1.
+Proof. intros x ->. apply exp_0. Qed.
+
+Lemma Rpower_at_0 : forall b x, 0 < b -> x = 0 -> Rpower b x = 1.
+Proof. intros b x Hb ->. apply Rpower_O, Hb. Qed.
+
+(* 1^y = 1 for every real y. *)
+Lemma Rpower_1_base : forall y, Rpower 1 y = 1.
+Proof. intro. unfold Rpower. rewrite ln_1, Rmult_0_r. apply exp_0. Qed.
+
+(* sinh and cosh in the form the exponential form's scripts write: y is -x written otherwise. *)
+Lemma sinh_exp : forall x y, y = - x -> sinh x = (exp x - exp y) / 2.
+Proof. intros x y ->. reflexivity. Qed.
+
+Lemma cosh_exp : forall x y, y = - x -> cosh x = (exp x + exp y) / 2.
+Proof. intros x y ->. reflexivity. Qed.
+
+Lemma sinh_nonneg : forall x, 0 <= x -> 0 <= sinh x.
+Proof.
+  intros x Hx. unfold sinh. apply Rmult_le_pos; [| lra].
+  destruct (Rle_lt_or_eq_dec 0 x Hx) as [H | <-].
+  - assert (exp (- x) < exp x) by (apply exp_increasing; lra). lra.
+  - rewrite Ropp_0. lra.
+Qed.
+
+Lemma ln_pos : forall x, 1 < x -> 0 < ln x.
+Proof. intros x Hx. rewrite <- ln_1. apply ln_increasing; lra. Qed.
+
+(* Floor and ceiling: Rfloor x is the integer n with n <= x < n + 1 (up x is the integer z with
+   x < z <= x + 1), Rceil x the integer n with n - 1 < x <= n. *)
+Definition Rfloor (x : R) : R := IZR (up x) - 1.
+Definition Rceil (x : R) : R := - Rfloor (- x).
+
+Lemma Rfloor_at : forall (x v : R) (z : Z), IZR z = v -> v <= x < v + 1 -> Rfloor x = v.
+Proof.
+  intros x v z <- [H1 H2]. unfold Rfloor.
+  rewrite <- (tech_up x (z + 1)); rewrite ?plus_IZR; simpl; lra.
+Qed.
+
+Lemma Rceil_at : forall (x v : R) (z : Z), IZR z = v -> v - 1 < x <= v -> Rceil x = v.
+Proof.
+  intros x v z Hz [H1 H2]. unfold Rceil.
+  rewrite (Rfloor_at (- x) (- v) (- z)); [ring | rewrite opp_IZR, Hz; ring | lra].
+Qed.
+
 (* A power written through another power of the same base: b^s = b^(r + s) / b^r. *)
 Lemma Rpower_split : forall b r s, Rpower b s = Rpower b (r + s) / Rpower b r.
 Proof. intros. rewrite Rpower_plus. field. apply Rpower_neq_0. Qed.
@@ -140,15 +218,47 @@ Proof. intro n. apply not_0_INR. lia. Qed.
 
 (* A side condition x <> 0 or 0 < x of field, from the hypotheses or what is always so. *)
 Ltac side := repeat split; first
-  [ assumption | apply omega_neq_0 | apply Rpower_neq_0 | apply INR_succ_neq_0
-  | apply INR_double_succ_neq_0 | apply PI_neq0 | lra
+  [ assumption | apply omega_neq_0 | apply Rpower_neq_0 | apply Rpower_pos | apply exp_neq_0
+  | apply exp_pos | apply INR_succ_neq_0 | apply INR_double_succ_neq_0 | apply PI_neq0 | lra
   | apply pow_nonzero; first [assumption | lra] ].
-
-(* Two applications of one function are equal when their arguments are, by algebra. *)
-Ltac args := f_equal; first [ring | field; side].
 
 (* A natural number numeral as a real number: INR 8 = 8. *)
 Ltac nat_numerals := rewrite ?INR_IZR_INZ; cbn [Z.of_nat Pos.of_succ_nat Pos.succ].
+
+(* Two applications of one function are equal when their arguments are, by algebra (with
+   INR 8 read as 8 where a size is written both ways). *)
+Ltac args := f_equal; first [ring | field; side | nat_numerals; first [ring | field; side]].
+
+(* Closes 0 <= x (and 0 < x) for x built from numbers, symbols whose signs the hypotheses give,
+   squares, exponentials, real powers, sinh of what is >= 0, sums, products and quotients. *)
+Ltac nonneg_by_parts := first
+  [ lra
+  | apply pow2_ge_0
+  | apply Rlt_le; pos_by_parts
+  | apply Rplus_le_le_0_compat; nonneg_by_parts
+  | apply Rmult_le_pos; nonneg_by_parts
+  | apply sinh_nonneg; nonneg_by_parts
+  | apply sqrt_pos
+  | apply Rabs_pos
+  | unfold Rdiv; apply Rmult_le_pos; [nonneg_by_parts | apply Rlt_le, Rinv_0_lt_compat; pos_by_parts] ]
+with pos_by_parts := first
+  [ lra
+  | apply exp_pos
+  | apply Rpower_pos
+  | apply Rmult_lt_0_compat; pos_by_parts
+  | apply Rplus_lt_le_0_compat; [pos_by_parts | nonneg_by_parts]
+  | apply Rplus_le_lt_0_compat; [nonneg_by_parts | pos_by_parts]
+  | apply Rinv_0_lt_compat; pos_by_parts
+  | unfold Rdiv; apply Rmult_lt_0_compat; [pos_by_parts | apply Rinv_0_lt_compat; pos_by_parts] ].
+
+(* Closes x <> 0 like nonzero, with leaf for the factors the hypotheses do not settle. *)
+Ltac nonzero_with leaf := unfold Rdiv; repeat match goal with
+  | |- _ * _ <> 0 => apply Rmult_integral_contrapositive_currified
+  | |- / _ <> 0 => apply Rinv_neq_0_compat
+  | |- - _ <> 0 => apply Ropp_neq_0_compat
+  | |- _ ^ _ <> 0 => apply pow_nonzero
+  | |- IZR _ <> 0 => apply not_0_IZR
+  end; first [assumption | lra | lia | leaf].
 
 (* ---------- What PI's irrationality gives the nonzero facts. ---------- *)
 
@@ -225,8 +335,10 @@ Ltac blocks := repeat (cbv beta; first
   | rewrite bvec_even | rewrite bvec_odd | rewrite bmat_even | rewrite bmat_odd ]);
   mat_unfold.
 
-(* Gives E's sines and cosines the goal's texts where they are equal by algebra. *)
+(* Gives E's powers, sines and cosines the goal's texts where they are equal by algebra. *)
 Ltac align E := repeat match type of E with
+  | context [Rpower ?b ?x] => lazymatch goal with |- context [Rpower b x] => fail | _ => idtac end;
+      match goal with |- context [Rpower b ?y] => replace (Rpower b x) with (Rpower b y) in E by args end
   | context [sin ?a] => lazymatch goal with |- context [sin a] => fail | _ => idtac end;
       match goal with |- context [sin ?b] => replace (sin a) with (sin b) in E by args end
   | context [cos ?a] => lazymatch goal with |- context [cos a] => fail | _ => idtac end;
@@ -257,6 +369,52 @@ Ltac from_entries E0 E1 x0 x1 := match type of E0 with ?a0 = ?b0 =>
 Lemma sum_pairs_at : forall (f : nat -> R) (m n : nat), m = S (2 * n) ->
   sum_f_R0 f m = sum_f_R0 (fun i => f (2 * i)%nat + f (S (2 * i))) n.
 Proof. intros f m n ->. apply sum_pairs. Qed.
+
+(* The same for the concatenated layout: pair i on components i and h + i. *)
+Lemma concat_cases : forall h j : nat, (j < 2 * h)%nat ->
+  (exists i, (i < h)%nat /\ j = i) \/ (exists i, (i < h)%nat /\ j = (h + i)%nat).
+Proof.
+  intros h j Hj. destruct (Nat.lt_ge_cases j h) as [H | H].
+  - left. exists j. split; [exact H | reflexivity].
+  - right. exists (j - h)%nat. split; lia.
+Qed.
+
+Lemma bvec_concat_first : forall h P i, (i < h)%nat -> bvec_concat h P i = P i 0%nat 0%nat.
+Proof. intros h P i Hi. unfold bvec_concat. rewrite (proj2 (Nat.ltb_lt i h) Hi). reflexivity. Qed.
+
+Lemma bvec_concat_second : forall h P i, (i < h)%nat ->
+  bvec_concat h P (h + i) = P i 1%nat 0%nat.
+Proof.
+  intros h P i Hi. unfold bvec_concat.
+  rewrite (proj2 (Nat.ltb_ge (h + i) h) ltac:(lia)). f_equal. lia.
+Qed.
+
+Lemma bmat_concat_first : forall h B v i, (i < h)%nat ->
+  bmat_concat h B v i = B i 0%nat 0%nat * v i + B i 0%nat 1%nat * v (h + i)%nat.
+Proof. intros h B v i Hi. unfold bmat_concat. rewrite (proj2 (Nat.ltb_lt i h) Hi). reflexivity. Qed.
+
+Lemma bmat_concat_second : forall h B v i, (i < h)%nat ->
+  bmat_concat h B v (h + i) = B i 1%nat 0%nat * v i + B i 1%nat 1%nat * v (h + i)%nat.
+Proof.
+  intros h B v i Hi. unfold bmat_concat.
+  rewrite (proj2 (Nat.ltb_ge (h + i) h) ltac:(lia)).
+  replace (h + i - h)%nat with i by lia. reflexivity.
+Qed.
+
+(* A sum over the d = 2(k + 1) components, regrouped pair by pair in the concatenated layout. *)
+Lemma sum_halves_at : forall (f : nat -> R) (m k : nat), m = S (2 * k) ->
+  sum_f_R0 f m = sum_f_R0 (fun i => f i + f (S k + i)%nat) k.
+Proof.
+  intros f m k ->. rewrite (tech2 f k (S (2 * k))) by lia.
+  replace (S (2 * k) - S k)%nat with k by lia. rewrite sum_plus. reflexivity.
+Qed.
+
+(* Component i or h + i (i < h, from Hi) of a concatenated-layout expression, written with pair
+   i's entries. *)
+Ltac blocks_concat Hi := repeat (cbv beta; first
+  [ rewrite (bvec_concat_first _ _ _ Hi) | rewrite (bvec_concat_second _ _ _ Hi)
+  | rewrite (bmat_concat_first _ _ _ _ Hi) | rewrite (bmat_concat_second _ _ _ _ Hi) ]);
+  mat_unfold.
 
 (* Component c of a whole-vector expression at a concrete size, computed. *)
 Ltac component := cbv beta zeta delta [pe shift pe_concat shift_concat bvec bmat bvec_concat

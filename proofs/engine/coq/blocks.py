@@ -40,6 +40,7 @@ from proofs.engine.coq.printer import (
     Context,
     Printer,
     coq_name,
+    is_complex,
     omega_arguments,
     rotation_angle,
 )
@@ -55,11 +56,14 @@ MAX_ENUMERATED = 64
 @dataclass(frozen=True)
 class Side:
     """A side in Coq: kind "vector" (text: a nat -> R term), "matrix" (apply: vector text ->
-    vector text; text: the operator alone) or "scalar"; consecutive: on pairs (2i, 2i + 1)."""
+    vector text; text: the operator alone) or "scalar"; layout: "consecutive" (pair i on
+    2i, 2i + 1), "concatenated" (on i, d/2 + i, written block by block), "pairs" (a sum over the
+    pairs, either layout) or "computed" (Headline's concatenated definitions, a permutation, or
+    a mix: computed component by component)."""
 
     kind: str
     text: str
-    consecutive: bool
+    layout: str
     apply: Callable[[str], str] | None = None
 
 
@@ -83,10 +87,12 @@ class Translator:
         names: dict[sp.Basic, tuple[str, int]] = {
             self.index: (f"INR {coq_name(self.index)}", APPLICATION)
         }
+        values = {}
         for symbol, value in family.fixed:
             if symbol.is_integer and value.is_Integer:
                 names[symbol] = (f"INR {value}", APPLICATION)
-        self.context = Context(names=names, nat_sizes=True)
+                values[symbol] = value
+        self.context = Context(names=names, nat_sizes=True, values=values)
         self.printer = Printer(self.context)
         self.d = size
         self.half = size // 2
@@ -128,19 +134,19 @@ class Translator:
             parts = [self.side(f) for f in side.factors]
             if any(p.kind != "matrix" for p in parts[:-1]):
                 raise NoProofError("a product whose factors are not matrices then a vector")
-            consecutive = all(p.consecutive for p in parts)
+            layout = combined(*(p.layout for p in parts))
             if parts[-1].kind == "vector":
                 text = parts[-1].text
                 for p in reversed(parts[:-1]):
                     text = p.apply(text)
-                return Side("vector", text, consecutive)
+                return Side("vector", text, layout)
 
             def composed(v: str, parts=parts) -> str:
                 for p in reversed(parts):
                     v = p.apply(v)
                 return v
 
-            return Side("matrix", f"(fun v => {composed('v')})", consecutive, composed)
+            return Side("matrix", f"(fun v => {composed('v')})", layout, composed)
         if isinstance(side, Inner):
             left, right = self.side(side.left), self.side(side.right)
             text = (
@@ -148,34 +154,39 @@ class Translator:
                 f"{_applied(right.text, self.component)}) "
                 f"{self.d - 1}"
             )
-            return Side("scalar", text, left.consecutive and right.consecutive)
+            return Side("scalar", text, combined(left.layout, right.layout))
         if isinstance(side, BlockSum):
             t = self._template(side.terms)
             text = f"sum_f_R0 (fun {coq_name(self.index)} => {self.printer.term(t[0, 0])}) "
-            return Side("scalar", text + str(self.half - 1), True)
+            return Side("scalar", text + str(self.half - 1), "pairs")
         raise NoProofError(f"{type(side).__name__} has no Coq counterpart")
 
     def _vector(self, side: BlockVector) -> Side:
         t = self._template(side.pieces)
-        if not isinstance(t, sp.MatrixBase):
+        if not isinstance(t, sp.MatrixBase | sp.MatMul):
             raise NoProofError(
                 f"a block piece written as {type(t).__name__} has no Coq counterpart"
             )
         kind = self._kind(side.supports)
         i = coq_name(self.index)
         frequency = None
-        pair = t.shape == (2, 1) and isinstance(t[0], sp.sin) and isinstance(t[1], sp.cos)
+        pair = (
+            isinstance(t, sp.MatrixBase)
+            and t.shape == (2, 1)
+            and isinstance(t[0], sp.sin)
+            and isinstance(t[1], sp.cos)
+        )
         if pair and t[0].args[0] == t[1].args[0]:
             frequency = self._frequency_of(t[0].args[0])
         if frequency is not None:
             pos = self.printer.at(frequency)
             if kind == "consecutive":
-                return Side("vector", f"pe {self.d} {pos}", True)
-            return Side("vector", f"pe_concat {self.half - 1} {pos}", False)
+                return Side("vector", f"pe {self.d} {pos}", kind)
+            return Side("vector", f"pe_concat {self.half - 1} {pos}", "computed")
         body = f"(fun {i} => {self.printer.term(t)})"
         if kind == "consecutive":
-            return Side("vector", f"bvec {body}", True)
-        return Side("vector", f"bvec_concat {self.half} {body}", False)
+            return Side("vector", f"bvec {body}", kind)
+        return Side("vector", f"bvec_concat {self.half} {body}", kind)
 
     def _matrix(self, side: BlockMatrix) -> Side:
         t = self._template(side.blocks)
@@ -185,10 +196,10 @@ class Translator:
         offset = self._frequency_of(angle) if angle is not None else None
         if offset is not None and kind == "consecutive":
             op = f"shift {self.d} {self.printer.at(offset)}"
-            return Side("matrix", op, True, lambda v: f"{op} {_paren(v)}")
+            return Side("matrix", op, kind, lambda v: f"{op} {_paren(v)}")
         body = f"(fun {i} => {self.printer.term(t)})"
         op = f"bmat {body}" if kind == "consecutive" else f"bmat_concat {self.half} {body}"
-        return Side("matrix", op, kind == "consecutive", lambda v: f"{op} {_paren(v)}")
+        return Side("matrix", op, kind, lambda v: f"{op} {_paren(v)}")
 
     def _permuted(self, side: Permuted) -> Side:
         h = self.half
@@ -197,12 +208,20 @@ class Translator:
             raise NoProofError("a permutation other than the concatenated layout's")
         inner = self.side(side.inner)
         if inner.kind == "vector":
-            return Side("vector", f"permute {h} {_paren(inner.text)}", False)
+            return Side("vector", f"permute {h} {_paren(inner.text)}", "computed")
         if inner.text.startswith(f"shift {self.d} "):
             op = f"shift_concat {h - 1} {inner.text.removeprefix(f'shift {self.d} ')}"
         else:
             op = f"conjugate {h} {_paren(inner.text)}"
-        return Side("matrix", op, False, lambda v: f"{op} {_paren(v)}")
+        return Side("matrix", op, "computed", lambda v: f"{op} {_paren(v)}")
+
+
+def combined(*layouts: str) -> str:
+    """The layout of an expression made of parts in these layouts ("pairs" fits either)."""
+    found = set(layouts) - {"pairs"}
+    if not found:
+        return "pairs"
+    return found.pop() if len(found) == 1 else "computed"
 
 
 def _symbols(side) -> set:
@@ -266,9 +285,10 @@ def blockwise_lemma(name: str, fact: Blockwise, chains: dict[str, Chain]) -> Coq
         bound += [Binder(None, v, "nat -> R"), Binder(None, j, "nat")]
     if left.kind != "scalar":
         conclusion = f"({j} < {size})%nat -> {conclusion}"
-    consecutive = left.consecutive and right.consecutive
-    if consecutive:
-        proof = _pairwise_proof(fact, translator, chains, left.kind, lt, rt, j, v)
+    layout = combined(left.layout, right.layout)
+    if layout in ("consecutive", "pairs") or (layout == "concatenated" and fact.lemma):
+        concatenated = layout == "concatenated"
+        proof = _pairwise_proof(fact, translator, chains, left.kind, lt, rt, j, v, concatenated)
     else:
         proof = _enumerated_proof(fact, translator, chains, left.kind, j)
     # The binders are introduced by name, the bound test (for vectors and matrices) as Hj.
@@ -341,43 +361,63 @@ def _same_matrix(a, b) -> bool:
         return False
 
 
-def _pairwise_proof(fact, translator, chains, kind, lt, rt, j, v) -> list[str]:
+def _pairwise_proof(fact, translator, chains, kind, lt, rt, j, v, concatenated) -> list[str]:
+    """Pair i at once: component 2i and 2i + 1 (or i and h + i, concatenated) of both sides
+    written with pair i's entries, then the lemma's instance at pair i, entry by entry."""
     instance = _instance(fact, translator, chains, lt, rt)
     i = coq_name(translator.index)
     h = translator.half
+    parts = is_complex(lt[0]) or is_complex(rt[0])
     if kind == "scalar":
+        if concatenated:
+            lines = [
+                f"repeat rewrite (sum_halves_at _ {translator.d - 1} {h - 1} eq_refl).",
+                f"apply sum_eq. intros {i} H{i}. assert (H{i}' : ({i} < {h})%nat) by lia.",
+                f"blocks_concat H{i}'.",
+            ]
+        else:
+            lines = [
+                f"repeat rewrite (sum_pairs_at _ {translator.d - 1} {h - 1} eq_refl).",
+                f"apply sum_eq. intros {i} H{i}. blocks.",
+            ]
+        return lines + _close(instance, [(0, 0)], complex_parts=parts)
+    if concatenated:
         lines = [
-            f"repeat rewrite (sum_pairs_at _ {translator.d - 1} {h - 1} eq_refl).",
-            f"apply sum_eq. intros {i} H{i}. blocks.",
+            f"intros Hj. destruct (concat_cases {h} {j} Hj) as "
+            f"[[{i} [H{i} ->]] | [{i} [H{i} ->]]].",
         ]
-        return lines + _close(instance, [(0, 0)])
-    lines = [
-        f"intros Hj. destruct (Nat.Even_or_Odd {j}) as [[{i} ->] | [{i} ->]]; "
-        "[| rewrite Nat.add_1_r].",
-    ]
+        components = (f"({v} {i})", f"({v} ({h} + {i})%nat)")
+        unfold = f"blocks_concat H{i}."
+    else:
+        lines = [
+            f"intros Hj. destruct (Nat.Even_or_Odd {j}) as [[{i} ->] | [{i} ->]]; "
+            "[| rewrite Nat.add_1_r].",
+        ]
+        components = (f"({v} (2 * {i})%nat)", f"({v} (S (2 * {i})))")
+        unfold = "blocks."
     for row in (0, 1):
         if kind == "vector":
-            close = _close(instance, [(row, 0)])
+            close = _close(instance, [(row, 0)], complex_parts=parts)
         else:
-            close = _close(
-                instance, [(row, 0), (row, 1)], (f"({v} (2 * {i})%nat)", f"({v} (S (2 * {i})))")
-            )
-        lines += ["- blocks.", *(f"  {line}" for line in close)]
+            close = _close(instance, [(row, 0), (row, 1)], components, parts)
+        lines += [f"- {unfold}", *(f"  {line}" for line in close)]
     return lines
 
 
-def _close(instance: str | None, entries, weights=()) -> list[str]:
+def _close(instance: str | None, entries, weights=(), complex_parts: bool = False) -> list[str]:
     """Sentences closing one component from the instance's entries (or, with no lemma, the
-    blocks as written: parity, then ring)."""
+    blocks as written: parity, then ring). complex_parts: the component holds real parts of
+    complex numbers, computed in the goal and the entries first."""
     if instance is None:
         return ["rewrite ?cos_neg, ?sin_neg; ring."]
-    lines = []
+    lines = ["complex_parts."] if complex_parts else []
     names = []
     for k, (r, c) in enumerate(entries):
         e = f"E{k}"
         names.append(e)
         lines.append(f"pose proof (f_equal (fun M : mat => M {r}%nat {c}%nat) {instance}) as {e}.")
-        lines.append(f"mat_unfold in {e}. align {e}.")
+        computed = f" complex_parts in {e}." if complex_parts else ""
+        lines.append(f"mat_unfold in {e}.{computed} align {e}.")
     if len(names) == 1:
         lines.append(f"from_entry {names[0]}.")
     else:
@@ -392,12 +432,15 @@ def _enumerated_proof(fact, translator, chains, kind, j) -> list[str]:
             f"the concatenated layout's statements are proved component by component, for "
             f"d_model up to {MAX_ENUMERATED} (here {translator.d})"
         )
-    if kind == "scalar":
-        raise NoProofError("a sum over the concatenated layout is not stated")
     if fact.lemma is not None:
+        if kind == "scalar":
+            raise NoProofError("a sum with a lemma over a permuted or mixed layout")
         values_at = _enumerated_instances(fact, translator, chains)
     else:
         _instance(fact, translator, chains, *(template(s) for s in _sides(fact)))
+    if kind == "scalar":
+        # The sums written out term by term, every component computed: algebra.
+        return ["cbn [sum_f_R0].", "component.", "ring."]
     lines = ["intros Hj."]
     h = translator.half
     for c in range(translator.d):

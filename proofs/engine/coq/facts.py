@@ -17,7 +17,7 @@ import sympy as sp
 
 from proofs.engine.citation import rules_of, substitute
 from proofs.engine.coq.blocks import free_of_blocks
-from proofs.engine.coq.printer import Context, Printer, coq_name
+from proofs.engine.coq.printer import Context, Printer, coq_name, positive_base
 from proofs.engine.coq.script import NoProofError, has_division, matrix_proof, rule_proof
 from proofs.engine.coq.statement import CoqLemma, binders, integer_symbols, pair_sums
 from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, ShiftMapFact
@@ -26,10 +26,14 @@ from proofs.engine.rules.normal_form import Atoms
 
 # Closes a goal x <> 0 for x a product, quotient, power or negation of nonzero factors (Helpers.v).
 NONZERO = "nonzero"
-# Closes 0 <= w for w built from squares, sums, products and nonnegative numbers or symbols.
-NONNEGATIVE = (
-    "repeat first [apply pow2_ge_0 | apply Rplus_le_le_0_compat | apply Rmult_le_pos | lra]"
-)
+# Closes 0 <= w for w built from squares, exponentials, sums, products, quotients and
+# nonnegative numbers or symbols (Helpers.v).
+NONNEGATIVE = "nonneg_by_parts"
+# Closes a bound on a number by its certified enclosure (the Interval library), at growing
+# precision.
+ENCLOSE = "first [interval | interval with (i_prec 100) | interval with (i_prec 300)]"
+# Closes c <> 0 for a number c by the sign of its enclosure.
+CONSTANT_SIGN = f"first [apply Rgt_not_eq; {ENCLOSE} | apply Rlt_not_eq; {ENCLOSE}]"
 
 
 def fact_lemma(name: str, fact) -> CoqLemma:
@@ -106,7 +110,28 @@ def nonzero_proof(printer: Printer, expr: sp.Expr) -> list[str]:
             f"replace ({printer.term(expr)}) with (cos (IZR {name}) - 1) by ring.",
             "apply cos_int_minus_1; assumption.",
         ]
-    raise NoProofError(f"no proof that {sp.sstr(expr)} is nonzero was found")
+    if expr.has(sp.pi) and expr.free_symbols & set(integers):
+        raise NoProofError(f"no proof that {sp.sstr(expr)} is nonzero was found")
+    return _factored_proof(printer, expr)
+
+
+def _factored_proof(printer: Printer, expr: sp.Expr) -> list[str]:
+    """expr written as its factors, each nonzero by the hypotheses (lra, with the signs of the
+    logarithms the hypotheses settle) or, for a number, by its certified enclosure."""
+    factored = sp.factor(sp.together(expr))
+    if factored == 0 or factored.has(sp.I):
+        raise NoProofError(f"no proof that {sp.sstr(expr)} is nonzero was found")
+    lines = []
+    if printer.term(factored) != printer.term(expr):
+        closer = "field; side" if has_division(factored, expr) else "ring"
+        lines.append(
+            f"replace ({printer.term(expr)}) with ({printer.term(factored)}) by ({closer})."
+        )
+    for k, log in enumerate(sorted(factored.atoms(sp.log), key=sp.default_sort_key), start=1):
+        if (log.args[0] - 1).is_positive:
+            lines.append(f"assert (L{k} : 0 < {printer.term(log)}) by (apply ln_pos; lra).")
+    lines.append(f"nonzero_with ltac:({CONSTANT_SIGN}).")
+    return lines
 
 
 def _pi_free_product(expr: sp.Expr, integers) -> bool:
@@ -158,43 +183,52 @@ def _cos_integer_minus_1(expr: sp.Expr, integers) -> sp.Symbol | None:
 # ---------- NonNegative ----------
 
 
-def _made_of_squares(expr: sp.Expr) -> bool:
+def _by_parts(expr: sp.Expr) -> bool:
+    """Whether expr ≥ 0 follows from its parts (what nonneg_by_parts does): squares, sums,
+    products and quotients of such, exponentials, real powers of positive numbers, sinh of
+    what is ≥ 0, square roots, absolute values, and nonnegative numbers and symbols."""
     if isinstance(expr, sp.Pow):
-        return expr.exp == 2 and expr.base.is_real is True
+        if expr.exp == 2 and expr.base.is_real is True:
+            return True
+        if expr.exp == -1:
+            return _by_parts(expr.base) and expr.base.is_nonzero is not False
+        if not expr.exp.is_Integer:
+            return positive_base(expr.base) or expr.exp == sp.Rational(1, 2)
+        return expr.exp > 0 and _by_parts(expr.base)
     if isinstance(expr, sp.Add | sp.Mul):
-        return all(_made_of_squares(a) for a in expr.args)
+        return all(_by_parts(a) for a in expr.args)
+    if isinstance(expr, sp.exp | sp.Abs):
+        return True
+    if isinstance(expr, sp.sinh):
+        return _by_parts(expr.args[0])
     return (expr.is_number or expr.is_Symbol) and expr.is_nonnegative is True
 
 
 def nonnegative(name: str, fact: NonNegative) -> CoqLemma:
     expr, witness = fact.expr, fact.witness
-    if not _made_of_squares(witness):
-        raise NoProofError(f"the witness {witness} is not built from squares and nonnegatives")
     context, _, _ = pair_sums([expr])
     statement = Printer(context)
-    loose = {s for s in witness.free_symbols if s in _bare(witness)}
-    bound, hyps = binders([expr, witness], context, signs=False)
-    hyps = tuple(h for h in hyps if h.symbol in loose)
+    bound, hyps = binders([expr, witness], context, signs=True)
+    used = expr.free_symbols | witness.free_symbols
+    hyps = tuple(h for h in hyps if h.symbol in used)
+    conclusion = f"0 <= {statement.term(expr)}"
+    if not expr.free_symbols:
+        # A number: its certified enclosure (the Interval library), as the engine's ball.
+        proof: tuple[str, ...] = (f"{ENCLOSE}.",)
+        return CoqLemma(name, bound, hyps, conclusion, proof)
+    if not _by_parts(witness):
+        raise NoProofError(f"the witness {witness} is not ≥ 0 by its parts")
     printer = Printer(context, canonical=True)
     rules = rules_of(fact.by) if fact.by is not None else ()
     if statement.term(expr) == statement.term(witness):
-        proof: tuple[str, ...] = (f"{NONNEGATIVE}.",)
+        proof = (f"{NONNEGATIVE}.",)
     else:
         proof = (
             f"enough (E : {statement.term(expr)} = {statement.term(witness)}).",
             f"{{ rewrite E. {NONNEGATIVE}. }}",
             *rule_proof(printer, expr, witness, rules),
         )
-    return CoqLemma(name, bound, hyps, f"0 <= {statement.term(expr)}", proof)
-
-
-def _bare(expr: sp.Expr) -> set[sp.Basic]:
-    """The symbols of expr outside squares (whose signs the nonnegativity proof needs)."""
-    if isinstance(expr, sp.Pow) and expr.exp == 2:
-        return set()
-    if isinstance(expr, sp.Symbol):
-        return {expr}
-    return set().union(*(_bare(a) for a in expr.args)) if expr.args else set()
+    return CoqLemma(name, bound, hyps, conclusion, proof)
 
 
 # ---------- LinearSystem ----------

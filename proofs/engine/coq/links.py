@@ -26,7 +26,7 @@ from proofs.engine.coq.statement import (
     pair_sums,
 )
 from proofs.engine.derivation import Derivation
-from proofs.engine.rules import EXPONENT_LAWS, Rule
+from proofs.engine.rules import EXPONENT_LAWS, POWER_LAWS, Rule
 from proofs.engine.rules.normal_form import equal_by_algebra
 
 # A matrix's (0, 0) entry: how a 1×1 lemma is used where its step is a scalar.
@@ -110,8 +110,15 @@ def link_lemma(
     left, right = statement.term(lhs), statement.term(rhs)
     if left == right:
         raise NoProofError("the step's two sides print as the same Coq term: a tautology")
-    unfolds = isinstance(by, Rule | tuple) and EXPONENT_LAWS in rules_of(by)
-    bound, hypotheses = binders([lhs, rhs], context, nat_binders, skip=skip, exponents=unfolds)
+    cited = rules_of(by) if isinstance(by, Rule | tuple) else ()
+    bound, hypotheses = binders(
+        [lhs, rhs],
+        context,
+        nat_binders,
+        skip=skip,
+        exponents=EXPONENT_LAWS in cited or POWER_LAWS in cited,
+        bases=POWER_LAWS in cited or EXPONENT_LAWS in cited,
+    )
     printer = Printer(context, canonical=True)
     proof = citation_proof(printer, lhs, rhs, by, known)
     return CoqLemma(name, bound, hypotheses, f"{left} = {right}", tuple(proof))

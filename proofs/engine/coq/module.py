@@ -36,7 +36,17 @@ HEADER = (
     "Open Scope R_scope."
 )
 
+# The Interval library's tactic, required by the modules whose scripts use it.
+INTERVAL = "From Interval Require Import Tactic."
+_INTERVAL_TACTIC = re.compile(r"(?<![\w'])interval(?![\w'])")
+_COMMENT = re.compile(r"\(\*.*?\*\)", re.DOTALL)
+
 Kind = Literal["link", "part", "fact"]
+
+
+def uses_interval(text: str) -> bool:
+    """Whether the Coq text (comments aside) calls the interval tactic."""
+    return bool(_INTERVAL_TACTIC.search(_COMMENT.sub("", text)))
 
 
 @dataclass(frozen=True)
@@ -88,7 +98,10 @@ class Module:
             "and one Coq theorem named after it; a chain's links are lemmas, composed into the "
             "part by transitivity. Do not edit: run `pe-proofs coq --out DIR` again."
         )
-        return "\n\n".join([head, HEADER, *self.sections]) + "\n"
+        header = HEADER
+        if any(uses_interval(section) for section in self.sections):
+            header += f"\n{INTERVAL}"
+        return "\n\n".join([head, header, *self.sections]) + "\n"
 
 
 def module_name(theorem: str) -> str:

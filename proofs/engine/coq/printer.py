@@ -39,7 +39,8 @@ RESERVED = frozenset(
         "Rpower", "IZR", "INR", "pe", "shift", "rot", "omega", "pyth", "sum_f_R0", "Rabs",
         "Rmax", "mat", "rows", "col", "mmul", "mtr", "madd", "rot_mat", "entry", "row",
         "pe_concat", "shift_concat", "concat_index", "to_concat", "ri", "ci", "bvec", "bmat",
-        "side", "args", "S", "O", "pred",
+        "side", "args", "S", "O", "pred", "cplx", "cplx_of", "Re", "Im", "creal", "cadd",
+        "cmul", "cconj", "cexp", "Rfloor", "Rceil", "Rmin",
     }
 )  # fmt: skip
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
@@ -73,13 +74,15 @@ class Context:
     d_model -> ("INR (2 * S n)", APPLICATION). integers: symbols bound as Coq integers (Z),
     written IZR s. naturals: expression -> its text as a natural number, for the upper bounds of
     sums (d_model/2 − 1 -> "n"). nat_sizes: a numeric size of omega is written INR d, as pe
-    and shift write it.
+    and shift write it. values: symbols with a fixed integer value (a block family's head
+    width d = 8), put in where a natural number is written (the index d/2 + i is 4 + i).
     """
 
     names: dict[sp.Basic, tuple[str, int]] = field(default_factory=dict)
     integers: frozenset[sp.Symbol] = frozenset()
     naturals: dict[sp.Basic, str] = field(default_factory=dict)
     nat_sizes: bool = False
+    values: dict[sp.Symbol, sp.Integer] = field(default_factory=dict)
 
 
 def is_atom(expr: sp.Basic) -> bool:
@@ -112,6 +115,7 @@ class Printer:
                 self.context.integers,
                 self.context.naturals,
                 self.context.nat_sizes,
+                self.context.values,
             ),
             canonical=self.canonical,
         )
@@ -183,18 +187,34 @@ class Printer:
             return self._product(expr)
         if isinstance(expr, sp.Pow):
             return self._power(expr)
-        if isinstance(expr, sp.sin | sp.cos | sp.exp):
+        if isinstance(expr, sp.sin | sp.cos | sp.exp | sp.sinh | sp.cosh):
             return f"{type(expr).__name__} {arg(expr.args[0])}", APPLICATION
+        if isinstance(expr, sp.re | sp.im):
+            part = "Re" if isinstance(expr, sp.re) else "Im"
+            return f"{part} {self._complex_at(expr.args[0])}", APPLICATION
         if isinstance(expr, sp.Abs):
             return f"Rabs {arg(expr.args[0])}", APPLICATION
-        if isinstance(expr, sp.Max) and len(expr.args) == 2:
+        if isinstance(expr, sp.Max | sp.Min) and len(expr.args) == 2:
             a, b = expr.args
-            return f"Rmax {arg(a)} {arg(b)}", APPLICATION
+            name = "Rmax" if isinstance(expr, sp.Max) else "Rmin"
+            return f"{name} {arg(a)} {arg(b)}", APPLICATION
+        if isinstance(expr, sp.floor | sp.ceiling):
+            name = "Rfloor" if isinstance(expr, sp.floor) else "Rceil"
+            return f"{name} {arg(expr.args[0])}", APPLICATION
+        if isinstance(expr, sp.log) and len(expr.args) == 1:
+            if expr.args[0].is_positive is not True:
+                raise NotExpressibleError(
+                    f"{expr}: the logarithm's argument is not provably > 0 (Coq's ln is 0 there)"
+                )
+            return f"ln {arg(expr.args[0])}", APPLICATION
         if isinstance(expr, sp.Sum):
             return self._sum_over_nat(expr)
         if isinstance(expr, sp.Indexed):
             (index,) = expr.indices
-            return f"{_ident(expr.base.label.name)} {self.natural(index)}", APPLICATION
+            at = self.natural(index)
+            # A local function has no argument scope: its numeral argument needs %nat.
+            at = f"{at}%nat" if at.isdigit() else at
+            return f"{_ident(expr.base.label.name)} {at}", APPLICATION
         if isinstance(expr, MatrixElement):
             raise NotExpressibleError("an entry of a symbolic matrix has no Coq counterpart here")
         if isinstance(expr, AppliedUndef):
@@ -204,12 +224,43 @@ class Printer:
             raise NotExpressibleError(f"the number {expr} is not an exact rational")
         raise NotExpressibleError(f"{type(expr).__name__} has no Coq counterpart in this printer")
 
+    # ---- complex numbers (Helpers' cplx) ----
+
+    def _complex_at(self, expr: sp.Basic) -> str:
+        text, strength = self._complex(expr)
+        return text if strength >= ATOM else f"({text})"
+
+    def _complex(self, expr: sp.Basic) -> tuple[str, int]:
+        """expr as a Coq cplx: i is ci, sums and products cadd and cmul (real factors of a
+        product gathered in one creal), e^z cexp, the conjugate cconj."""
+        if not is_complex(expr):
+            return f"creal {self.at(expr)}", APPLICATION
+        if expr is sp.I:
+            return "ci", ATOM
+        if isinstance(expr, sp.exp):
+            return f"cexp {self._complex_at(expr.args[0])}", APPLICATION
+        if isinstance(expr, sp.conjugate):
+            return f"cconj {self._complex_at(expr.args[0])}", APPLICATION
+        if isinstance(expr, sp.Add):
+            terms = [self._complex_at(a) for a in expr.args]
+        elif isinstance(expr, sp.Mul):
+            real = [f for f in expr.args if not is_complex(f)]
+            terms = [f"(creal {self.at(sp.Mul(*real, evaluate=False))})"] if real else []
+            terms += [self._complex_at(f) for f in expr.args if is_complex(f)]
+        else:
+            raise NotExpressibleError(f"the complex {type(expr).__name__} is not printed")
+        operation = "cadd" if isinstance(expr, sp.Add) else "cmul"
+        text = terms[0]
+        for term in terms[1:]:
+            text = f"{operation} {_bracket(text)} {term}"
+        return text, APPLICATION
+
     def natural(self, expr: sp.Basic) -> str:
         """expr, an integer polynomial in natural-number symbols, as a Coq nat term (atom)."""
         if expr in self.context.naturals:
             text = self.context.naturals[expr]
             return text if _IDENT.fullmatch(text) or text.isdigit() else f"({text})"
-        expr = sp.expand(expr)
+        expr = sp.expand(expr.xreplace(self.context.values))
         if expr.is_Integer and expr >= 0:
             return str(expr)
         terms = []
@@ -335,12 +386,35 @@ class Printer:
                     f"sqrt({base}): the radicand is not provably ≥ 0 (Coq's sqrt is 0 below 0)"
                 )
             return f"sqrt {self.at(base)}", APPLICATION
-        if base.is_positive is not True:
+        if not positive_base(base):
             raise NotExpressibleError(
                 f"{expr}: a power with exponent {exponent} needs a provably positive base "
                 "(Coq's Rpower is exp(y·ln x))"
             )
         return f"Rpower {self.at(base)} {self.at(exponent)}", APPLICATION
+
+
+def positive_base(base: sp.Expr) -> bool:
+    """Whether base > 0 wherever it is defined: by SymPy's assumptions, as a product of such
+    numbers, as a real power of one, or as an expression equal by algebra to a positive number
+    (α·L/L − (α − 1) is 1)."""
+    if base.is_positive:
+        return True
+    if isinstance(base, sp.Mul):
+        return all(positive_base(f) for f in base.args)
+    if isinstance(base, sp.Pow):
+        exponent = base.exp
+        real = exponent.is_real or (
+            all(s.is_real for s in exponent.free_symbols) and not exponent.has(sp.I)
+        )
+        return bool(real) and positive_base(base.base)
+    value = Atoms().polynomial(base)
+    return bool(value.is_Rational and value > 0)
+
+
+def is_complex(expr: sp.Basic) -> bool:
+    """Whether expr is written with i or a conjugate: a Coq cplx, not an R."""
+    return expr.has(sp.I) or expr.has(sp.conjugate)
 
 
 def _ident(name: str) -> str:

@@ -21,20 +21,33 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from proofs.engine.coq.printer import PRODUCT, NotExpressibleError, Printer, coq_name, is_atom
+from proofs.engine.coq.integers import NoIntegerProofError, integer_parts_proof
+from proofs.engine.coq.powers import NoPowerProofError, power_proof
+from proofs.engine.coq.printer import (
+    PRODUCT,
+    NotExpressibleError,
+    Printer,
+    coq_name,
+    is_atom,
+    is_complex,
+)
 from proofs.engine.rules import (
     ALGEBRA,
     ANGLE_ADDITION,
     ANGLE_SUBTRACTION,
     CANCEL,
     COMMON_ANGLE,
+    COMPLEX_FORM,
     COUNT_TERMS,
     EXPONENT_LAWS,
+    EXPONENTIAL_FORM,
     HALF_PERIOD,
+    INTEGER_PARTS,
     MATRIX_PRODUCT,
     MULTIPLE_ANGLE,
     PARITY,
     PERIOD,
+    POWER_LAWS,
     PYTHAGOREAN,
     TRANSPOSE,
     Rule,
@@ -100,6 +113,8 @@ def normalize(printer: Printer, *exprs: sp.Basic) -> list[str]:
     lines = []
     done: set[str] = set()
     for atom in atoms_of(*exprs):
+        if is_complex(atom) or isinstance(atom, sp.re | sp.im):
+            continue  # complex atoms are computed away (complex_parts), never rewritten
         if isinstance(atom, sp.Pow) and sp.expand(atom.exp) == 0:
             # b^(expression equal to 0) is 1: ring's normal form has no such atom.
             written = printer.written(atom)
@@ -129,6 +144,8 @@ def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[R
         printer.term(side)  # NotExpressibleError first: no search for what cannot be stated
     plan = Plan(lhs, rhs, normalize(printer, lhs, rhs))
     rules = [r for r in rules if r not in MATRIX_RULES]
+    # Written through basis powers, a side divides where SymPy's form of it no longer does.
+    divides = False
     for position, rule in enumerate(rules):
         if rule in (ALGEBRA, CANCEL):
             continue
@@ -137,10 +154,30 @@ def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[R
                 raise NoProofError("the Pythagorean identity is applied last, as a certificate")
             plan.lines += pythagorean_certificate(printer, plan.lhs, plan.rhs)
             return plan.lines
-        if rule is EXPONENT_LAWS:
-            _powers_of_one_base(plan.lhs, plan.rhs)
+        if rule is EXPONENT_LAWS and _powers_of_one_number(plan.lhs, plan.rhs):
             plan.lines += [f"{rule.coq}.", f"all: {_closer(plan.lhs, plan.rhs)}."]
             return plan.lines
+        if rule in (EXPONENT_LAWS, POWER_LAWS, EXPONENTIAL_FORM):
+            try:
+                lines, plan.lhs, plan.rhs, printer = power_proof(printer, plan.lhs, plan.rhs, rule)
+            except NoPowerProofError as exc:
+                raise NoProofError(str(exc)) from exc
+            plan.lines += lines
+            divides = True
+            continue
+        if rule is INTEGER_PARTS:
+            try:
+                lines, plan.lhs, plan.rhs = integer_parts_proof(printer, plan.lhs, plan.rhs)
+            except NoIntegerProofError as exc:
+                raise NoProofError(str(exc)) from exc
+            plan.lines += lines
+            continue
+        if rule is COMPLEX_FORM:
+            # Euler's formula (a lemma from cexp's definition), then the real and imaginary
+            # parts computed: what is left is about real atoms.
+            plan.lines.append(f"{rule.coq}.")
+            plan.lhs, plan.rhs = rule(plan.lhs), rule(plan.rhs)
+            continue
         if rule is COUNT_TERMS:
             _rewrite_atoms(printer, plan, rule, _count_terms_step)
         elif rule in ATOM_RULES:
@@ -151,24 +188,22 @@ def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[R
     if difference != 0:
         cited = ", ".join(r.words for r in rules) or "algebra"
         raise NoProofError(f"lhs − rhs is not 0 by algebra after {cited}")
-    plan.lines.append(f"{_closer(plan.lhs, plan.rhs)}.")
+    plan.lines.append(f"{FIELD if divides else _closer(plan.lhs, plan.rhs)}.")
     return plan.lines
 
 
-def _powers_of_one_base(*exprs: sp.Expr) -> None:
-    """NoProofError unless exprs are products and quotients of powers of one positive number
-    (what the exponent laws' script, Rpower_plus then algebra on the exponents, handles)."""
+def _powers_of_one_number(*exprs: sp.Expr) -> bool:
+    """Whether exprs are products and quotients of powers of one positive number (what the
+    exponent laws' short script, Rpower_plus then algebra on the exponents, handles; anything
+    else is written through basis powers, proofs.engine.coq.powers)."""
     bases = set()
     for e in exprs:
         for factor in sp.Mul.make_args(e):
             base = factor.base if isinstance(factor, sp.Pow) else factor
             if not (base.is_number and base.is_positive):
-                raise NoProofError(
-                    f"the exponent laws' script handles powers of one positive number, not {factor}"
-                )
+                return False
             bases.add(base)
-    if len(bases) > 1:
-        raise NoProofError(f"powers of several bases: {sorted(map(str, bases))}")
+    return len(bases) == 1
 
 
 def _exponent_closer(exponent: sp.Expr) -> str:

@@ -9,6 +9,7 @@ hypotheses' signs. Dropping an unused assumption makes the lemma stronger, never
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from proofs.engine.coq.printer import (
     APPLICATION,
     Context,
     NotExpressibleError,
+    Printer,
     coq_name,
     is_atom,
 )
@@ -38,7 +40,7 @@ class Hypothesis:
 
     name: str
     text: str
-    symbol: sp.Symbol
+    symbol: sp.Symbol | None
 
 
 @dataclass(frozen=True)
@@ -120,8 +122,8 @@ def pair_sums(exprs: Iterable[sp.Basic]) -> tuple[Context, tuple[Binder, ...], f
 
 
 def integer_symbols(exprs: Iterable[sp.Basic], *, all_integers: bool = False) -> frozenset:
-    """The integer symbols a statement needs as integers: those multiplying π or raising −1
-    (or every integer symbol, for a fact about integers)."""
+    """The integer symbols a statement needs as integers: those multiplying π, raising −1 or
+    inside a floor or ceiling (or every integer symbol, for a fact about integers)."""
     out = set()
     for e in exprs:
         for s in e.free_symbols:
@@ -131,8 +133,10 @@ def integer_symbols(exprs: Iterable[sp.Basic], *, all_integers: bool = False) ->
                 out.add(s)
                 continue
             for node in sp.preorder_traversal(e):
-                if (isinstance(node, sp.Pow) and node.base == -1 and node.exp == s) or (
-                    isinstance(node, sp.Mul) and sp.pi in node.args and s in node.args
+                if (
+                    (isinstance(node, sp.Pow) and node.base == -1 and node.exp == s)
+                    or (isinstance(node, sp.Mul) and sp.pi in node.args and s in node.args)
+                    or (isinstance(node, sp.floor | sp.ceiling) and node.has(s))
                 ):
                     out.add(s)
     return frozenset(out)
@@ -178,12 +182,16 @@ def binders(
     skip: frozenset = frozenset(),
     signs: bool = False,
     exponents: bool = False,
+    bases: bool = False,
 ) -> tuple[tuple[Binder, ...], tuple[Hypothesis, ...]]:
     """The binders and used hypotheses of a statement about exprs.
 
     skip: symbols the context writes otherwise (d_model as INR (2 * S n)). signs: state every
     symbol's sign assumption (a fact whose proof reasons with signs), not only divisors' <> 0.
-    exponents: divisors inside exponents count (the exponent laws unfold omega).
+    exponents: divisors inside exponents count (the exponent laws unfold omega). bases: the
+    positive symbols in the bases of real powers get 0 < x (the power laws split (x·y)^a).
+    A divisor that is no symbol (β − α, d − 2) is nonzero where the statement is defined: it
+    gets that hypothesis, or, where SymPy's assumptions make it nonzero, its symbols' signs.
     """
     symbols = sorted(
         {s for e in exprs for s in e.free_symbols if isinstance(s, sp.Symbol)} - set(skip),
@@ -204,6 +212,17 @@ def binders(
         *(Binder(s, coq_name(s), "R") for s in reals),
     )
     divided = set().union(*(divisors(e, exponents=exponents) for e in exprs))
+    compound = sorted(
+        (f for f in divided if not (f.is_Symbol or f.is_number or is_atom(f))),
+        key=sp.default_sort_key,
+    )
+    signed = {s for f in compound if f.is_nonzero for s in f.free_symbols}
+    positive = set()
+    if bases:
+        for e in exprs:
+            for p in e.atoms(sp.Pow):
+                if not p.exp.is_Integer:
+                    positive |= {s for s in p.base.free_symbols if s.is_positive}
     hypotheses = []
     for s in symbols:
         name = coq_name(s)
@@ -212,10 +231,27 @@ def binders(
                 hypotheses.append(Hypothesis(f"H_{name}", f"{name} <> 0%Z", s))
             continue
         text = None
-        if signs:
+        if signs or s in signed:
             text = sign_hypothesis(s, name)
+        elif s in positive:
+            text = f"0 < {name}"
         elif s in divided and (s.is_nonzero or s.is_positive or s.is_negative):
             text = f"{name} <> 0"
         if text:
             hypotheses.append(Hypothesis(f"H_{name}", text, s))
+    printer = Printer(context)
+    for factor in compound:
+        if not factor.is_nonzero:
+            text = printer.term(factor)
+            hypotheses.append(Hypothesis(nonzero_name(text), f"{text} <> 0", None))
     return bound, tuple(hypotheses)
+
+
+_OPERATORS = {"-": "m", "+": "p", "*": "t", "/": "d", "^": "e"}
+
+
+def nonzero_name(text: str) -> str:
+    """The name of the hypothesis text <> 0, spelled from text (so that one text has one name
+    in every lemma of a chain): beta - alpha -> H_beta_m_alpha."""
+    words = re.findall(r"[A-Za-z0-9']+|[-+*/^]", text)
+    return "H_" + "_".join(_OPERATORS.get(w, w.replace("'", "")) for w in words)

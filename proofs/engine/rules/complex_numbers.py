@@ -73,5 +73,5 @@ COMPLEX_FORM = Rule(
     "complex_form",
     "Euler's formula, real parts",
     complex_form,
-    coq="rewrite Euler; simpl; ring",
+    coq="complex_parts",
 )
