@@ -40,6 +40,9 @@ Definition mtr (A : mat) : mat := fun i j => A j i.
 
 Definition madd (A B : mat) : mat := fun i j => A i j + B i j.
 
+(* c·A, a number times a matrix. *)
+Definition mscale (c : R) (A : mat) : mat := fun i j => c * A i j.
+
 (* The module's rotation R(t) = [[cos t, sin t], [-sin t, cos t]]. *)
 Definition rot_mat (t : R) : mat := rows [[cos t; sin t]; [- sin t; cos t]].
 
@@ -51,9 +54,10 @@ Qed.
 
 (* Computes the entries of products, transposes and literals once the indices are numbers. *)
 Tactic Notation "mat_unfold" :=
-  cbv beta delta [rows col mmul mtr madd rot_mat]; cbn [row entry sum_f_R0 pred].
+  cbv beta delta [rows col mmul mtr madd mscale rot_mat]; cbn [row entry sum_f_R0 pred].
 Tactic Notation "mat_unfold" "in" hyp(H) :=
-  cbv beta delta [rows col mmul mtr madd rot_mat] in H; cbn [row entry sum_f_R0 pred] in H.
+  cbv beta delta [rows col mmul mtr madd mscale rot_mat] in H;
+  cbn [row entry sum_f_R0 pred] in H.
 
 (* ---------- Complex numbers, as pairs of reals. ---------- *)
 
@@ -164,8 +168,9 @@ Proof. intro. apply Rgt_not_eq, exp_pos. Qed.
 Lemma exp_at_0 : forall x, x = 0 -> exp x = 1.
 Proof. intros x ->. apply exp_0. Qed.
 
-Lemma Rpower_at_0 : forall b x, 0 < b -> x = 0 -> Rpower b x = 1.
-Proof. intros b x Hb ->. apply Rpower_O, Hb. Qed.
+(* b^0 = 1 for every real b (Rpower b 0 = exp (0 * ln b)). *)
+Lemma Rpower_at_0 : forall b x, x = 0 -> Rpower b x = 1.
+Proof. intros b x ->. unfold Rpower. rewrite Rmult_0_l. apply exp_0. Qed.
 
 (* 1^y = 1 for every real y. *)
 Lemma Rpower_1_base : forall y, Rpower 1 y = 1.

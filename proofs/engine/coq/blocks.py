@@ -157,7 +157,12 @@ class Translator:
             return Side("scalar", text, combined(left.layout, right.layout))
         if isinstance(side, BlockSum):
             t = self._template(side.terms)
-            text = f"sum_f_R0 (fun {coq_name(self.index)} => {self.printer.term(t[0, 0])}) "
+            term = (
+                self.printer.term(t[0, 0])
+                if isinstance(t, sp.MatrixBase)
+                else f"{self.printer.at(t)} 0%nat 0%nat"
+            )
+            text = f"sum_f_R0 (fun {coq_name(self.index)} => {term}) "
             return Side("scalar", text + str(self.half - 1), "pairs")
         raise NoProofError(f"{type(side).__name__} has no Coq counterpart")
 

@@ -19,7 +19,13 @@ from proofs.engine.citation import rules_of, substitute
 from proofs.engine.coq.blocks import free_of_blocks
 from proofs.engine.coq.printer import Context, Printer, coq_name, positive_base
 from proofs.engine.coq.script import NoProofError, has_division, matrix_proof, rule_proof
-from proofs.engine.coq.statement import CoqLemma, binders, integer_symbols, pair_sums
+from proofs.engine.coq.statement import (
+    CoqLemma,
+    binders,
+    divisors,
+    integer_symbols,
+    pair_sums,
+)
 from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, ShiftMapFact
 from proofs.engine.rules import ANGLE_ADDITION
 from proofs.engine.rules.normal_form import Atoms
@@ -204,13 +210,28 @@ def _by_parts(expr: sp.Expr) -> bool:
     return (expr.is_number or expr.is_Symbol) and expr.is_nonnegative is True
 
 
+def _signed(expr: sp.Expr) -> set[sp.Basic]:
+    """The symbols whose signs the proof that expr ≥ 0 by its parts uses: those outside
+    squares, exponentials and real powers (which are ≥ 0 whatever their arguments)."""
+    if isinstance(expr, sp.Symbol):
+        return {expr}
+    if isinstance(expr, sp.exp | sp.Abs) or (
+        isinstance(expr, sp.Pow) and (expr.exp == 2 or not expr.exp.is_Integer)
+    ):
+        return set()
+    return set().union(*(_signed(a) for a in expr.args)) if expr.args else set()
+
+
 def nonnegative(name: str, fact: NonNegative) -> CoqLemma:
     expr, witness = fact.expr, fact.witness
     context, _, _ = pair_sums([expr])
     statement = Printer(context)
     bound, hyps = binders([expr, witness], context, signs=True)
-    used = expr.free_symbols | witness.free_symbols
-    hyps = tuple(h for h in hyps if h.symbol in used)
+    # Signs the proof uses: of the symbols the witness is ≥ 0 by, and of those in divisors.
+    used = _signed(witness) | {
+        s for e in (expr, witness) for f in divisors(e) if not f.is_Symbol for s in f.free_symbols
+    }
+    hyps = tuple(h for h in hyps if h.symbol in used or h.symbol is None)
     conclusion = f"0 <= {statement.term(expr)}"
     if not expr.free_symbols:
         # A number: its certified enclosure (the Interval library), as the engine's ball.

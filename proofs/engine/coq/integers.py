@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs.engine.coq.printer import Printer, coq_name
+from proofs.engine.coq.printer import Printer, coq_name, lattice_arguments
 from proofs.engine.rules import INTEGER_PARTS
+from proofs.engine.rules.rule import rebuild
 
 # lra for what is linear in rationals and integer symbols; interval, at growing precision, for
 # the rest.
@@ -23,8 +24,25 @@ class NoIntegerProofError(ValueError):
     """A floor, ceiling, min or max the rule leaves undecided, or a value Coq cannot write."""
 
 
+# Min and max as Coq has them printed: their arguments in the printed order, kept there while
+# the arguments are replaced (SymPy would reorder Min(127, 46)).
+RMIN, RMAX = sp.Function("Rmin"), sp.Function("Rmax")
+
+
 def _parts(e: sp.Basic) -> bool:
-    return isinstance(e, sp.floor | sp.ceiling | sp.Min | sp.Max)
+    return isinstance(e, sp.floor | sp.ceiling) or getattr(e, "func", None) in (RMIN, RMAX)
+
+
+def _frozen(expr: sp.Basic) -> sp.Basic:
+    """expr with every Min and Max written as Rmin and Rmax with the printed argument order."""
+    if not expr.args:
+        return expr
+    args = tuple(_frozen(a) for a in expr.args)
+    if isinstance(expr, sp.Min | sp.Max):
+        order = lattice_arguments(expr)
+        lattice = RMIN if isinstance(expr, sp.Min) else RMAX
+        return lattice(*(args[expr.args.index(a)] for a in order))
+    return rebuild(expr, args)
 
 
 def _innermost(exprs) -> sp.Basic | None:
@@ -50,6 +68,16 @@ def _z(printer: Printer, value: sp.Expr) -> str:
     return f"({text})%Z"
 
 
+def _replaced(expr: sp.Basic, atom: sp.Basic, new: sp.Basic) -> sp.Basic:
+    """expr with atom replaced by new and nothing evaluated: Max(0, 20) must stay as Coq has it
+    (Rmax 0 20) until its own replacement."""
+    if expr == atom:
+        return new
+    if not expr.args:
+        return expr
+    return rebuild(expr, tuple(_replaced(a, atom, new) for a in expr.args))
+
+
 def integer_parts_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr):
     """(sentences, lhs, rhs) with every floor, ceiling, min and max replaced by its value."""
     lines: list[str] = []
@@ -58,13 +86,18 @@ def integer_parts_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr):
         for side in (lhs, rhs)
         for f in sp.preorder_traversal(side)
     )
+    lhs, rhs = _frozen(lhs), _frozen(rhs)
     for _ in range(200):
         atom = _innermost((lhs, rhs))
         if atom is None:
             # Sines and cosines whose arguments now agree by algebra get one text.
             return [*lines, "same_args."] if inside else lines, lhs, rhs
-        new = INTEGER_PARTS(atom)
-        if new == atom or (isinstance(new, sp.Basic) and new.has(sp.floor, sp.ceiling)):
+        if isinstance(atom, sp.floor | sp.ceiling):
+            new = INTEGER_PARTS(atom)
+        else:
+            lattice = sp.Min if atom.func == RMIN else sp.Max
+            new = INTEGER_PARTS(lattice(*atom.args, evaluate=False))
+        if isinstance(new, sp.Basic) and new.has(sp.floor, sp.ceiling, sp.Min, sp.Max):
             raise NoIntegerProofError(f"the rule leaves {atom} undecided")
         text, value = printer.term(atom), printer.term(new)
         if isinstance(atom, sp.floor | sp.ceiling):
@@ -78,8 +111,8 @@ def integer_parts_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr):
             if not first and new != atom.args[1]:
                 raise NoIntegerProofError(f"the rule gives {atom} a value that is neither argument")
             side = "left" if first else "right"
-            lemma = f"{'Rmax' if isinstance(atom, sp.Max) else 'Rmin'}_{side}"
+            lemma = f"{'Rmax' if atom.func == RMAX else 'Rmin'}_{side}"
             proof = f"symmetry; apply {lemma}; {BOUND}"
         lines.append(f"replace ({text}) with ({value}) by ({proof}).")
-        lhs, rhs = lhs.xreplace({atom: new}), rhs.xreplace({atom: new})
+        lhs, rhs = _replaced(lhs, atom, new), _replaced(rhs, atom, new)
     raise NoIntegerProofError("too many floors, ceilings, minima and maxima")

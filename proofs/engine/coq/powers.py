@@ -22,6 +22,10 @@ from proofs.engine.rules import EXPONENTIAL_FORM, POWER_LAWS, Rule
 from proofs.engine.rules.normal_form import Atoms
 
 
+# Ring arithmetic, or field arithmetic where there is division.
+ALGEBRA = "first [ring | field; side]"
+
+
 class NoPowerProofError(ValueError):
     """The powers are not of the shape the scripts handle; the message says why."""
 
@@ -54,7 +58,8 @@ def _exponential_form(printer: Printer, lhs, rhs, lines: list[str]):
         lemma = "sinh_exp" if isinstance(atom, sp.sinh) else "cosh_exp"
         lines.append(
             f"replace ({printer.term(atom)}) with ({printer.term(new)}) by "
-            f"(rewrite ({lemma} {printer.argument(x)} {printer.argument(-x)}) by ring; ring)."
+            f"(rewrite ({lemma} {printer.argument(x)} {printer.argument(-x)}) by {ALGEBRA}; "
+            f"{ALGEBRA})."
         )
         lhs, rhs = lhs.xreplace({atom: new}), rhs.xreplace({atom: new})
     return lhs, rhs
@@ -100,7 +105,8 @@ def _monomials(exponent: sp.Expr) -> dict[sp.Expr, Fraction]:
     """exponent as Σ c_m·m over monomials m with rational c_m."""
     out: dict[sp.Expr, Fraction] = {}
     atoms = Atoms()
-    evaluated = atoms.expression(atoms.polynomial(exponent))  # (p − 1 − k) + 1 − p is −k
+    # (p − 1 − k) + 1 − p is −k, and d/(d − 2)·(−(d − 2)/d) is −1.
+    evaluated = sp.cancel(sp.together(atoms.expression(atoms.polynomial(exponent))))
     for monomial, coefficient in sp.expand(evaluated).as_coefficients_dict().items():
         if not coefficient.is_Rational:
             raise NoPowerProofError(f"the exponent {exponent} has a coefficient {coefficient}")
@@ -145,9 +151,9 @@ def _through_basis(printer: Printer, lhs, rhs, lines: list[str], exponential: bo
                 value *= stand_in**n
             if not factors:
                 if exponential:
-                    proof = "symmetry; apply exp_at_0; first [ring | field; side]"
+                    proof = f"symmetry; apply exp_at_0; {ALGEBRA}"
                 else:
-                    proof = "symmetry; apply Rpower_at_0; [side | first [ring | field; side]]"
+                    proof = f"symmetry; apply Rpower_at_0; {ALGEBRA}"
                 lines.append(f"replace ({printer.term(atom)}) with 1 by ({proof}).")
             elif factors != [printer.term(atom)]:
                 lines.append(

@@ -40,7 +40,7 @@ RESERVED = frozenset(
         "Rmax", "mat", "rows", "col", "mmul", "mtr", "madd", "rot_mat", "entry", "row",
         "pe_concat", "shift_concat", "concat_index", "to_concat", "ri", "ci", "bvec", "bmat",
         "side", "args", "S", "O", "pred", "cplx", "cplx_of", "Re", "Im", "creal", "cadd",
-        "cmul", "cconj", "cexp", "Rfloor", "Rceil", "Rmin",
+        "cmul", "cconj", "cexp", "Rfloor", "Rceil", "Rmin", "mscale",
     }
 )  # fmt: skip
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_']*")
@@ -195,7 +195,7 @@ class Printer:
         if isinstance(expr, sp.Abs):
             return f"Rabs {arg(expr.args[0])}", APPLICATION
         if isinstance(expr, sp.Max | sp.Min) and len(expr.args) == 2:
-            a, b = expr.args
+            a, b = lattice_arguments(expr)
             name = "Rmax" if isinstance(expr, sp.Max) else "Rmin"
             return f"{name} {arg(a)} {arg(b)}", APPLICATION
         if isinstance(expr, sp.floor | sp.ceiling):
@@ -294,11 +294,12 @@ class Printer:
     def _matrix_expression(self, expr: sp.MatrixExpr) -> tuple[str, int]:
         if isinstance(expr, sp.MatMul):
             factors = [f for f in expr.args if isinstance(f, sp.MatrixBase | sp.MatrixExpr)]
-            if len(factors) != len(expr.args):
-                raise NotExpressibleError("a scalar times a matrix product is not printed")
+            scalars = [f for f in expr.args if f not in factors]
             text = self.at(factors[0])
             for before, factor in itertools.pairwise(factors):
                 text = f"mmul {before.shape[1]} {_bracket(text)} {self.at(factor)}"
+            if scalars:
+                text = f"mscale {self.at(sp.Mul(*scalars))} {_bracket(text)}"
             return text, APPLICATION
         if isinstance(expr, sp.Transpose):
             return f"mtr {self.at(expr.arg)}", APPLICATION
@@ -392,6 +393,12 @@ class Printer:
                 "(Coq's Rpower is exp(y·ln x))"
             )
         return f"Rpower {self.at(base)} {self.at(exponent)}", APPLICATION
+
+
+def lattice_arguments(expr: sp.Min | sp.Max) -> tuple[sp.Basic, ...]:
+    """The arguments of a min or max in the order they are printed (SymPy orders them its own
+    way, differently as they are evaluated or not)."""
+    return tuple(sorted(expr.args, key=sp.default_sort_key))
 
 
 def positive_base(base: sp.Expr) -> bool:

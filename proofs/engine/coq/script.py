@@ -121,8 +121,8 @@ def normalize(printer: Printer, *exprs: sp.Basic) -> list[str]:
             if written not in done:
                 done.add(written)
                 lines.append(
-                    f"replace ({written}) with 1 by (replace ({printer.term(atom.exp)}) with 0 "
-                    f"by ({_exponent_closer(atom.exp)}); symmetry; apply Rpower_O; lra)."
+                    f"replace ({written}) with 1 by (symmetry; apply Rpower_at_0; "
+                    f"{_exponent_closer(atom.exp)})."
                 )
             continue
         written, canonical = printer.written(atom), printer.term(atom)
@@ -150,9 +150,9 @@ def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[R
         if rule in (ALGEBRA, CANCEL):
             continue
         if rule is PYTHAGOREAN:
-            if position != len(rules) - 1:
+            if any(r not in (ALGEBRA, CANCEL) for r in rules[position + 1 :]):
                 raise NoProofError("the Pythagorean identity is applied last, as a certificate")
-            plan.lines += pythagorean_certificate(printer, plan.lhs, plan.rhs)
+            plan.lines += pythagorean_certificate(printer, plan.lhs, plan.rhs, field=divides)
             return plan.lines
         if rule is EXPONENT_LAWS and _powers_of_one_number(plan.lhs, plan.rhs):
             plan.lines += [f"{rule.coq}.", f"all: {_closer(plan.lhs, plan.rhs)}."]
@@ -382,14 +382,17 @@ def _count_terms_step(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr)
 # ---------- the Pythagorean identity ----------
 
 
-def pythagorean_certificate(printer: Printer, lhs: sp.Expr, rhs: sp.Expr) -> list[str]:
+def pythagorean_certificate(
+    printer: Printer, lhs: sp.Expr, rhs: sp.Expr, *, field: bool = False
+) -> list[str]:
     """lhs − rhs = Σ q_j·(sin²B_j + cos²B_j − 1), found by reducing modulo those brackets (a
-    Gröbner basis: their leading monomials sin²B_j are coprime), checked by ring or field."""
+    Gröbner basis: their leading monomials sin²B_j are coprime), checked by ring or field
+    (field: the Coq goal divides where lhs and rhs no longer show it)."""
     table = printer.atoms
     difference = sp.together(table.polynomial(lhs) - table.polynomial(rhs))
     numerator, denominator = sp.fraction(difference)
     numerator = sp.expand(numerator)
-    closer = _closer(lhs, rhs)
+    closer = FIELD if field else _closer(lhs, rhs)
     if numerator == 0:
         return [f"{closer}."]
     angles: dict[object, sp.Expr] = {}
