@@ -50,7 +50,8 @@ def dot_product_section(parts: Parts) -> Section:
     blocks.append(
         Para(
             (
-                Emph("What this means. "),
+                Emph("What this means."),
+                " ",
                 "The left panel of ",
                 fig("similarity"),
                 " is the same curve for every ",
@@ -103,7 +104,8 @@ def group_section(parts: Parts) -> Section:
     blocks.append(
         Para(
             (
-                Emph("What this means. "),
+                Emph("What this means."),
+                " ",
                 "Shifting by ",
                 j,
                 " and then by ",
@@ -199,7 +201,8 @@ def layouts_section(parts: Parts) -> Section:
     blocks.append(
         Para(
             (
-                Emph("What this means. "),
+                Emph("What this means."),
+                " ",
                 "The rotation property belongs to the pairing of each sine with its cosine, "
                 "not to the base 10000, the spacing of the frequencies, the order of the "
                 "dimensions, the first position or a common scale.",
@@ -269,7 +272,8 @@ def rope_section(parts: Parts) -> Section:
     blocks.append(
         Para(
             (
-                Emph("What this means. "),
+                Emph("What this means."),
+                " ",
                 "With RoPE the score itself, not just a learnable map, depends on the offset ",
                 m - P,
                 " alone: relative position is built into attention.",

@@ -28,7 +28,8 @@ def author_notes_section(brief: bool) -> Section:
             Items(
                 (
                     (
-                        Emph("The ramp (Discussion of the challenge, quiz answer 5). "),
+                        Emph("The ramp (Discussion of the challenge, quiz answer 5)."),
+                        " ",
                         "The module says a ramp's relationship between two positions \u201cdepends on "
                         "where those positions are relative to max_len\u201d and that no single "
                         "transformation maps the ramp value at ",
@@ -57,7 +58,8 @@ def author_notes_section(brief: bool) -> Section:
                         "on how far apart they are.\u201d",
                     ),
                     (
-                        Emph("\u201cNo natural linear relationship\u201d for the raw index. "),
+                        Emph("\u201cNo natural linear relationship\u201d for the raw index."),
+                        " ",
                         "The raw index shifts by adding ",
                         K,
                         " (an affine map), and with a constant feature appended even linearly. "
@@ -66,7 +68,8 @@ def author_notes_section(brief: bool) -> Section:
                         "whose similarity depends on the offset alone\u201d.",
                     ),
                     (
-                        Emph("Uniqueness. "),
+                        Emph("Uniqueness."),
+                        " ",
                         "\u201c50 of 50 tested\u201d is true for every table length, for integer "
                         "positions (",
                         thm("unique"),
@@ -77,7 +80,8 @@ def author_notes_section(brief: bool) -> Section:
                         ". Worth one sentence, since the rotation argument works for real positions.",
                     ),
                     (
-                        Emph("\u201cThe same transformation regardless of pos\u201d. "),
+                        Emph("\u201cThe same transformation regardless of pos\u201d."),
+                        " ",
                         "Right, and it also needs no integer offset; but the dot product it "
                         "induces is even in ",
                         K,
@@ -90,7 +94,8 @@ def author_notes_section(brief: bool) -> Section:
                         " after\u201d. Worth a sentence in the section on the rotation.",
                     ),
                     (
-                        Emph("Bounded. "),
+                        Emph("Bounded."),
+                        " ",
                         "The printed minimum \u201c-0.9999...\u201d is right for 50 positions; the "
                         "bound itself is exact for every position (",
                         thm("bounded"),

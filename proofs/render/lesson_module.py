@@ -132,7 +132,8 @@ def formula_section(parts: Parts, tables: dict[str, Table]) -> Section:
             ),
             Para(
                 (
-                    Emph("What this means. "),
+                    Emph("What this means."),
+                    " ",
                     "Each pair is a clock hand turning at its own speed: the first pair turns "
                     "once every ",
                     2 * sp.pi,
@@ -192,7 +193,8 @@ def bounded_section(parts: Parts, tables: dict[str, Table]) -> Section:
             module_table(tables, "bounds", "The module's bound check on the (50, 8) table."),
             Para(
                 (
-                    Emph("What this means. "),
+                    Emph("What this means."),
+                    " ",
                     "Whatever the position, even ",
                     eq(POS, sp.Pow(10, 6, evaluate=False)),
                     ", the encoding's values stay as small as a token embedding's, and every "
@@ -287,7 +289,8 @@ def unique_section(parts: Parts, tables: dict[str, Table]) -> Section:
             module_table(tables, "unique", "The module's uniqueness check on the (50, 8) table."),
             Para(
                 (
-                    Emph("What this means. "),
+                    Emph("What this means."),
+                    " ",
                     "The first pair walks round the unit circle one radian per position (",
                     fig("circle"),
                     ") and, because a full turn is ",

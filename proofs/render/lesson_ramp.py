@@ -168,7 +168,8 @@ def ramp_section(parts: Parts, brief: bool) -> Section:
         ),
         Para(
             (
-                Emph("What this means. "),
+                Emph("What this means."),
+                " ",
                 "Attention scores two positions by a dot product. Under the sinusoidal "
                 "encoding that score sees only how far apart the positions are (",
                 fig("similarity"),

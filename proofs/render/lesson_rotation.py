@@ -115,7 +115,8 @@ def rotation_section(parts: Parts, tables: dict[str, Table]) -> Section:
             ),
             Para(
                 (
-                    Emph("What this means. "),
+                    Emph("What this means."),
+                    " ",
                     "Moving ",
                     K,
                     " positions on is one matrix multiplication, by the same matrix wherever "

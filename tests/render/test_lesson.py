@@ -88,7 +88,7 @@ def test_every_core_section_has_claim_theorem_proof_table_figure_and_meaning(ful
         meaning = [
             b
             for b in section.blocks
-            if isinstance(b, Para) and b.pieces and b.pieces[0] == Emph("What this means. ")
+            if isinstance(b, Para) and b.pieces and b.pieces[0] == Emph("What this means.")
         ]
         assert meaning, section.name
 
