@@ -48,13 +48,13 @@ FORBIDDEN = (
 
 
 @pytest.fixture(scope="module")
-def full(checked_notes, module_tables):
-    return build_lesson(checked_notes, module_tables, brief=False)
+def full(checked_notes, lesson_tables):
+    return build_lesson(checked_notes, lesson_tables, brief=False)
 
 
 @pytest.fixture(scope="module")
-def brief(checked_notes, module_tables):
-    return build_lesson(checked_notes, module_tables, brief=True)
+def brief(checked_notes, lesson_tables):
+    return build_lesson(checked_notes, lesson_tables, brief=True)
 
 
 def names(lesson):
