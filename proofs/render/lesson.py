@@ -11,38 +11,45 @@ names no theorem, part, table or figure stops the build with the file and line t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import sympy as sp
 
 from numeric.result_table import Table
-from proofs.engine.derivation import Derivation
+from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Part
 from proofs.engine.theorem import TheoremRun
 from proofs.render.lesson_blocks import (
     AppendixStart,
     Block,
     Chain,
+    Code,
     Emph,
     Equations,
+    Exercise,
     Figure,
     Heading,
     Items,
     Lesson,
     Link,
+    Mono,
+    NotebookOnly,
     Para,
     Piece,
     ProofEnd,
+    ProseTable,
     Quote,
     Ref,
     Section,
+    Solution,
     TableBlock,
     TheoremStatement,
 )
 from proofs.render.lesson_math import LessonMathError, read_math
-from proofs.render.lesson_parts import FIGURES, TITLE, Parts, bound_equation
+from proofs.render.lesson_parts import FIGURES, SUBTITLE, TITLE, Parts, bound_equation
 from proofs.render.lesson_source import (
     LESSON_DIR,
     AutoLink,
@@ -104,7 +111,9 @@ def build_lesson(
     resolver = _Resolver(Parts(runs, brief), tables, which, numbers, runs)
     sections = tuple(resolver.section(s) for s in sources)
     figures = {stem: FIGURES[stem] for stem in numbers.figures}
-    return Lesson(TITLE, sections, figures)
+    notes = "brief notes" if brief else "full notes"
+    subtitle = f"{SUBTITLE}: {notes}, {which.audience} edition"
+    return Lesson(TITLE, sections, figures, subtitle, brief, which.audience)
 
 
 def _kept(only: str, edition: Edition, source: SourceSection | SourceBlock) -> bool:
@@ -123,11 +132,13 @@ class _Numbers:
 
     theorems: dict[str, int]
     figures: dict[str, int]
+    titles: dict[str, str]
 
     @classmethod
     def of(cls, sources: Sequence[SourceSection], edition: Edition) -> _Numbers:
         theorems: dict[str, int] = {}
         figures: dict[str, int] = {}
+        titles: dict[str, str] = {}
 
         def walk(blocks: Sequence[SourceBlock]) -> None:
             for block in blocks:
@@ -137,13 +148,14 @@ class _Numbers:
                     continue
                 if block.name == "theorem":
                     theorems.setdefault(block.argument, len(theorems) + 1)
+                    titles.setdefault(block.argument, block.options.get("title", ""))
                 if block.name == "figure":
                     figures.setdefault(block.argument, len(figures) + 1)
                 walk(block.children)
 
         for source in sources:
             walk(source.blocks)
-        return cls(theorems, figures)
+        return cls(theorems, figures, titles)
 
 
 class _Resolver:
@@ -168,6 +180,7 @@ class _Resolver:
     # ── Sections and blocks ──────────────────────────────────────────────────────────────────
 
     def section(self, source: SourceSection) -> Section:
+        self.topic: tuple[Piece, ...] = (source.title,)
         blocks: list[Block] = [AppendixStart()] if source.meta.get("appendix") == "true" else []
         blocks += self.blocks(source.blocks)
         return Section(source.name, source.title, tuple(blocks))
@@ -184,9 +197,14 @@ class _Resolver:
         if source.kind == "quote":
             return [Quote(self.pieces(source.text))]
         if source.kind == "heading":
-            return [Heading(source.level, self.pieces(source.text))]
+            self.topic = self.pieces(source.text)
+            return [Heading(source.level, self.topic)]
         if source.kind == "items":
             return [Items(tuple(self.pieces(item) for item in source.items), source.numbered)]
+        if source.kind == "table":
+            header, *rows = source.rows
+            cells = tuple(tuple(self.pieces(c) for c in row) for row in rows)
+            return [ProseTable(tuple(self.pieces(c) for c in header), cells)]
         if source.kind == "display":
             return [Equations(tuple(self.formula(line) for line in source.lines))]
         directive = DIRECTIVES.get(source.name)
@@ -216,7 +234,7 @@ class _Resolver:
         for part, line in inline_parts(text.text):
             where = Where(text.where.path, text.where.line + line)
             if isinstance(part, str):
-                out.append(part)
+                out.append(tie_calls(part))
             elif isinstance(part, Emphasis):
                 out.append(Emph(part.text))
             elif isinstance(part, AutoLink):
@@ -245,13 +263,15 @@ class _Resolver:
             if role.content not in self.numbers.figures:
                 raise where.error(f"figure {role.content!r} is not in this edition")
             return [Ref("Figure", f"fig:{role.content}", self.numbers.figures[role.content])]
+        if role.name == "code":
+            return [Mono(tie_calls(role.content))]
         if role.name == "value":
             if role.content not in self.values:
                 known = ", ".join(self.values)
                 raise where.error(f"unknown value {role.content!r} (values: {known})")
             return [self.values[role.content]]
         raise where.error(
-            f"unknown role {{{role.name}}} (roles: math, thm, fig, value, "
+            f"unknown role {{{role.name}}} (roles: math, thm, fig, code, value, "
             f"{', '.join(EDITION_WORDS)})"
         )
 
@@ -297,7 +317,7 @@ class _Resolver:
         first = blocks[0]
         lead: tuple[Piece, ...] = (Emph("Proof."), " ")
         if isinstance(first, Chain):
-            blocks[0] = Chain(first.derivation, lead + first.intro if first.intro else lead[:1])
+            blocks[0] = replace(first, intro=lead + first.intro if first.intro else lead[:1])
         elif isinstance(first, Para):
             blocks[0] = Para(lead + first.pieces)
         else:
@@ -306,7 +326,22 @@ class _Resolver:
 
     def chain(self, source: SourceBlock) -> list[Block]:
         theorem, part = self.part_name(source, Derivation)
-        return [self.parts.chain(theorem, part, *self.prose(source))]
+        chain = self.parts.chain(theorem, part, *self.prose(source))
+        if "as" in source.options:
+            chain = replace(chain, lead=self.formula(Text(source.options["as"], source.where)))
+        shown = {"first": 0, "last": -1}
+        if any(key in source.options for key in shown):
+            # The first (or last) expression in the lesson's notation: the one-pair product
+            # written as such where the chain's step has it as a row times a column, or a sum of
+            # the one-pair products where the step has them multiplied out.
+            steps = list(chain.derivation.steps)
+            for key, j in shown.items():
+                if key in source.options:
+                    steps[j] = Step(
+                        self.formula(Text(source.options[key], source.where)), None, steps[j].note
+                    )
+            chain = replace(chain, derivation=replace(chain.derivation, steps=tuple(steps)))
+        return [chain]
 
     def part_name(self, source: SourceBlock, kind: type) -> tuple[str, str]:
         theorem, dot, part = source.argument.partition(".")
@@ -332,11 +367,49 @@ class _Resolver:
         if name not in self.tables:
             raise source.where.error(f"unknown table {name!r} (tables: {', '.join(self.tables)})")
         source_code = TABLE_SOURCES.get(name, f'tables["{name}"]')
-        return [
-            TableBlock(
-                self.tables[name], self.prose(source), source.options.get("note"), source_code
+        table = self.table_view(self.tables[name], source)
+        options = source.options
+        note = self.pieces(Text(options["note"], source.where)) if "note" in options else None
+        header = self.cells(options.get("header", ""), source.where)
+        labels = self.cells(options.get("labels", ""), source.where)
+        if header and len(header) != len(table.columns):
+            raise source.where.error(
+                f":header: names {len(header)} of {len(table.columns)} columns"
             )
-        ]
+        if labels and len(labels) != len(table.rows):
+            raise source.where.error(f":labels: names {len(labels)} of {len(table.rows)} rows")
+        return [TableBlock(table, self.prose(source), note, source_code, header, labels)]
+
+    def table_view(self, table: Table, source: SourceBlock) -> Table:
+        """The columns :columns: names (all by default), in :formats: (the table's own)."""
+        names = [c.strip() for c in source.options.get("columns", "").split(",") if c.strip()]
+        unknown = [n for n in names if n not in table.columns]
+        if unknown:
+            known = ", ".join(table.columns)
+            raise source.where.error(
+                f"table {source.argument!r} has no column {unknown[0]!r} ({known})"
+            )
+        keep = [table.columns.index(n) for n in names] or list(range(len(table.columns)))
+        formats = [f.strip() for f in source.options.get("formats", "").split(",")]
+        own = table.formats or ("",) * len(table.columns)
+        if formats == [""]:
+            formats = [own[j] for j in keep]
+        elif len(formats) != len(keep):
+            raise source.where.error(
+                f":formats: gives {len(formats)} formats for {len(keep)} columns"
+            )
+        return replace(
+            table,
+            columns=tuple(table.columns[j] for j in keep),
+            rows=tuple(tuple(row[j] for j in keep) for row in table.rows),
+            formats=tuple(formats),
+        )
+
+    def cells(self, text: str, where: Where) -> tuple[tuple[Piece, ...], ...]:
+        """A '|'-separated row of cells in prose and math."""
+        if not text.strip():
+            return ()
+        return tuple(self.pieces(Text(cell.strip(), where)) for cell in text.split(" | "))
 
     def twin(self, source: SourceBlock) -> list[Block]:
         self.theorem_exists(source.argument, source.where)
@@ -366,10 +439,34 @@ class _Resolver:
                 raise source.where.error(str(error.args[0])) from None
         return [Equations(tuple(bound_equation(f, equation.lhs, equation.rhs) for f in facts))]
 
+    def solution(self, source: SourceBlock) -> list[Block]:
+        topic = self.topic
+        blocks = self.blocks(source.children)
+        return [Solution(source.argument or "Solution", topic, tuple(blocks))]
+
+    def notebook(self, source: SourceBlock) -> list[Block]:
+        return [NotebookOnly(tuple(self.blocks(source.children)))]
+
+    def code(self, source: SourceBlock) -> list[Block]:
+        return [Code(_code_text(source))]
+
+    def exercise(self, source: SourceBlock) -> list[Block]:
+        """{exercise}: the cell the student completes, then ---answer--- and the author's
+        version, then ---check--- and the cell that checks it (notebook only)."""
+        text = _code_text(source)
+        parts = text.split("\n# ---answer---\n")
+        if len(parts) != 2 or "\n# ---check---\n" not in parts[1]:
+            raise source.where.error(
+                "an {exercise} holds the student's cell, '# ---answer---', the author's, "
+                "'# ---check---' and the check"
+            )
+        answer, check = parts[1].split("\n# ---check---\n")
+        return [Exercise(parts[0].strip(), answer.strip(), check.strip())]
+
     def checks(self, source: SourceBlock) -> list[Block]:
         from proofs.render.lesson_appendix import appendix_blocks
 
-        return appendix_blocks(self.runs)
+        return appendix_blocks(self.runs, self.numbers.theorems, self.numbers.titles)
 
 
 DIRECTIVES: dict[str, Callable[[_Resolver, SourceBlock], list[Block]]] = {
@@ -382,7 +479,29 @@ DIRECTIVES: dict[str, Callable[[_Resolver, SourceBlock], list[Block]]] = {
     "figure": _Resolver.figure,
     "witnesses": _Resolver.witnesses,
     "checks": _Resolver.checks,
+    "solution": _Resolver.solution,
+    "code": _Resolver.code,
+    "notebook": _Resolver.notebook,
+    "exercise": _Resolver.exercise,
 }
+
+
+def _code_text(source: SourceBlock) -> str:
+    """A code directive's body, as written (code is shown, never run by the reader)."""
+    return source.code
+
+
+_CALL = re.compile(r"\b[A-Za-z][A-Za-z_0-9]*\([^()\n]{1,24}\)")
+
+
+def tie_calls(text: str) -> str:
+    """text with the spaces inside a short call, such as PE(pos + k), made non-breaking: no
+    format breaks a line inside it.
+
+    >>> tie_calls("maps PE(pos) to PE(pos + k), the same")
+    'maps PE(pos) to PE(pos\xa0+\xa0k), the same'
+    """
+    return _CALL.sub(lambda m: m.group(0).replace(" ", "\u00a0"), text)
 
 
 def _values(tables: Mapping[str, Table]) -> dict[str, str]:

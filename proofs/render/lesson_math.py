@@ -76,6 +76,16 @@ def _symbols() -> dict[str, sp.Symbol]:
         "m": sp.Symbol("m", real=True),
         "a": sp.Symbol("a", real=True),
         "x": sp.Symbol("x", real=True),
+        "b": sp.Symbol("b", real=True),
+        "n": sp.Symbol("n", integer=True),
+        "s": sp.Symbol("s", real=True),
+        "k_0": sp.Symbol("k_0", real=True),
+        "x_p": sp.Symbol("x_p"),
+        "x_q": sp.Symbol("x_q"),
+        "alpha": sp.Symbol("alpha", real=True),
+        "beta": sp.Symbol("beta", real=True),
+        "gamma": sp.Symbol("gamma", real=True),
+        "delta": sp.Symbol("delta", real=True),
     }
     wholes = {name: named(name) for name in NAMES if name not in plain}
     return {**wholes, **plain}

@@ -3,7 +3,7 @@
 A section of the lesson is one Markdown file in proofs/lesson/ (the order: proofs/lesson/
 contents.txt). It opens with a front matter (``title:``, and ``only: full`` for a section of
 the full notes alone) and holds ordinary Markdown (paragraphs, ``## headings``, ``> quotes``,
-lists, ``$$`` display math, one formula a line) and a few roles and directives, in MyST's
+lists, pipe tables, ``$$`` display math, one formula a line) and a few roles and directives, in MyST's
 syntax:
 
 - roles: ``{math}`pos + k``` (the lesson's notation, proofs.render.lesson_math),
@@ -62,7 +62,9 @@ class SourceBlock:
 
     kind: "para", "quote", "heading", "items", "display" or "directive". text: the inline text
     (para, quote, heading). level: a heading's level. items: a list's items, numbered or not.
-    lines: display math, one formula a line. name, argument, options, children: a directive's.
+    lines: display math, one formula a line. name, argument, options, children: a directive's;
+    code: the verbatim body of a code directive (VERBATIM), which is never read as prose.
+    rows: a pipe table's rows, the header first.
     """
 
     kind: str
@@ -76,6 +78,8 @@ class SourceBlock:
     argument: str = ""
     options: dict[str, str] = field(default_factory=dict)
     children: tuple[SourceBlock, ...] = ()
+    code: str = ""
+    rows: tuple[tuple[Text, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,8 @@ def _front_matter(lines: list[str], path: Path) -> tuple[dict[str, str], int]:
     raise Where(path, 1).error("the front matter is not closed by ---")
 
 
+# Directives whose body is code, kept verbatim.
+VERBATIM = ("code", "exercise")
 _FENCE = re.compile(r"^(`{3,})\{([a-z][a-z-]*)\}\s*(.*)$")
 _OPTION = re.compile(r"^:([a-z][a-z-]*):\s*(.*)$")
 _ITEM = re.compile(r"^(?:- |(\d+)\. )(.*)$")
@@ -181,6 +187,8 @@ class _Blocks:
                 )
             elif _ITEM.match(line):
                 block, j = self.items(j, stop)
+            elif line.startswith("|"):
+                block, j = self.table(j, stop)
             else:
                 first = j
                 text = []
@@ -201,6 +209,7 @@ class _Blocks:
             or _HEADING.match(line)
             or line.startswith("> ")
             or _ITEM.match(line)
+            or line.startswith("|")
         )
 
     def directive(self, j: int, stop: int, fence: re.Match[str]) -> tuple[SourceBlock, int]:
@@ -213,7 +222,8 @@ class _Blocks:
         while body < end and (option := _OPTION.match(self.lines[body])):
             options[option.group(1)] = option.group(2).strip()
             body += 1
-        children = self.read(body, end)
+        verbatim = name in VERBATIM
+        children = [] if verbatim else self.read(body, end)
         block = SourceBlock(
             "directive",
             self.where(j),
@@ -221,6 +231,7 @@ class _Blocks:
             argument=argument,
             options=options,
             children=tuple(children),
+            code="\n".join(self.lines[body:end]) if verbatim else "",
         )
         return block, end + 1
 
@@ -234,6 +245,20 @@ class _Blocks:
             if self.lines[e].strip()
         )
         return SourceBlock("display", self.where(j), lines=lines), end + 1
+
+    def table(self, j: int, stop: int) -> tuple[SourceBlock, int]:
+        """A pipe table: a header row, a |---| row, then body rows; each row one line."""
+        first = j
+        rows: list[tuple[Text, ...]] = []
+        while j < stop and self.lines[j].startswith("|"):
+            cells = self.lines[j].strip().strip("|").split(" | ")
+            if not all(set(c.strip()) <= set("-: ") for c in cells):
+                rows.append(tuple(Text(c.strip(), self.where(j)) for c in cells))
+            j += 1
+        if len({len(r) for r in rows}) != 1 or len(rows) < 2:
+            raise self.where(first).error("a table needs a header and rows of as many cells")
+        block = SourceBlock("table", self.where(first), rows=tuple(rows))
+        return block, j
 
     def items(self, j: int, stop: int) -> tuple[SourceBlock, int]:
         first = j
