@@ -192,8 +192,9 @@ def prose_table_tex(block: ProseTable) -> str:
     spec = "".join(f">{{\\raggedright\\arraybackslash}}p{{{width}}}" for _ in range(n))
     rows = [" & ".join(rf"\textbf{{{inline(h)}}}" for h in block.header) + r" \\", r"\midrule"]
     rows += [" & ".join(inline(c) for c in row) + r" \\" for row in block.rows]
+    # The sentence that introduces the table stays on its page.
     return (
-        "\\begin{center}\\small\n"
+        "\\nopagebreak[4]\\begin{center}\\small\n"
         f"\\begin{{tabular}}{{@{{}}{spec}@{{}}}}\n\\toprule\n"
         + "\n".join(rows)
         + "\n\\bottomrule\n\\end{tabular}\n\\end{center}"

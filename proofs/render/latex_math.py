@@ -250,6 +250,7 @@ class NotesLatexPrinter(LatexPrinter):
                 tex = rf"\left({tex}\right)"
             if out and (
                 (_numeric_base(factors[j - 1]) and _numeric_base(factor))
+                or (factors[j - 1].is_number and factor.is_Pow and factor.base.is_Number)
                 or (out[-1].startswith(r"\frac") and tex.startswith(r"\frac"))
             ):
                 out.append(r"\cdot")

@@ -146,7 +146,7 @@ def _subscript(match: re.Match[str]) -> str:
 def _power(match: re.Match[str]) -> str:
     base, bracketed, plain = match.groups()
     exponent = _SUBSCRIPTED.sub(lambda m: _subscript(m)[1:-1], bracketed or plain)
-    tex = "".join(_math_char(c) or c for c in exponent)
+    tex = "".join(_math_char(c) + " " if _math_char(c) else c for c in exponent)
     # Function names in an exponent are upright, as in the formulas: \max, not max.
     tex = re.sub(r"\b(max|min|log|exp|sin|cos)\b", r"\\\1 ", tex)
     return f"\x00{base}^{{{tex}}}\x01"

@@ -342,4 +342,4 @@ def test_the_appendix_is_a_methods_section_with_a_table_per_theorem(full, checke
         assert {row[2] for row in table.table.rows} <= {"proved", "agrees"}
     tex = latex_lesson.lesson_tex(full).split(r"\appendix")[1]
     assert "**" not in tex and "numeric.checks" not in tex and "{a: 1}" not in tex
-    assert r"$10000^{-2i/d_{\mathrm{model}}}$" in tex
+    assert r"$10000^{- 2i/d_{\mathrm{model}}}$" in tex
