@@ -165,8 +165,9 @@ def table_tex(block: TableBlock) -> str:
     if table.passed is False:
         note_tex += (" " if note_tex else "") + r"\textbf{(check FAILED)}"
     caption_tex = inline(_pieces(caption))
-    if height > 24:
-        # A tall table of text floats, so that the page before it fills with the text after.
+    if height > 24 and caption_tex:
+        # A tall table of text with a caption floats, so that the page before it fills with the
+        # text after; one without (the appendix's, under their headings) stays in place.
         return (
             "\\begin{table}[htbp]\\centering\\footnotesize\n"
             + (f"\\textit{{{caption_tex}}}\\\\[3pt]\n" if caption_tex else "")

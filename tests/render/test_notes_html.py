@@ -134,6 +134,19 @@ def test_tables_and_captions_hold_no_raw_ascii_math(site):
             assert not re.search(raw, part), (page.name, part[:200])
 
 
+def test_the_student_site_folds_its_answers_and_has_no_author_notes(checked_notes, lesson_tables):
+    dist = find_katex()
+    if dist is None:
+        pytest.skip("KaTeX is not on NODE_PATH (npm install katex)")
+    files = notes.html_files(checked_notes, lesson_tables, dist, brief=True, edition="student")
+    pages = {n: d.decode() for n, d in files.items() if n.endswith(".html")}
+    assert not any("author" in n for n in pages)
+    assert "Notes for the course author" not in "".join(pages.values())
+    quiz = next(text for n, text in pages.items() if n.endswith("-quiz.html"))
+    assert "<details><summary>Answers</summary>" in quiz
+    assert quiz.index("<details>") > quiz.index("<ol>")
+
+
 @pytest.mark.browser
 @needs_browser
 def test_a_page_screenshot_is_taken(site, tmp_path):
