@@ -3,17 +3,23 @@
 A section of the lesson is one Markdown file in proofs/lesson/ (the order: proofs/lesson/
 contents.txt). It opens with a front matter (``title:``, and ``only: full`` for a section of
 the full notes alone) and holds ordinary Markdown (paragraphs, ``## headings``, ``> quotes``,
-lists, pipe tables, ``$$`` display math, one formula a line) and a few roles and directives, in MyST's
-syntax:
+lists, pipe tables, ``$$`` display math, one formula a line) and a few roles and directives,
+in MyST's syntax:
 
 - roles: ``{math}`pos + k``` (the lesson's notation, proofs.render.lesson_math),
-  ``{thm}`rotation``` and ``{fig}`circle``` (references), ``{value}`name``` (a number read off
-  the tables), ``{full}`…```, ``{brief}`…```, ``{author}`…```, ``{student}`…``` (words only
-  that edition has; double backticks hold roles: ``{full}`` (see {thm}`group`) ``…``);
-- directives, fenced by three or more backticks: ``{theorem} name`` (``:title:``), ``{proof}``,
-  ``{chain} theorem.part``, ``{table} name`` (``:note:``), ``{twin} theorem``, ``{figure} stem``
-  (``:width:``), ``{witnesses} theorem part …`` (``:let:``), ``{only} full|brief|author|student``,
-  ``{checks}``.
+  ``{thm}`rotation``` and ``{fig}`circle``` (references), ``{code}`sinusoidal_pe(…)``` (code
+  in running text), ``{value}`name``` (a number read off the tables), ``{full}`…```,
+  ``{brief}`…```, ``{author}`…```, ``{student}`…``` (words only that edition has; double
+  backticks hold roles: ``{full}`` (see {thm}`group`) ``…``);
+- directives, fenced by three or more backticks (more outside, to nest): ``{theorem} name``
+  (``:title:``), ``{proof}``, ``{chain} theorem.part`` (``:as:`` a name shown before it,
+  ``:first:``/``:last:`` its first or last expression in the lesson's notation), ``{table} name``
+  (``:columns:``, ``:formats:``, ``:header:``, ``:labels:``, ``:note:``), ``{twin} theorem``,
+  ``{figure} stem`` (``:width:``), ``{witnesses} theorem part …`` (``:let:``), ``{solution}
+  Title`` (an answer: in place for the author, apart for the student), ``{only}
+  full|brief|author|student``, ``{notebook}`` (prose and code for the notebook alone),
+  ``{code}`` and ``{exercise}`` (notebook cells, kept verbatim), ``{checks}`` (the appendix's
+  tables).
 
 This module only reads: what a role or directive names is resolved, and checked, by
 proofs.render.lesson. Text is never run.
