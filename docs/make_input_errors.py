@@ -162,6 +162,10 @@ def cli_rows() -> list[Row]:
         "pe-proofs html --out $TMP/file/sub",
         "pe-proofs html --out $TMP/notes --d-model 3",
         "pe-proofs html --out $TMP/notes --katex $TMP/file",
+        "pe-proofs latex --out $TMP/notes --for teacher",
+        "pe-proofs markdown --out $TMP/notes --for ''",
+        "pe-proofs html --out $TMP/notes --for students",
+        "pe-proofs notebook --out $TMP/notes --for",
         # audit: files from any implementation
         "pe-proofs audit",
         "pe-proofs audit $TMP/missing.npy",
