@@ -156,6 +156,9 @@ def cli_rows() -> list[Row]:
         "pe-proofs html --out $TMP/file/sub",
         "pe-proofs html --out $TMP/notes --d-model 3",
         "pe-proofs html --out $TMP/notes --katex $TMP/file",
+        "pe-proofs myst --out $TMP/file/sub",
+        "pe-proofs myst --out $TMP/notes --for teacher",
+        "pe-proofs myst --out $TMP/notes --katex $TMP/file",
         # audit: files from any implementation
         "pe-proofs audit",
         "pe-proofs audit $TMP/missing.npy",
