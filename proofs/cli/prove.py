@@ -90,7 +90,9 @@ def _twin_text(function: str, table: Table, style: Style) -> str:
     )
     lines = style.marked("proved" if passed else "refuted", said)
     if style.verbose:
-        lines.append(style.text(render_tables([table], "text")))
+        # The table's rows as they are; its title, claim and note wrapped to the width.
+        for line in render_tables([table], "text").splitlines():
+            lines += style.wrap(line, hang=2) if len(line) > style.width else [style.text(line)]
     return "\n".join(lines)
 
 

@@ -155,19 +155,24 @@ def _nested(blocks: Sequence[Block]) -> int:
 
 
 def practice_myst(practice: Practice, levels: dict[int, int], edition: Edition) -> str:
-    """An exercise directive and its solution, folded away in the student edition."""
-    options = {"label": practice.label}
+    """An exercise and its solution, or a task and its answer; what answers it is folded away
+    in the student edition."""
+    folded = {"class": "dropdown"} if edition == "student" else {}
+    body = "\n\n".join(t for t in (block_myst(b, levels) for b in practice.solution) if t)
+    depth = _nested(practice.solution)
     if not practice.numbered:
-        options["nonumber"] = ""
+        # The challenge and the quiz's questions stand as they are, with an Answer under each.
+        task = "\n\n".join(t for t in (block_myst(b, levels) for b in practice.task) if t)
+        if not practice.solution:
+            return task
+        return task + "\n\n" + directive("admonition", practice.answer, folded, body, depth)
+    options = {"label": practice.label}
     # The task is the module's words; inside the exercise box they need no quotation bar.
     task_blocks = [Para(b.pieces) if isinstance(b, Quote) else b for b in practice.task]
     task = "\n\n".join(t for t in (block_myst(b, levels) for b in task_blocks) if t)
     out = directive("exercise", inline(practice.title), options, task, _nested(practice.task))
     if practice.solution:
-        body = "\n\n".join(t for t in (block_myst(b, levels) for b in practice.solution) if t)
-        options = {"class": "dropdown"} if edition == "student" else {}
-        depth = _nested(practice.solution)
-        out += "\n\n" + directive("solution", practice.label, options, body, depth)
+        out += "\n\n" + directive("solution", practice.label, folded, body, depth)
     return out
 
 

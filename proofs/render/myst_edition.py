@@ -35,15 +35,16 @@ _EXERCISE_TITLE = re.compile(r"^Exercise \d+\s*[—-]\s*")
 
 @dataclass(frozen=True)
 class Practice:
-    """An exercise and its solution. title: what the task is about ("" for none); label: its
-    cross-reference name; numbered: counted as Exercise 1, 2, … (the challenge and the quiz's
-    questions are named, not numbered)."""
+    """An exercise and its solution. title: what the task is about; label: its cross-reference
+    name; numbered: an exercise counted as Exercise 1, 2, …, else a task set as it stands (the
+    challenge, a question of the quiz) with its answer under the heading answer."""
 
     title: tuple[Piece, ...]
     label: str
     task: tuple[Block, ...]
     solution: tuple[Block, ...]
     numbered: bool = True
+    answer: str = "Solution"
 
 
 def edition_lesson(
@@ -119,7 +120,11 @@ def _exercises(blocks: Sequence[Block]) -> tuple[Block, ...]:
 
 def _challenge(blocks: Sequence[Block]) -> tuple[Block, ...]:
     task, solution = _split(blocks)
-    return (Practice(("The independent challenge",), "challenge", task, solution, False),)
+    return (
+        Practice(
+            ("The independent challenge",), "challenge", task, solution, False, "Model answer"
+        ),
+    )
 
 
 def _quiz(blocks: Sequence[Block]) -> tuple[Block, ...]:
@@ -138,9 +143,10 @@ def _quiz(blocks: Sequence[Block]) -> tuple[Block, ...]:
                 Practice(
                     (f"Question {n}",),
                     f"quiz-{n}",
-                    (Para((text,)),),
+                    (Para((Emph(f"{n}."), " ", text)),),
                     (Para(tuple(answer)),),
                     numbered=False,
+                    answer="Answer",
                 )
             )
     return tuple(out)

@@ -18,6 +18,9 @@ ASCII_MARK = {"proved": "ok", "refuted": "NO", "undecided": "??"}
 COLOR = {"proved": "32", "refuted": "31", "undecided": "33"}
 
 DEFAULT_WIDTH = 100
+# Prose is wrapped at most this wide, however wide the terminal: longer lines read badly. Math
+# may use the whole width.
+PROSE_WIDTH = 100
 
 
 _NBSP = "\u00a0"
@@ -63,7 +66,7 @@ class Style:
         text = _GROUP.sub(lambda m: m[0].replace(" ", _NBSP), text)
         lines = textwrap.wrap(
             text,
-            width=max(20, self.width),
+            width=max(20, min(self.width, PROSE_WIDTH)),
             initial_indent=" " * indent,
             subsequent_indent=" " * (indent + hang),
             break_on_hyphens=False,

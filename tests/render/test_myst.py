@@ -67,12 +67,15 @@ def test_every_exercise_has_its_solution_folded_for_students_open_for_authors(pr
     for edition, project in projects.items():
         text = "\n".join(pages(project).values())
         exercises = re.findall(r"^:{3,}\{exercise\}.*\n:label: (\S+)", text, re.M)
-        solutions = re.findall(r"^(:{3,})\{solution\} (\S+)\n(:class: dropdown\n)?", text, re.M)
-        assert exercises == [label for _, label, _ in solutions]
-        # Three exercises, the challenge and the five questions of the quiz.
-        assert len(exercises) == 9 and exercises[:3] == [f"exercise-{n}" for n in (1, 2, 3)]
-        folded = [bool(fold) for _, _, fold in solutions]
-        assert folded == [edition == "student"] * len(solutions)
+        solutions = re.findall(r"^:{3,}\{solution\} (\S+)\n(:class: dropdown\n)?", text, re.M)
+        assert (
+            exercises == [label for label, _ in solutions] == [f"exercise-{n}" for n in (1, 2, 3)]
+        )
+        # The challenge's model answer and an answer to each of the quiz's five questions.
+        answers = re.findall(r"^:{3,}\{admonition\} (.+)\n(:class: dropdown\n)?", text, re.M)
+        assert [title for title, _ in answers] == ["Model answer"] + ["Answer"] * 5
+        folded = [bool(fold) for _, fold in solutions + answers]
+        assert folded == [edition == "student"] * 9
         # The directive names the solution: no "Solution." or "Model answer." inside it.
         assert "*Solution.*" not in text and "*Model answer.*" not in text
 
