@@ -59,7 +59,9 @@ def _rendered(run: TheoremRun, style: Style, steps: bool) -> str:
     from proofs.render.text import render_summary, render_theorem
 
     if not steps:
-        return render_summary(run, style) + "\n"
+        # Blocks follow one another without a blank line: their ━━ headings part them, and the
+        # whole run stays within two screens.
+        return render_summary(run, style)
     text = render_theorem(run, style)
     if run.table is not None:
         text += "\n" + _twin_text(run.theorem.twin, run.table, style)
@@ -129,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
     if style is None:
         print(json.dumps([_as_json(r, args.coq) for r in runs], indent=2, ensure_ascii=False))
     else:
+        if not steps:
+            print()
         print(summary_table(runs, time.perf_counter() - start, style))
         if not steps:
             print(style.text(STEPS_HINT))
