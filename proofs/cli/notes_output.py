@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from proofs.cli.files import check_directory, write_files
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from numeric.result_table import Table
     from proofs.engine.theorem import TheoremRun
 
-Render = Callable[[Sequence["TheoremRun"], Sequence["Table"]], dict[str, bytes]]
+Render = Callable[[Sequence["TheoremRun"], Mapping[str, "Table"]], dict[str, bytes]]
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,21 +28,34 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def lesson_tables() -> dict[str, Table]:
+    """The tables the lesson shows, computed: the module's (numeric.module_tables, by name) and
+    the conventions of real implementations (numeric.checks.layouts)."""
+    from numeric.checks.layouts import conventions_table
+    from numeric.module_table_names import TABLE_NAMES
+    from numeric.module_tables import module_report
+
+    return {
+        **dict(zip(TABLE_NAMES, module_report(), strict=True)),
+        "conventions": conventions_table(),
+    }
+
+
 def write_notes(args: argparse.Namespace, render: Render, *, brief: bool = False) -> int:
     """Verify, render, write; exit 1 (files still written, status shown) if a theorem failed."""
     # Imported here so that the proof run, which loads every command, does not load the lesson.
-    from numeric.module_tables import module_report
     from proofs import registry
 
     check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
     chosen = registry.brief_names() if brief else None
     checked = list(registry.run(chosen, d_model=args.d_model))
-    files = render(checked, module_report())
+    tables = lesson_tables()
+    files = render(checked, tables)
     changed = set(write_files(args.out, files))
     for name in files:
         print(f"{'wrote' if name in changed else 'unchanged'} {args.out / name}")
     failed = [c.name for c in checked if not c.ok]
-    failed += [t.title for t in module_report() if t.passed is False]
+    failed += [t.title for t in tables.values() if t.passed is False]
     if failed:
         print(f"pe-proofs: not proved or check failed: {', '.join(failed)}", file=sys.stderr)
         return 1

@@ -1,5 +1,5 @@
-"""The lesson's vocabulary: its notation, how theorems and figures are numbered, and the
-verified parts of the theorems that the sections quote.
+"""The lesson's vocabulary: its notation (symbols, functions and the names of things shown as
+wholes), its figures, and the verified parts of the theorems that the prose quotes.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from dataclasses import replace
 
 import sympy as sp
 
-from numeric.result_table import Table
 from proofs.definitions import OMEGA_I, omega
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Part
@@ -19,10 +18,7 @@ from proofs.render.lesson_blocks import (
     Block,
     Chain,
     Piece,
-    Quote,
-    Ref,
     TableBlock,
-    TheoremStatement,
 )
 
 TITLE = "The sinusoidal positional encoding, proved"
@@ -85,8 +81,6 @@ def named(name: str) -> sp.Symbol:
     return sp.Symbol(name, commutative=False)
 
 
-M_K = named("M_k")
-
 # Figure stem -> (drawing function, keyword arguments); every format draws the same figures.
 FIGURES: dict[str, tuple[str, dict[str, object]]] = {
     "heatmap": ("numeric.plots.heatmap.heatmap_figure", {"max_len": 50, "d_model": 64}),
@@ -94,31 +88,6 @@ FIGURES: dict[str, tuple[str, dict[str, object]]] = {
     "circle": ("numeric.plots.circle.circle_figure", {"k": 5, "positions": (0, 3, 7)}),
     "similarity": ("numeric.plots.similarity.similarity_figure", {"d_model": 8, "max_len": 50}),
 }
-FIGURE_NUMBER = {"heatmap": 1, "circle": 2, "similarity": 3, "spectrum": 4}
-
-
-def fig(stem: str) -> Ref:
-    """A reference to a figure by its stem."""
-    return Ref("Figure", f"fig:{stem}", FIGURE_NUMBER[stem])
-
-
-THEOREM_NUMBER = {
-    "frequencies": 1,
-    "bounded": 2,
-    "unique": 3,
-    "rotation": 4,
-    "ramp": 5,
-    "similarity": 6,
-    "dot_product": 7,
-    "group": 8,
-    "layouts": 9,
-    "rope": 10,
-}
-
-
-def thm(name: str) -> Ref:
-    """A reference to a theorem by its name."""
-    return Ref("Theorem", f"thm:{name}", THEOREM_NUMBER[name])
 
 
 def lesson_chain(derivation: Derivation, *, frequency_symbol: bool = True) -> Derivation:
@@ -166,29 +135,9 @@ class Parts:
         return () if self.brief or table is None else (TableBlock(table, caption, None, source),)
 
 
-def module_table(
-    tables: dict[str, Table],
-    key: str,
-    caption: str | tuple[Piece, ...],
-    note: str | None = None,
-) -> TableBlock:
-    """One of the module's tables (numeric.module_tables), recomputed live."""
-    return TableBlock(tables[key], caption, note, f'tables["{key}"]')
-
-
-def quote(*pieces: Piece) -> Quote:
-    """The module's words, quoted."""
-    return Quote(pieces)
-
-
-def eq(lhs: sp.Basic, rhs: sp.Basic) -> sp.Eq:
-    """An equation kept as written."""
-    return sp.Eq(lhs, rhs, evaluate=False)
-
-
-def pair(pos: sp.Expr, w: sp.Expr = OMEGA_I) -> sp.ImmutableMatrix:
-    return sp.ImmutableMatrix([sp.sin(pos * w), sp.cos(pos * w)])
-
-
-def theorem(name: str, title: str, *pieces: Piece, formulas: Sequence[sp.Basic] = ()) -> Block:
-    return TheoremStatement(THEOREM_NUMBER[name], f"thm:{name}", title, pieces, tuple(formulas))
+def bound_equation(fact: Part, symbol: sp.Basic, value: sp.Basic) -> sp.Basic:
+    """A bound fact as 'expr = witness ≥ 0', with value written as symbol (x for pos·ω_i)."""
+    sub = {value: symbol}
+    return sp.GreaterThan(
+        sp.Eq(fact.expr.subs(sub), fact.witness.subs(sub), evaluate=False), 0, evaluate=False
+    )

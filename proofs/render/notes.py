@@ -8,7 +8,7 @@ writes them.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from numeric.result_table import Table
@@ -19,21 +19,19 @@ from proofs.render.lesson import build_lesson
 
 
 def latex_files(
-    checked: Sequence[TheoremRun], module_tables: Sequence[Table], *, brief: bool = False
+    checked: Sequence[TheoremRun], tables: Mapping[str, Table], *, brief: bool = False
 ) -> dict[str, bytes]:
     """The LaTeX notes: main.tex and its figures as PDF (vector graphics)."""
-    lesson = build_lesson(checked, module_tables, brief=brief)
+    lesson = build_lesson(checked, tables, brief=brief)
     files = figure_files(lesson.figures, ".pdf")
     tex = latex_lesson.lesson_tex(lesson, brief=brief, figure_suffix=".pdf")
     files["main.tex"] = tex.encode("utf-8")
     return dict(sorted(files.items()))
 
 
-def markdown_files(
-    checked: Sequence[TheoremRun], module_tables: Sequence[Table]
-) -> dict[str, bytes]:
+def markdown_files(checked: Sequence[TheoremRun], tables: Mapping[str, Table]) -> dict[str, bytes]:
     """The Markdown notes: README.md, a page per section, and the figures as SVG beside them."""
-    lesson = build_lesson(checked, module_tables, brief=False)
+    lesson = build_lesson(checked, tables, brief=False)
     files = figure_files(lesson.figures, ".svg")
     for name, text in markdown_lesson.markdown_pages(lesson, ".svg").items():
         files[name] = text.encode("utf-8")
@@ -54,10 +52,10 @@ def katex_files(dist: Path) -> dict[str, bytes]:
 
 
 def html_files(
-    checked: Sequence[TheoremRun], module_tables: Sequence[Table], katex_dist: Path
+    checked: Sequence[TheoremRun], tables: Mapping[str, Table], katex_dist: Path
 ) -> dict[str, bytes]:
     """The HTML site: index.html, a page per section, SVG figures and a local copy of KaTeX."""
-    lesson = build_lesson(checked, module_tables, brief=False)
+    lesson = build_lesson(checked, tables, brief=False)
     files = figure_files(lesson.figures, ".svg")
     for name, text in html.html_pages(lesson, ".svg").items():
         files[name] = text.encode("utf-8")
@@ -65,9 +63,7 @@ def html_files(
     return dict(sorted(files.items()))
 
 
-def notebook_files(
-    checked: Sequence[TheoremRun], module_tables: Sequence[Table]
-) -> dict[str, bytes]:
+def notebook_files(checked: Sequence[TheoremRun], tables: Mapping[str, Table]) -> dict[str, bytes]:
     """The notebook: lesson.ipynb, unexecuted; its code cells prove, tabulate and draw."""
-    lesson = build_lesson(checked, module_tables, brief=False)
+    lesson = build_lesson(checked, tables, brief=False)
     return {"lesson.ipynb": notebook.notebook_json(lesson).encode("utf-8")}

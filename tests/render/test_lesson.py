@@ -48,13 +48,13 @@ FORBIDDEN = (
 
 
 @pytest.fixture(scope="module")
-def full(checked_notes, module_tables):
-    return build_lesson(checked_notes, module_tables, brief=False)
+def full(checked_notes, lesson_tables):
+    return build_lesson(checked_notes, lesson_tables, brief=False)
 
 
 @pytest.fixture(scope="module")
-def brief(checked_notes, module_tables):
-    return build_lesson(checked_notes, module_tables, brief=True)
+def brief(checked_notes, lesson_tables):
+    return build_lesson(checked_notes, lesson_tables, brief=True)
 
 
 def names(lesson):
@@ -88,7 +88,7 @@ def test_every_core_section_has_claim_theorem_proof_table_figure_and_meaning(ful
         meaning = [
             b
             for b in section.blocks
-            if isinstance(b, Para) and b.pieces and b.pieces[0] == Emph("What this means. ")
+            if isinstance(b, Para) and b.pieces and b.pieces[0] == Emph("What this means.")
         ]
         assert meaning, section.name
 

@@ -11,8 +11,8 @@ from proofs.render.figures import plotting_available
 
 
 @pytest.fixture(scope="module")
-def pages(checked_notes, module_tables) -> dict[str, bytes]:
-    return notes.markdown_files(checked_notes, module_tables)
+def pages(checked_notes, lesson_tables) -> dict[str, bytes]:
+    return notes.markdown_files(checked_notes, lesson_tables)
 
 
 def text(pages, name: str) -> str:

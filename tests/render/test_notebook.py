@@ -13,8 +13,8 @@ from proofs.render import notes
 
 
 @pytest.fixture(scope="module")
-def notebook(checked_notes, module_tables) -> dict:
-    return json.loads(notes.notebook_files(checked_notes, module_tables)["lesson.ipynb"])
+def notebook(checked_notes, lesson_tables) -> dict:
+    return json.loads(notes.notebook_files(checked_notes, lesson_tables)["lesson.ipynb"])
 
 
 def test_cells_alternate_prose_and_code_that_compiles(notebook):

@@ -62,10 +62,10 @@ def pdf_info(folder: Path) -> dict[str, str]:
 
 # The brief, whose page limit matters most, compiles in the fast suite; the full notes in the slow.
 @pytest.fixture(scope="module", params=[pytest.param("full", marks=pytest.mark.slow), "brief"])
-def compiled(request, checked_notes, module_tables, tmp_path_factory):
+def compiled(request, checked_notes, lesson_tables, tmp_path_factory):
     """(version, folder, log) of the compiled notes."""
     folder = tmp_path_factory.mktemp(request.param)
-    write_files(folder, latex_files(checked_notes, module_tables, brief=request.param == "brief"))
+    write_files(folder, latex_files(checked_notes, lesson_tables, brief=request.param == "brief"))
     if shutil.which("latexmk") is None or shutil.which("pdfinfo") is None:
         pytest.skip("latexmk or pdfinfo is not on PATH (no TeX or poppler-utils installed)")
     return request.param, folder, compile_pdf(folder)
@@ -91,10 +91,10 @@ def test_brief_fits_eight_pages_and_the_pdf_has_its_title(compiled):
         assert int(info["Pages"]) <= 8
 
 
-def test_figures_are_vector_graphics_without_dates(checked_notes, module_tables):
+def test_figures_are_vector_graphics_without_dates(checked_notes, lesson_tables):
     if not plotting_available():
         pytest.skip("matplotlib is not installed")
-    files = latex_files(checked_notes, module_tables, brief=True)
+    files = latex_files(checked_notes, lesson_tables, brief=True)
     figures = {n: d for n, d in files.items() if n.endswith(".pdf")}
     assert set(figures) == {"heatmap.pdf", "circle.pdf", "similarity.pdf", "spectrum.pdf"}
     for data in figures.values():
@@ -104,9 +104,9 @@ def test_figures_are_vector_graphics_without_dates(checked_notes, module_tables)
         assert f"{{{name}}}" in tex
 
 
-def test_without_matplotlib_the_notes_still_build(monkeypatch, checked_notes, module_tables):
+def test_without_matplotlib_the_notes_still_build(monkeypatch, checked_notes, lesson_tables):
     monkeypatch.setattr("proofs.render.figures.plotting_available", lambda: False)
-    files = latex_files(checked_notes, module_tables, brief=True)
+    files = latex_files(checked_notes, lesson_tables, brief=True)
     assert list(files) == ["main.tex"]
 
 

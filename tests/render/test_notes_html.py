@@ -45,12 +45,12 @@ needs_browser = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def site(checked_notes, module_tables, tmp_path_factory) -> Path:
+def site(checked_notes, lesson_tables, tmp_path_factory) -> Path:
     dist = find_katex()
     if dist is None:
         pytest.skip("KaTeX is not on NODE_PATH (npm install katex)")
     out = tmp_path_factory.mktemp("site")
-    write_files(out, notes.html_files(checked_notes, module_tables, dist))
+    write_files(out, notes.html_files(checked_notes, lesson_tables, dist))
     return out
 
 
