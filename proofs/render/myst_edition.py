@@ -1,20 +1,17 @@
 """Which lesson a MyST project prints: the edition (student or author), and its practice.
 
-The one place that knows how today's lesson (proofs.render.lesson.build_lesson) marks what
-belongs to which edition and where an exercise's solution starts. The printer
-(proofs.render.myst) sees only sections of blocks, Practice blocks (an exercise with its
-solution) among them; when the lesson carries editions and exercises as blocks of its own, this
-module is what changes.
-
-- The student edition leaves out the notes for the course author; the author edition has them.
-- Exercises, the challenge and the quiz become Practice blocks: the task, then its solution
-  (printed hidden in the student edition, open in the author's).
+The lesson (proofs.render.lesson.build_lesson) builds each edition: the student's has no notes
+for the course author. This module is the one place that knows where today's lesson puts an
+exercise's solution: the exercises, the challenge and the quiz become Practice blocks, the task
+then its solution, which the printer (proofs.render.myst) folds away in the student edition and
+shows open in the author's. When the lesson carries exercises and answers as blocks of its own,
+this module is what changes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -25,9 +22,10 @@ from proofs.render.lesson_blocks import Block, Emph, Heading, Items, Lesson, Par
 
 Edition = Literal["student", "author"]
 EDITIONS: tuple[Edition, ...] = ("student", "author")
-
-# Sections only the author edition carries.
+# Sections only the author edition has: left out here too while the lesson's student edition
+# still carries them.
 AUTHOR_ONLY = frozenset({"author_notes"})
+
 # The lead-in that starts a worked solution or a model answer, in today's lesson.
 SOLUTION_LEADS = ("Solution.", "Model answer.")
 _EXERCISE_TITLE = re.compile(r"^Exercise \d+\s*[—-]\s*")
@@ -49,15 +47,16 @@ class Practice:
 
 def edition_lesson(
     checked: Sequence[TheoremRun],
-    module_tables: Sequence[Table],
+    tables: Mapping[str, Table],
     *,
     brief: bool,
     edition: Edition,
 ) -> Lesson:
-    """The lesson of one edition, its practice as Practice blocks."""
+    """The lesson of one edition (without the sections of AUTHOR_ONLY for students), its
+    practice as Practice blocks."""
     if edition not in EDITIONS:
         raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, got {edition!r}")
-    lesson = build_lesson(checked, module_tables, brief=brief)
+    lesson = build_lesson(checked, tables, brief=brief, edition=edition)
     sections = tuple(
         _with_practice(section)
         for section in lesson.sections

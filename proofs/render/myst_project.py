@@ -10,7 +10,7 @@ pages through myst.yml, but fetches its theme from the network when it builds.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from numeric.result_table import Table
@@ -110,14 +110,14 @@ def myst_yml(lesson: Lesson) -> str:
 
 def myst_files(
     checked: Sequence[TheoremRun],
-    module_tables: Sequence[Table],
+    tables: Mapping[str, Table],
     katex_dist: Path,
     *,
     brief: bool = False,
     edition: Edition = "author",
 ) -> dict[str, bytes]:
     """The project: index.md, a page per section, SVG figures, conf.py, myst.yml and KaTeX."""
-    lesson = edition_lesson(checked, module_tables, brief=brief, edition=edition)
+    lesson = edition_lesson(checked, tables, brief=brief, edition=edition)
     files = figure_files(lesson.figures, ".svg")
     for name, page in myst_pages(lesson, edition).items():
         files[name] = page.encode("utf-8")

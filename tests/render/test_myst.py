@@ -12,7 +12,7 @@ import pytest
 
 from proofs.cli.main import main
 from proofs.render.lesson_blocks import TheoremStatement
-from proofs.render.myst_edition import AUTHOR_ONLY, edition_lesson
+from proofs.render.myst_edition import edition_lesson
 from proofs.render.myst_project import myst_files
 
 
@@ -27,11 +27,11 @@ def fake_katex(root: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def projects(checked_notes, module_tables, tmp_path_factory) -> dict[str, dict[str, str]]:
+def projects(checked_notes, lesson_tables, tmp_path_factory) -> dict[str, dict[str, str]]:
     dist = fake_katex(tmp_path_factory.mktemp("katex"))
     out = {}
     for edition in ("student", "author"):
-        files = myst_files(checked_notes, module_tables, dist, edition=edition)
+        files = myst_files(checked_notes, lesson_tables, dist, edition=edition)
         out[edition] = {
             name: data.decode("utf-8")
             for name, data in files.items()
@@ -53,13 +53,13 @@ def test_one_page_per_section_in_the_toctree_and_in_myst_yml(projects):
         assert listed == ["index.md", *names]
 
 
-def test_the_student_edition_has_no_author_notes(projects, checked_notes, module_tables):
+def test_the_student_edition_has_no_author_notes(projects, checked_notes, lesson_tables):
     student, author = pages(projects["student"]), pages(projects["author"])
-    assert not [n for n in student if any(s in n for s in AUTHOR_ONLY)]
+    assert not [n for n in student if "author_notes" in n]
     assert [n for n in author if "author_notes" in n]
     assert "Notes for the course author" not in "".join(student.values())
-    lesson = edition_lesson(checked_notes, module_tables, brief=False, edition="student")
-    assert len(student) == len(lesson.sections) == len(author) - len(AUTHOR_ONLY)
+    lesson = edition_lesson(checked_notes, lesson_tables, brief=False, edition="student")
+    assert len(student) == len(lesson.sections) == len(author) - 1
 
 
 def test_every_exercise_has_its_solution_folded_for_students_open_for_authors(projects):
@@ -80,11 +80,11 @@ def test_every_exercise_has_its_solution_folded_for_students_open_for_authors(pr
 
 
 def test_theorems_are_prf_theorems_with_their_labels_and_proofs(
-    projects, checked_notes, module_tables
+    projects, checked_notes, lesson_tables
 ):
     text = "\n".join(pages(projects["author"]).values())
     labels = re.findall(r"^\((thm-\w+)\)=\n:::\{prf:theorem\} .+\n:label: (thm-\w+)$", text, re.M)
-    lesson = edition_lesson(checked_notes, module_tables, brief=False, edition="author")
+    lesson = edition_lesson(checked_notes, lesson_tables, brief=False, edition="author")
     statements = [b for s in lesson.sections for b in s.blocks if isinstance(b, TheoremStatement)]
     assert len(statements) >= 10
     assert [a for a, b in labels if a == b] == [s.label.replace(":", "-") for s in statements]
@@ -97,10 +97,10 @@ def test_theorems_are_prf_theorems_with_their_labels_and_proofs(
     assert links and links <= targets
 
 
-def test_the_theorems_keep_the_lesson_s_numbers(checked_notes, module_tables):
+def test_the_theorems_keep_the_lesson_s_numbers(checked_notes, lesson_tables):
     # Sphinx numbers theorems in the order the pages give them; the lesson numbers them so too.
     for brief in (False, True):
-        lesson = edition_lesson(checked_notes, module_tables, brief=brief, edition="student")
+        lesson = edition_lesson(checked_notes, lesson_tables, brief=brief, edition="student")
         numbers = [
             b.number for s in lesson.sections for b in s.blocks if isinstance(b, TheoremStatement)
         ]
@@ -115,8 +115,8 @@ def test_math_is_dollar_math_and_tables_are_table_directives(projects):
     assert "(check passed)" not in "\n".join(pages(projects["author"]).values())
 
 
-def test_the_brief_project_has_the_module_s_sections_only(checked_notes, module_tables, tmp_path):
-    files = myst_files(checked_notes, module_tables, fake_katex(tmp_path), brief=True)
+def test_the_brief_project_has_the_module_s_sections_only(checked_notes, lesson_tables, tmp_path):
+    files = myst_files(checked_notes, lesson_tables, fake_katex(tmp_path), brief=True)
     names = [n for n in files if re.fullmatch(r"\d\d-\w+\.md", n)]
     assert not [n for n in names if re.search("dot_product|group|layouts|rope|appendix", n)]
     assert "06-rotation.md" in names

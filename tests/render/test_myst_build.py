@@ -100,10 +100,10 @@ def project(checked, tables, root: Path, **options) -> Path:
 
 
 @pytest.fixture(scope="module")
-def student_site(checked_notes, module_tables, tmp_path_factory) -> tuple[Path, str]:
+def student_site(checked_notes, lesson_tables, tmp_path_factory) -> tuple[Path, str]:
     if MISSING:
         pytest.skip(f"the myst extra is not installed (missing: {', '.join(MISSING)})")
-    root = project(checked_notes, module_tables, tmp_path_factory.mktemp("book"), edition="student")
+    root = project(checked_notes, lesson_tables, tmp_path_factory.mktemp("book"), edition="student")
     return build(root)
 
 
@@ -159,9 +159,9 @@ def test_a_built_page_renders_its_math_and_figures_in_chromium(student_site, tmp
 @needs_browser
 @pytest.mark.parametrize(("edition", "brief"), [("author", False), ("student", True)])
 def test_every_page_of_every_edition_builds_and_renders(
-    checked_notes, module_tables, tmp_path, edition, brief
+    checked_notes, lesson_tables, tmp_path, edition, brief
 ):
-    root = project(checked_notes, module_tables, tmp_path / "book", edition=edition, brief=brief)
+    root = project(checked_notes, lesson_tables, tmp_path / "book", edition=edition, brief=brief)
     html, stderr = build(root)
     assert "WARNING" not in stderr
     rendered = 0
