@@ -158,6 +158,7 @@ def cli_rows() -> list[Row]:
         "pe-proofs html --out $TMP/notes --katex $TMP/file",
         "pe-proofs myst --out $TMP/file/sub",
         "pe-proofs myst --out $TMP/notes --for teacher",
+        "pe-proofs myst --out $TMP/notes --d-model 5",
         "pe-proofs myst --out $TMP/notes --katex $TMP/file",
         # audit: files from any implementation
         "pe-proofs audit",
