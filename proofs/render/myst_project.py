@@ -41,7 +41,13 @@ Math is rendered in the browser by the copy of KaTeX beside these pages (katex.m
 katex.min.css, its fonts and render-math.js), so no page loads anything from the network.
 """
 
+import warnings
+
 from docutils import nodes
+
+# sphinx-proof 0.4 hands Sphinx 9 a path as a string: a notice about Sphinx 10, not about these
+# pages.
+warnings.filterwarnings("ignore", "Sphinx 10 will drop support", module="sphinx_proof")
 
 project = {title}
 author = "pe-proofs"  # the footer's "By …": put the course's name here
