@@ -166,6 +166,10 @@ def cli_rows() -> list[Row]:
         "pe-proofs markdown --out $TMP/notes --for ''",
         "pe-proofs html --out $TMP/notes --for students",
         "pe-proofs notebook --out $TMP/notes --for",
+        "pe-proofs myst --out $TMP/file/sub",
+        "pe-proofs myst --out $TMP/notes --for teacher",
+        "pe-proofs myst --out $TMP/notes --d-model 5",
+        "pe-proofs myst --out $TMP/notes --katex $TMP/file",
         # audit: files from any implementation
         "pe-proofs audit",
         "pe-proofs audit $TMP/missing.npy",
