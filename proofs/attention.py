@@ -204,11 +204,8 @@ def build(d_model: int = 8) -> Theorem:
         name=NAME,
         title="A learned score can look exactly k₀ back under the sinusoids, never under the ramp",
         statement=(
-            "For all real p, q, k₀ and every d_model, PE(p)ᵀ·M_{k₀}·PE(q) = "
-            "Σ_i cos((p − q − k₀)ω_i): a function of p − q, largest (d_model/2) at q = p − k₀ "
-            "and, for integers, there alone. Under the ramp every bilinear score "
-            "α·r(p)·r(q) + β·r(p) + γ·r(q) + δ steps by the same amount at every q, so it is "
-            "monotone in q and cannot peak inside the sequence."
+            "PE(p)ᵀ·M_{k₀}·PE(q) = Σ_i cos((p − q − k₀)ω_i) peaks exactly at q = p − k₀, whatever p; "
+            "under the ramp every bilinear score is monotone in q and cannot peak inside."
         ),
         formulas=(
             sp.Eq(

@@ -20,17 +20,6 @@ EXAMPLE = "pe-proofs myst --out book --for student && sphinx-build -W -b html bo
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common_arguments(parser)
     parser.add_argument(
-        "--brief", action="store_true", help="the module's sections only, no appendix"
-    )
-    parser.add_argument(
-        "--for",
-        dest="edition",
-        choices=("student", "author"),
-        default="author",
-        help="student: no notes for the course author, solutions folded away; author (default): "
-        "everything, solutions open",
-    )
-    parser.add_argument(
         "--katex",
         type=path_text,
         metavar="DIST",
@@ -46,8 +35,7 @@ def run(args: argparse.Namespace) -> int:
     dist = katex_dist(args.katex)
     return write_notes(
         args,
-        lambda checked, tables: myst_project.myst_files(
-            checked, tables, dist, brief=args.brief, edition=args.edition
+        lambda checked, tables, **edition: myst_project.myst_files(
+            checked, tables, dist, **edition
         ),
-        brief=args.brief,
     )

@@ -129,35 +129,26 @@ def render_theorem(result: TheoremRun, style: Style | None = None) -> str:
 
 
 def render_summary(result: TheoremRun, style: Style | None = None) -> str:
-    """A theorem in a few lines: heading, statement, verdict with its time, numeric twin.
+    """A theorem in a few lines: its verdict's mark, its name and its statement; the closing
+    table gives each one's parts, links, numeric twin and time.
 
-    A part that is not proved is named with its reason, so a failure shows without the chains.
+    A part that is not proved is named with its reason, and a twin that failed with its
+    headline, so a failure shows without the chains.
     """
     style = style or Style()
     th = result.theorem
-    rule = "━━" if style.unicode else "=="
-    out = [style.paint(line, "1") for line in style.wrap(f"{rule} {th.name}: {th.title}", hang=3)]
-    out += style.wrap(th.statement)
-    statuses = [p.verdict.status for p in result.parts]
-    parts = plural(len(statuses), "part")
-    if result.status == "proved":
-        checked = plural(result.links, "link")
-        said = f"all {parts}; {checked} checked symbolically and numerically"
-    else:
-        said = f"{statuses.count('proved')} of {parts} proved"
-    word = result.status if result.status == "proved" else result.status.upper()
-    out += style.marked(result.status, f"{word} in {result.seconds:.1f} s: {said}")
+    twin_failed = result.table is not None and result.table.passed is False
+    status = "refuted" if twin_failed and result.status == "proved" else result.status
+    out = style.marked(status, f"{th.name}: {th.statement}", hang=2)
+    out[0] = out[0].replace(f"{th.name}:", style.paint(f"{th.name}:", "1"), 1)
     for n, pr in enumerate(result.parts, 1):
         if not pr.verdict.proved:
-            out += style.wrap(f"[{n}] {pr.part.title}", indent=2, hang=4)
+            out += style.wrap(f"[{n}] {pr.part.name}: {pr.part.title}", indent=2, hang=4)
             out += style.marked(pr.verdict.status, str(pr.verdict), indent=4)
-    if result.table is not None:
-        passed = result.table.passed is not False
-        what = result.table.headline or result.table.title
-        status = "proved" if passed else "refuted"
-        out += style.marked(status, f"numeric twin {'passed' if passed else 'FAILED'}: {what}")
+    if twin_failed:
+        out += style.marked("refuted", f"numeric twin FAILED: {result.table.headline}", indent=2)
     if result.coq is not None:
-        out += style.wrap(result.coq.summary())
+        out += style.wrap(result.coq.summary(), indent=2)
     return "\n".join(out)
 
 
