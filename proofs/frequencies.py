@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs.definitions import BASE, D_MODEL, OMEGA_I, POS, I, omega
+from proofs.definitions import BASE, D_MODEL, OMEGA_I, POS, I, omega, pe_pair
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.rules import ALGEBRA, EXPONENT_LAWS, PERIOD
 from proofs.engine.theorem import Theorem
@@ -32,17 +32,29 @@ def ratio_derivation() -> Derivation:
 
 
 def period_derivation() -> Derivation:
-    """sin((pos + 2π/ω_i)·ω_i) = sin(pos·ω_i)."""
+    """PE_i(pos + 2π/ω_i) = PE_i(pos): the sine and the cosine of pair i both repeat."""
     # Proved for every positive frequency ω_i (so for 10000^(−2i/d_model) in particular);
-    # kept unevaluated so the 2π shows before sin's period removes it.
+    # kept unevaluated so the 2π shows before the period removes it.
     w = OMEGA_I
+    shifted = sp.Mul(POS + 2 * sp.pi / w, w, evaluate=False)
+    turned = sp.Add(POS * w, 2 * sp.pi, evaluate=False)
     return Derivation(
         "pair_period",
-        "Pair i repeats after 2π/ω_i",
+        "Pair i repeats after 2π/ω_i: PE_i(pos + 2π/ω_i) = PE_i(pos)",
         (
-            Step(sp.sin(sp.Mul(POS + 2 * sp.pi / w, w, evaluate=False), evaluate=False)),
-            Step(sp.sin(POS * w + 2 * sp.pi, evaluate=False), by=ALGEBRA, note="multiply out"),
-            Step(sp.sin(POS * w), by=PERIOD),
+            Step(
+                sp.ImmutableMatrix(
+                    [sp.sin(shifted, evaluate=False), sp.cos(shifted, evaluate=False)]
+                )
+            ),
+            Step(
+                sp.ImmutableMatrix(
+                    [sp.sin(turned, evaluate=False), sp.cos(turned, evaluate=False)]
+                ),
+                by=ALGEBRA,
+                note="multiply out",
+            ),
+            Step(pe_pair(POS, w), by=PERIOD),
         ),
     )
 

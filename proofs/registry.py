@@ -22,6 +22,7 @@ THEOREM_MODULES: tuple[str, ...] = (
     "rotation",
     "ramp",
     "similarity",
+    "attention",
     "dot_product",
     "shift_maps",
     "group",

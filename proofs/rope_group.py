@@ -156,9 +156,8 @@ def build(d_model: int = 8) -> Theorem:
         name=NAME,
         title="RoPE's rotations add: re-rotating cached keys is exact",
         statement=(
-            "For all real p, Δ, n: G(pθ_i)·G(Δθ_i) = G((p + Δ)θ_i) for every pair, so "
-            "RoPE(RoPE(x, n), Δ) = RoPE(x, n + Δ) for the whole head in either layout: a key "
-            "cached at n and rotated by Δ is the key at n + Δ, exactly."
+            "G(pθ_i)·G(Δθ_i) = G((p + Δ)θ_i) for all real p, Δ, so a key cached at n and rotated "
+            "by Δ is exactly the key at n + Δ, in either layout."
         ),
         formulas=(
             sp.Eq(

@@ -497,13 +497,11 @@ def build(d_model: int = 8) -> Theorem:
     mixed_at = mixed_score_derivation().rhs[0, 0]
     return Theorem(
         name=NAME,
-        title="RoPE is relative in every layout, and converting between layouts is a permutation",
+        title="RoPE is relative in every layout; converting layouts is a permutation",
         statement=(
-            "⟨G(mθ)q, G(nθ)κ⟩ = ⟨q, G((n − m)θ)κ⟩ pair by pair, so the whole head's score depends "
-            "on n − m in the interleaved, the rotate_half and the complex layout; "
-            "RoPE_rotate_half(P·x, m) = P·RoPE_interleaved(x, m), so permuting W_q per head "
-            "with n_heads and W_k with n_kv_heads keeps every score. Permuting W_k with n_heads, "
-            "or mixing an interleaved cache with rotate_half pairing, does not."
+            "The score depends on n − m only in the interleaved, rotate_half and complex layouts; "
+            "converting layouts permutes W_q per head and W_k with n_kv_heads, and with n_heads "
+            "for W_k, or an interleaved cache with rotate_half pairing, scores change."
         ),
         formulas=(sp.Eq(score_form(M, N), relative_form(N - M), evaluate=False),),
         parts=(

@@ -377,12 +377,11 @@ def build(d_model: int = 8) -> Theorem:
     p24 = pair_24()
     return Theorem(
         name=NAME,
-        title="RoPE in bf16, fp16 and fp32: colliding positions, a broken relative score, the phase bound",
+        title="RoPE in bf16, fp16 and fp32: colliding positions, the phase bound",
         statement=(
-            "Integers below 2^p are exact in p bits, but fl_bf16(257) = 256, fl_fp16(2049) = 2048, "
-            "fl_fp16(10002) = 10000 and fl_fp32(2^24 + 1) = 2^24; with fp16 positions the score at "
-            "(10002, 10000) is a distance-0 score, not relative. A bf16 inv_freq puts the phase "
-            "within p·θ_i·2^(−8) of p·θ_i, and not within p·θ_i·2^(−9)."
+            "Integers below 2^p are exact in p bits, but bf16 and fp16 round 257, 2049 and 10002, "
+            "so fp16 positions break the relative score; a bf16 inv_freq keeps the phase within "
+            "p·θ_i·2^(−8) of p·θ_i, not within p·θ_i·2^(−9)."
         ),
         parts=(
             *nearest_fixes_integers(),

@@ -500,10 +500,10 @@ def yarn_code_derivation() -> Derivation:
     theta = exact_theta(c["i"], c["d"], c["base"])
     return Derivation(
         "yarn_code_pair_38",
-        "YaRN code at b = 10⁴, d = 128, L = 4096, s = 16, β_fast = 32, β_slow = 1, pair 38, "
-        "with c_n = d·ln(L/(2πn))/(2·ln b) the index where r_i = n: low = max(floor(c_32), 0) = "
-        "floor(20.94…) = 20, high = min(ceil(c_1), d − 1) = ceil(45.03…) = 46, ramp = 18/26, "
-        "θ′_38 = (73/208)·θ_38",
+        "YaRN code at b = 10⁴, d = 128, L = 4096, s = 16, β_fast = 32, β_slow = 1, pair 38: "
+        "with c_n = d·ln(L/(2πn))/(2·ln b) the index where r_i = n, the ramp runs from pair 20 "
+        "(c_32 = 20.94… rounded down) to pair 46 (c_1 = 45.03… rounded up), so pair 38 is "
+        "18/26 along it and θ′_38 = (73/208)·θ_38",
         (
             Step(code_value(c["i"], c["d"], c["base"], c["s"], c["length"], 32, 1)),
             Step(
@@ -620,8 +620,8 @@ def llama3_facts() -> tuple[Derivation | NonNegative, ...]:
     code = Derivation(
         "hf_yarn_pair_33",
         "transformers' yarn at b = 5·10⁵, d = 128, L = 8192, s = 8, β_fast = high = 4, "
-        "β_slow = low = 1, pair 33: low = max(floor(c_4), 0) = floor(28.22…) = 28, high = "
-        "min(ceil(c_1), d − 1) = ceil(34.98…) = 35, ramp = 5/7, θ′_33 = (3/8)·θ_33",
+        "β_slow = low = 1, pair 33: the ramp runs from pair 28 (c_4 = 28.22… rounded down) to "
+        "pair 35 (c_1 = 34.98… rounded up), so pair 33 is 5/7 along it and θ′_33 = (3/8)·θ_33",
         (
             Step(code_value(c["i"], c["d"], c["base"], c["s"], c["length"], 4, 1)),
             Step(
@@ -673,13 +673,11 @@ def build(d_model: int = 8) -> Theorem:
     temperature = temperature_derivation()
     return Theorem(
         name=NAME,
-        title="RoPE scaling methods as maps on θ_i, and where YaRN's and Llama 3's code part from the papers",
+        title="RoPE scaling methods as maps on θ_i, and where the code parts from the papers",
         statement=(
-            "Linear scaling is position interpolation; NTK-aware keeps θ_0, divides θ_(d/2−1) by s "
-            "and lies between, falling with i (it is not linear); dynamic NTK starts at b at l = L "
-            "(a constant base is not it); YaRN lies between θ_i/s and θ_i, its ramps are "
-            "continuous, its temperature scales logits by μ²; YaRN's paper and code differ at "
-            "pair 38, and Llama 3 is YaRN's paper formula, not transformers' yarn."
+            "Each scaling method is a map on θ_i with the properties its source states (linear, "
+            "NTK-aware, dynamic NTK, YaRN); YaRN's paper and code differ at pair 38, and Llama 3 "
+            "is YaRN's paper formula, not transformers' yarn."
         ),
         formulas=(sp.Eq(sp.Symbol("theta'_i") / THETA_I, S ** (-2 * I / (D - 2)), evaluate=False),),
         parts=(

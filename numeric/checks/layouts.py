@@ -224,46 +224,107 @@ def layout_table(
 
 
 # The conventions real implementations use, each generated here from its own formula:
-# (name, who uses it, layout to build, schedule, first position, scale as a function of d_model).
-CONVENTIONS: tuple[tuple[str, str, str, str, int, Callable[[int], float]], ...] = (
+# (name, who uses it, where in their source, layout to build, schedule, first position, scale as
+# a function of d_model). Checked against the libraries' source code (versions as in
+# tests/data/real_tables/truth.json of the realdata branch: transformers 5.24.0, diffusers
+# 0.42.1, fairseq 0.12.2, x-transformers 2.31.10; tensor2tensor 1.15.7).
+CONVENTIONS: tuple[tuple[str, str, str, str, str, int, Callable[[int], float]], ...] = (
     (
         "paper",
-        "Vaswani et al., the Annotated Transformer",
+        "the paper; the Annotated Transformer; NeMo; SpeechBrain; keras-hub",
+        "paper section 3.5; PositionalEncoding in the Annotated Transformer, in nemo "
+        "multi_head_attention.py and in speechbrain Transformer.py; keras_hub "
+        "SinePositionEncoding",
         "interleaved",
         "paper",
         0,
         lambda d: 1.0,
     ),
     (
-        "[sin | cos], t2t",
-        "tensor2tensor, fairseq, Marian, Whisper",
+        "[sin | cos]",
+        "Marian, CTRL (transformers)",
+        "modeling_marian.py create_weight; modeling_ctrl.py positional_encoding",
+        "concatenated",
+        "paper",
+        0,
+        lambda d: 1.0,
+    ),
+    (
+        "[sin | cos], tensor2tensor schedule",
+        "tensor2tensor; Whisper (transformers)",
+        "common_attention.py get_timing_signal_1d; modeling_whisper.py sinusoids",
         "concatenated",
         "tensor2tensor",
         0,
         lambda d: 1.0,
     ),
     (
-        "[cos | sin]",
-        "diffusers' UNet default, MusicGen",
+        "[sin | cos], tensor2tensor schedule, from padding_idx + 1",
+        "fairseq; M2M100, XGLM (transformers)",
+        "fairseq sinusoidal_positional_embedding.py SinusoidalPositionalEmbedding: positions "
+        "from padding_idx + 1 = 2",
+        "concatenated",
+        "tensor2tensor",
+        2,
+        lambda d: 1.0,
+    ),
+    (
+        "[cos | sin], tensor2tensor schedule",
+        "MusicGen (transformers)",
+        "modeling_musicgen.py get_embedding",
         "cos_first",
         "tensor2tensor",
         0,
         lambda d: 1.0,
     ),
-    ("from 1", "DETR", "interleaved", "paper", 1, lambda d: 1.0),
-    ("scaled d^-1/2", "x-transformers", "concatenated", "paper", 0, lambda d: d**-0.5),
+    (
+        "[cos | sin]",
+        "diffusers' UNet default",
+        "diffusers embeddings.py Timesteps(flip_sin_to_cos=True, downscale_freq_shift=0), "
+        "get_timestep_embedding",
+        "cos_first",
+        "paper",
+        0,
+        lambda d: 1.0,
+    ),
+    (
+        "from 1",
+        "DETR (transformers)",
+        "modeling_detr.py DetrSinePositionEmbedding (normalize=False): positions 1, 2, …",
+        "interleaved",
+        "paper",
+        1,
+        lambda d: 1.0,
+    ),
+    (
+        "[sin | cos], scaled by 1/√d_model",
+        "x-transformers",
+        "x_transformers.py ScaledSinusoidalEmbedding: a learned scale, initially dim^(−1/2)",
+        "concatenated",
+        "paper",
+        0,
+        lambda d: d**-0.5,
+    ),
 )
+# How the conventions table names a layout the audit identified.
+LAYOUT_WORDS = {
+    "interleaved": "interleaved",
+    "concatenated": "[sin | cos]",
+    "concatenated_cos_first": "[cos | sin]",
+}
 
 
 def conventions_table(*, max_len: int = 512, d_model: int = 16) -> Table:
-    """Each convention of CONVENTIONS built from its formula, then identified by numeric.audit.
+    """Each convention of CONVENTIONS built from its formula, then identified by numeric.audit
+    from the numbers alone: layout, schedule, first position and scale.
 
-    The rotation check passes on every one: the shift property belongs to the (sin, cos)
-    pairing, not to the layout, schedule, first position or scale.
+    Passes when every identification matches the convention and the rotation check passes on
+    every one: the shift property belongs to the (sin, cos) pairing, not to the layout,
+    schedule, first position or scale.
     """
     d_model = validate.d_model(d_model)
     rows, ok = [], True
-    for name, used_by, layout, schedule, start, scale in CONVENTIONS:
+    for name, used_by, source, layout, schedule, start, scale in CONVENTIONS:
         table = sinusoidal_pe(
             max_len,
             d_model,
@@ -290,7 +351,8 @@ def conventions_table(*, max_len: int = 512, d_model: int = 16) -> Table:
             (
                 name,
                 used_by,
-                found.layout or "?",
+                source,
+                LAYOUT_WORDS.get(found.layout or "", "?"),
                 found.schedule or "?",
                 found.position_offset if found.position_offset is not None else "?",
                 float(found.scale) if found.scale is not None else float("nan"),
@@ -299,9 +361,21 @@ def conventions_table(*, max_len: int = 512, d_model: int = 16) -> Table:
         )
     return Table(
         title=f"conventions of real implementations, ({max_len}, {d_model}) tables, identified by fitting",
-        columns=("convention", "used by", "layout", "schedule", "first pos", "scale", "rotation"),
+        columns=(
+            "convention",
+            "used by",
+            "source",
+            "layout",
+            "schedule",
+            "first position",
+            "scale",
+            "shift by M_k",
+        ),
         rows=tuple(rows),
-        formats=("", "", "", "", "", ".4g", ""),
-        note="each table built from its convention's formula; the audit names it and the shift check passes",
+        formats=("", "", "", "", "", "", ".4g", ""),
+        note=(
+            "each table built from its convention's formula, then identified from its numbers "
+            "alone; the shift check passes on every one"
+        ),
         passed=ok,
     )

@@ -130,6 +130,7 @@ def rope_decay_table(
         checked.append((claim, case, float(value), float(bound), expected, ok))
     return Table(
         title=f"RoFormer's long-term decay, d = {dim}, b = {base:g}, distances below {max_distance}",
+        headline="the Abel identity and its bound hold; the average does not decay",
         columns=("claim", "case", "measured", "bound", "expected", "as expected"),
         rows=tuple(checked),
         formats=("", "", ".4g", ".4g", "", ""),

@@ -153,6 +153,7 @@ def rope_group_table(
     checked = [(*r, r[2] <= r[3]) for r in rows]
     return Table(
         title=f"RoPE group law and KV-cache shift, head_dim = {head_dim}, b = {base:g}",
+        headline="a cached key rotated by Δ is the key at the new position",
         columns=("claim", "case", "max |difference| / ‖x‖", "bound", "expected", "as expected"),
         rows=tuple(checked),
         formats=("", "", ".3e", ".3e", "", ""),

@@ -317,6 +317,7 @@ def rope_layouts_table(
         checked.append((claim, case, value, bound, expected, ok))
     return Table(
         title=f"RoPE layouts, head_dim = {head_dim}, b = {base:g}, positions below {max_position}",
+        headline="scores depend on n − m in every layout; the conversion permutes",
         columns=(
             "claim",
             "case",

@@ -201,6 +201,7 @@ def rope_precision_table(
         checked.append((claim, case, float(value), float(bound), expected, ok))
     return Table(
         title=f"RoPE and floating point, head_dim = {head_dim}, b = {base:g}",
+        headline="positions collide in bf16 and fp16; the bf16 phase bound",
         columns=("claim", "case", "measured", "bound", "expected", "as expected"),
         rows=tuple(checked),
         formats=("", "", ".4g", ".4g", "", ""),

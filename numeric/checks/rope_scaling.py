@@ -344,6 +344,7 @@ def rope_scaling_table(*, samples: int = 1024, max_position: int = 131072) -> Ta
         checked.append((method, claim, cases, measured, bound, expected, ok))
     return Table(
         title="RoPE scaling methods, their stated properties",
+        headline="each scaling method has the properties its source states",
         columns=("method", "claim", "cases", "measured", "bound", "expected", "as expected"),
         rows=tuple(checked),
         formats=("", "", "", ".6g", ".6g", "", ""),

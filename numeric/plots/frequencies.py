@@ -26,7 +26,8 @@ def frequencies_figure(
     d_model: int = 8,
     dims: Sequence[int] = (0, 2, 4, 6),
 ) -> None:
-    """Save one panel per dim of PE(pos, dim) for 0 <= pos < max_len to path."""
+    """Save one panel per dim of PE(pos, dim) for 0 <= pos < max_len to path, each labelled with
+    how far its pair turns over the table: (max_len − 1)·ω_i/2π turns."""
     max_len = validate.max_len(max_len)
     d_model = validate.d_model(d_model)
     dims = validate.indices(dims, d_model, "dims")
@@ -47,5 +48,10 @@ def frequencies_figure(
             ax.set_ylim(-1.15, 1.15)
             ax.set_yticks([-1, 0, 1])
             ax.set_ylabel(f"dim {dim}", rotation=0, ha="right", va="center")
+            turns = (max_len - 1) * w / (2 * np.pi)
+            ax.text(
+                1.01, 0.5, f"{turns:.2g} turns", transform=ax.transAxes, va="center", fontsize=7
+            )
         axes[-1].set_xlabel("position pos")
+        axes[0].set_title(f"d_model = {d_model}, {max_len} positions", fontsize=8)
         save(fig, path)

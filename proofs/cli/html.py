@@ -1,4 +1,5 @@
-"""`pe-proofs html --out DIR [--katex DIST]`: the course notes as a static site with local KaTeX."""
+"""`pe-proofs html --out DIR [--katex DIST] [--brief] [--for student|author]`: the course notes as a
+static site with local KaTeX."""
 
 from __future__ import annotations
 
@@ -52,4 +53,6 @@ def run(args: argparse.Namespace) -> int:
 
     check_directory(args.out, "--out")  # a bad --out is named before a missing KaTeX
     dist = katex_dist(args.katex)
-    return write_notes(args, lambda checked, tables: notes.html_files(checked, tables, dist))
+    return write_notes(
+        args, lambda checked, tables, **edition: notes.html_files(checked, tables, dist, **edition)
+    )

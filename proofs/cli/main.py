@@ -30,6 +30,7 @@ COMMANDS: tuple[str, ...] = (
     "markdown",
     "html",
     "notebook",
+    "myst",
     "shift",
     "audit",
     "coq",

@@ -1,4 +1,5 @@
-"""`pe-proofs markdown --out DIR`: the course notes as Markdown (README.md, a page per section)."""
+"""`pe-proofs markdown --out DIR [--brief] [--for student|author]`: the course notes as Markdown
+(README.md, a page per section)."""
 
 from __future__ import annotations
 

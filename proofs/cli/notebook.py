@@ -1,4 +1,5 @@
-"""`pe-proofs notebook --out DIR`: the lesson as a Jupyter notebook a student runs top to bottom."""
+"""`pe-proofs notebook --out DIR [--brief] [--for student|author]`: the lesson as a Jupyter notebook,
+a lab the student completes."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import argparse
 from proofs.cli.notes_output import add_common_arguments, write_notes
 
 NAME = "notebook"
-HELP = "write the course notes as a Jupyter notebook (lesson.ipynb): prose, proofs, tables, plots"
+HELP = "write the course notes as a Jupyter notebook (lesson.ipynb): a lab with checked exercises"
 EXAMPLE = "pe-proofs notebook --out lesson"
 
 

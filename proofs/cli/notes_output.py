@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from proofs.cli.files import check_directory, write_files
@@ -12,9 +12,16 @@ from proofs.cli.options import add_out_argument, positive_even_int
 
 if TYPE_CHECKING:
     from numeric.result_table import Table
-    from proofs.engine.theorem import TheoremRun
 
-Render = Callable[[Sequence["TheoremRun"], Sequence["Table"]], dict[str, bytes]]
+# render(runs, tables, brief=..., edition=...) -> file name -> bytes (proofs.render.notes).
+Render = Callable[..., dict[str, bytes]]
+
+
+def edition_word(text: str) -> str:
+    """--for: the edition, student or author."""
+    if text not in ("student", "author"):
+        raise argparse.ArgumentTypeError(f"must be student or author, got {text!r}")
+    return text
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,26 +30,54 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         "--d-model",
         type=positive_even_int,
         default=8,
-        help="d_model of the theorems' numeric twins shown in the full notes (default 8; "
+        help="d_model of the theorems' numeric twins checked for the notes (default 8; "
         "the module's own tables are always its (50, 8) table)",
+    )
+    parser.add_argument(
+        "--brief",
+        action="store_true",
+        help="the brief notes: the module's own sections only (default: the full notes)",
+    )
+    parser.add_argument(
+        "--for",
+        dest="edition",
+        type=edition_word,
+        default="author",
+        metavar="student|author",
+        help="the edition: 'student' (no author notes; answers apart from the questions) or "
+        "'author' (everything, the author notes first among the back matter; the default)",
     )
 
 
-def write_notes(args: argparse.Namespace, render: Render, *, brief: bool = False) -> int:
-    """Verify, render, write; exit 1 (files still written, status shown) if a theorem failed."""
-    # Imported here so that the proof run, which loads every command, does not load the lesson.
+def lesson_tables() -> dict[str, Table]:
+    """The tables the lesson shows, computed: the module's (numeric.module_tables, by name) and
+    the conventions of real implementations (numeric.checks.layouts)."""
+    from numeric.checks.layouts import conventions_table
+    from numeric.module_table_names import TABLE_NAMES
     from numeric.module_tables import module_report
+
+    return {
+        **dict(zip(TABLE_NAMES, module_report(), strict=True)),
+        "conventions": conventions_table(),
+    }
+
+
+def write_notes(args: argparse.Namespace, render: Render) -> int:
+    """Verify, render (in the edition args.brief and args.edition ask for), write; exit 1 (files
+    still written, status shown) if a theorem or a table's check failed."""
+    # Imported here so that the proof run, which loads every command, does not load the lesson.
     from proofs import registry
 
     check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
-    chosen = registry.brief_names() if brief else None
+    chosen = registry.brief_names() if args.brief else None
     checked = list(registry.run(chosen, d_model=args.d_model))
-    files = render(checked, module_report())
+    tables = lesson_tables()
+    files = render(checked, tables, brief=args.brief, edition=args.edition)
     changed = set(write_files(args.out, files))
     for name in files:
         print(f"{'wrote' if name in changed else 'unchanged'} {args.out / name}")
     failed = [c.name for c in checked if not c.ok]
-    failed += [t.title for t in module_report() if t.passed is False]
+    failed += [t.title for t in tables.values() if t.passed is False]
     if failed:
         print(f"pe-proofs: not proved or check failed: {', '.join(failed)}", file=sys.stderr)
         return 1

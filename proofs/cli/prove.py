@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 NAME = "prove"
 HELP = "verify theorems (all by default): every step checked symbolically and numerically"
 EXAMPLE = "pe-proofs prove rotation ramp --d-model 16 --verbose"
+STEPS_HINT = "Each theorem's steps: pe-proofs prove NAME (every one: pe-proofs --steps)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +31,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive_even_int,
         default=8,
         help=f"concrete d_model of whole-vector statements (default 8, at most {registry.MAX_D_MODEL})",
+    )
+    parser.add_argument(
+        "--steps",
+        action="store_true",
+        help="print every theorem's chains (the default with NAMEs; without, a summary each)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print a JSON list, one object per theorem"
@@ -47,10 +53,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_style_arguments(parser)
 
 
-def _rendered(run: TheoremRun, style: Style) -> str:
-    """One theorem as text: its chains, its twin's line, and its Coq mark if asked for."""
-    from proofs.render.text import render_theorem
+def _rendered(run: TheoremRun, style: Style, steps: bool) -> str:
+    """One theorem as text: its chains (steps) or its summary, its twin's line, and its Coq
+    mark if asked for."""
+    from proofs.render.text import render_summary, render_theorem
 
+    if not steps:
+        # Blocks follow one another without a blank line: their ━━ headings part them, and the
+        # whole run stays within two screens.
+        return render_summary(run, style)
     text = render_theorem(run, style)
     if run.table is not None:
         text += "\n" + _twin_text(run.theorem.twin, run.table, style)
@@ -75,12 +86,15 @@ def _twin_text(function: str, table: Table, style: Style) -> str:
     from proofs.render.tables import render_tables
 
     passed = table.passed is not False
-    what = f"numeric twin {function.rpartition('.')[2]}: {table.headline or table.title}"
-    lines = style.marked(
-        "proved" if passed else "refuted", f"{what}: {'passed' if passed else 'FAILED'}"
+    name = function.rpartition(".")[2]
+    said = (
+        f"numeric twin {name} {'passed' if passed else 'FAILED'}: {table.headline or table.title}"
     )
+    lines = style.marked("proved" if passed else "refuted", said)
     if style.verbose:
-        lines.append(style.text(render_tables([table], "text")))
+        # The table's rows as they are; its title, claim and note wrapped to the width.
+        for line in render_tables([table], "text").splitlines():
+            lines += style.wrap(line, hang=2) if len(line) > style.width else [style.text(line)]
     return "\n".join(lines)
 
 
@@ -90,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
     with user_input():
         names = [registry.check_name(n) for n in args.names] or registry.names()
     style = None if args.json else style_from(args)
+    # The whole run is a summary a student reads in two screens; the chains come with names,
+    # --steps or --verbose.
+    steps = bool(args.names) or args.steps or args.verbose
     # The third check: the Coq kernel compiles the development once, before the theorems run.
     coq = None
     if args.coq:
@@ -107,12 +124,16 @@ def run(args: argparse.Namespace) -> int:
             result = replace(result, coq=coq[result.name])
         runs.append(result)
         if style is not None:
-            print(_rendered(result, style), flush=True)
+            print(_rendered(result, style, steps), flush=True)
         if number < len(names):
             progress.show(f"proving {names[number]} ({number + 1} of {len(names)}) …")
     progress.clear()
     if style is None:
         print(json.dumps([_as_json(r, args.coq) for r in runs], indent=2, ensure_ascii=False))
     else:
+        if not steps:
+            print()
         print(summary_table(runs, time.perf_counter() - start, style))
+        if not steps:
+            print(style.text(STEPS_HINT))
     return 0 if all(r.ok for r in runs) else 1

@@ -1,8 +1,10 @@
 """The lesson as a static site: index.html, a page per section, KaTeX shipped beside them.
 
 Math is TeX in <span class="math"> and <div class="math display">, rendered in the browser by
-the local copy of KaTeX (katex.min.js, katex.min.css and its woff2 fonts), so no page reaches the network. After rendering, the page
-marks <body> with data-math-errors and data-broken-images, which the tests read.
+the local copy of KaTeX (katex.min.js, katex.min.css and its woff2 fonts), so no page reaches
+the network. After rendering, the page marks <body> with data-math-errors, data-broken-images,
+data-overflowing (displays wider than the column) and data-math-scale (the size of inline math
+over the size of the text), which the tests read.
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from numeric.result_table import Cell, Table, format_cell
-from proofs.render.latex_chains import derivation_rows
+from numeric.result_table import Cell, format_cell
 from proofs.render.latex_lesson import math
 from proofs.render.latex_tables import is_number
 from proofs.render.lesson_blocks import (
@@ -23,22 +24,34 @@ from proofs.render.lesson_blocks import (
     Code,
     Emph,
     Equations,
+    Exercise,
     Figure,
     Heading,
     Items,
     Lesson,
     Link,
+    Mono,
+    NotebookOnly,
     Para,
     Piece,
     ProofEnd,
+    ProseTable,
     Quote,
     Ref,
     Section,
+    Solution,
     TableBlock,
     TheoremStatement,
 )
-from proofs.render.lesson_parts import SUBTITLE
-from proofs.render.markdown_lesson import anchor, label_pages, page_name, section_number
+from proofs.render.lesson_editions import solution_blocks
+from proofs.render.markdown_lesson import (
+    anchor,
+    chain_rows,
+    label_pages,
+    page_name,
+    pieces_of,
+    section_number,
+)
 
 RENDER_SCRIPT = """document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll(".math").forEach((el) => {
@@ -48,6 +61,12 @@ RENDER_SCRIPT = """document.addEventListener("DOMContentLoaded", () => {
     });
   });
   document.body.dataset.mathErrors = document.querySelectorAll(".katex-error").length;
+  // For the tests: displays wider than the column, and the size of math against the text.
+  const wide = [...document.querySelectorAll(".math.display, .table")];
+  document.body.dataset.overflowing = wide.filter((e) => e.scrollWidth > e.clientWidth + 1).length;
+  const inline = document.querySelector("p .katex");
+  const size = (e) => parseFloat(getComputedStyle(e).fontSize);
+  document.body.dataset.mathScale = inline ? (size(inline) / size(document.body)).toFixed(2) : "";
 });
 window.addEventListener("load", () => {
   const broken = [...document.images].filter((img) => !img.complete || img.naturalWidth === 0);
@@ -62,10 +81,18 @@ nav { font-family: system-ui, sans-serif; font-size: 0.9rem; margin: 1.5rem 0; }
 blockquote { font-style: italic; border-left: 3px solid #bbb; margin-left: 0; padding-left: 1rem; }
 .theorem { margin: 1rem 0; }
 .theorem .statement { font-style: italic; }
-.math.display { overflow-x: auto; overflow-y: hidden; margin: 0.8rem 0; }
+/* KaTeX sets math at 1.21em of the text; the notes' serif body wants it the same size. */
+.katex { font-size: 1.05em; }
+.math.display { overflow-x: auto; overflow-y: hidden; margin: 0.8rem 0; max-width: 100%; }
+.math.display .katex-display > .katex { white-space: normal; }
+details { margin: 1rem 0; padding: 0.3rem 0.8rem; border-left: 3px solid #bbb; }
+summary { cursor: pointer; font-style: italic; }
+.table { overflow-x: auto; }
+table.prose td, table.prose th { vertical-align: top; text-align: left; }
+code { font-size: 0.9em; }
 .qed { text-align: right; }
 table { border-collapse: collapse; margin: 0.5rem auto; font-size: 0.9rem; }
-th, td { padding: 0.15rem 0.6rem; border-bottom: 1px solid #ddd; }
+th, td { padding: 0.15rem 0.6rem; border-bottom: 1px solid #ddd; overflow-wrap: anywhere; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .caption, figcaption { font-size: 0.9rem; text-align: center; }
 .note { font-size: 0.85rem; text-align: center; color: #555; }
@@ -89,10 +116,12 @@ def inline(pieces: Sequence[Piece], pages: dict[str, str]) -> str:
             )
         elif isinstance(piece, Emph):
             out.append(f"<em>{esc(piece.text)}</em>")
+        elif isinstance(piece, Mono):
+            out.append(f"<code>{esc(piece.text)}</code>")
         elif isinstance(piece, Link):
             out.append(f'<a href="{esc(piece.url)}">{esc(piece.url)}</a>')
         else:
-            out.append(f'<span class="math">{esc(math(piece))}</span>')
+            out.append(f'<span class="math">{esc(math(piece, fold=True))}</span>')
     return "".join(out)
 
 
@@ -107,28 +136,58 @@ def cell_html(cell: Cell, spec: str) -> str:
     return f'<td class="num">{text}</td>' if is_number(cell) else f"<td>{text}</td>"
 
 
-def table_html(
-    table: Table, caption: str | Sequence[Piece], note: str | None, pages: dict[str, str]
-) -> str:
+def table_html(block: TableBlock, pages: dict[str, str]) -> str:
+    table, caption, note = block.table, block.caption, block.note
     specs = table.formats or ("",) * len(table.columns)
-    head = "".join(f"<th>{esc(c)}</th>" for c in table.columns)
-    rows = "\n".join(
-        "<tr>" + "".join(cell_html(c, s) for c, s in zip(row, specs, strict=True)) + "</tr>"
-        for row in table.rows
-    )
-    text = table.note if note is None else note
-    if table.passed is not None:
-        text += " (check passed)" if table.passed else " (check FAILED)"
+    header = [inline(h, pages) for h in block.header] or [esc(c) for c in table.columns]
+    head = "".join(f"<th>{h}</th>" for h in header)
+    rows = []
+    for j, row in enumerate(table.rows):
+        cells = [cell_html(c, s) for c, s in zip(row, specs, strict=True)]
+        if block.labels:
+            cells[0] = f"<td>{inline(block.labels[j], pages)}</td>"
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    text = inline(pieces_of(table.note if note is None else note), pages).strip()
+    if table.passed is False:
+        text += " <strong>(check FAILED)</strong>"
+    body = "\n".join(rows)
+    caption_html = inline(pieces_of(caption), pages)
     return (
-        f'<p class="caption"><em>{inline((caption,) if isinstance(caption, str) else caption, pages)}</em></p>\n'
-        f"<table>\n<thead><tr>{head}</tr></thead>\n"
-        f"<tbody>\n{rows}\n</tbody>\n</table>\n"
-        + (f'<p class="note">{esc(text.strip())}</p>' if text else "")
+        (f'<p class="caption"><em>{caption_html}</em></p>\n' if caption_html else "")
+        + f'<div class="table"><table>\n<thead><tr>{head}</tr></thead>\n'
+        f"<tbody>\n{body}\n</tbody>\n</table></div>\n"
+        + (f'<p class="note">{text}</p>' if text else "")
     )
 
 
-def block_html(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
-    """One block of the lesson in HTML."""
+def prose_table_html(block: ProseTable, pages: dict[str, str]) -> str:
+    head = "".join(f"<th>{inline(h, pages)}</th>" for h in block.header)
+    body = "\n".join(
+        "<tr>" + "".join(f"<td>{inline(c, pages)}</td>" for c in row) + "</tr>"
+        for row in block.rows
+    )
+    return (
+        f'<div class="table"><table class="prose">\n<thead><tr>{head}</tr></thead>\n'
+        f"<tbody>\n{body}\n</tbody>\n</table></div>"
+    )
+
+
+def solution_html(
+    block: Solution, pages: dict[str, str], figure_suffix: str, *, hidden: bool
+) -> str:
+    """A solution in place (author), or folded in <details> (student)."""
+    if not hidden:
+        shown = solution_blocks(block)
+        return "\n".join(t for t in (block_html(b, pages, figure_suffix) for b in shown) if t)
+    inner = [block_html(b, pages, figure_suffix, student=True) for b in block.blocks]
+    body = "\n".join(t for t in inner if t)
+    return f"<details><summary>{esc(block.title)}</summary>\n{body}\n</details>"
+
+
+def block_html(
+    block: Block, pages: dict[str, str], figure_suffix: str, *, student: bool = False
+) -> str:
+    """One block of the lesson in HTML (student: solutions folded)."""
     if isinstance(block, Heading):
         level = min(block.level + 1, 3)
         return f"<h{level}>{inline(block.text, pages)}</h{level}>"
@@ -139,7 +198,7 @@ def block_html(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
     if isinstance(block, Equations):
         return "\n".join(display(math(e, block.display)) for e in block.lines)
     if isinstance(block, Chain):
-        rows = derivation_rows(block.derivation, justify="text")
+        rows = chain_rows(block)
         tex = "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
         intro = f"<p>{inline(block.intro, pages)}</p>\n" if block.intro else ""
         return intro + display(tex)
@@ -153,7 +212,11 @@ def block_html(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
     if isinstance(block, ProofEnd):
         return '<p class="qed">∎</p>'
     if isinstance(block, TableBlock):
-        return table_html(block.table, block.caption, block.note, pages)
+        return table_html(block, pages)
+    if isinstance(block, ProseTable):
+        return prose_table_html(block, pages)
+    if isinstance(block, Solution):
+        return solution_html(block, pages, figure_suffix, hidden=student)
     if isinstance(block, Figure):
         return (
             f'<figure id="{anchor(block.label)}"><img src="{block.stem}{figure_suffix}" '
@@ -165,7 +228,7 @@ def block_html(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
         tag = "ol" if block.numbered else "ul"
         items = "\n".join(f"<li>{inline(item, pages)}</li>" for item in block.items)
         return f"<{tag}>\n{items}\n</{tag}>"
-    if isinstance(block, AppendixStart | Code):
+    if isinstance(block, AppendixStart | Code | Exercise | NotebookOnly):
         return ""
     raise TypeError(f"cannot print a block of type {type(block).__name__}")
 
@@ -196,7 +259,8 @@ def section_html(
     if j + 1 < len(lesson.sections):
         nxt = lesson.sections[j + 1]
         nav.append(f'<a href="{page_name(lesson, nxt, "html")}">{esc(nxt.title)}</a> →')
-    blocks = [t for t in (block_html(b, pages, figure_suffix) for b in section.blocks) if t]
+    shown = (block_html(b, pages, figure_suffix, student=lesson.student) for b in section.blocks)
+    blocks = [t for t in shown if t]
     body = (
         f"<main>\n<h1>{section_number(lesson, section)}. {esc(section.title)}</h1>\n"
         + "\n".join(blocks)
@@ -211,7 +275,7 @@ def index_html(lesson: Lesson) -> str:
         for s in lesson.sections
     )
     body = (
-        f"<main>\n<h1>{esc(lesson.title)}</h1>\n<p><em>{esc(SUBTITLE)}</em></p>\n"
+        f"<main>\n<h1>{esc(lesson.title)}</h1>\n<p><em>{esc(lesson.subtitle)}</em></p>\n"
         f"<h2>Contents</h2>\n<ul>\n{items}\n</ul>\n</main>"
     )
     return page(lesson.title, body)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import sympy as sp
 
@@ -20,9 +21,12 @@ def _justification(text: str, width: str) -> str:
     return rf"\text{{\parbox[c]{{{width}}}{{\raggedright\footnotesize {tex_text(text)}}}}}"
 
 
-def derivation_lines(derivation: Derivation, budget: float) -> list[list[str]]:
-    """Each step's expression as lines of at most budget pt where it can break."""
-    return [math_lines(step.expr, derivation.display, budget) for step in derivation.steps]
+def derivation_lines(
+    derivation: Derivation, budget: float, names: Mapping[str, str] | None = None
+) -> list[list[str]]:
+    """Each step's expression as lines of at most budget pt where it can break (names: the
+    LaTeX of named symbols, as the lesson's)."""
+    return [math_lines(step.expr, derivation.display, budget, names) for step in derivation.steps]
 
 
 def _aligned_rows(steps: list[list[str]]) -> list[list[str]]:
@@ -39,16 +43,20 @@ def derivation_math_rows(derivation: Derivation, budget: float = FULL_BUDGET) ->
     return _aligned_rows(derivation_lines(derivation, budget))
 
 
-def side_justified(derivation: Derivation) -> bool:
-    """Whether every step fits beside a justification column (else each gets its own row)."""
+def side_justified(derivation: Derivation, names: Mapping[str, str] | None = None) -> bool:
+    """Whether every step fits beside a justification column (else each gets its own row). The
+    width estimate may be short by a sixth on sums of fractions; the margin keeps such a row
+    off the justification column."""
     return all(
-        tex_width(line) <= SIDE_BUDGET
-        for lines in derivation_lines(derivation, SIDE_BUDGET)
+        1.15 * tex_width(line) <= SIDE_BUDGET
+        for lines in derivation_lines(derivation, SIDE_BUDGET, names)
         for line in lines
     )
 
 
-def derivation_rows(derivation: Derivation, *, justify: str = "parbox") -> list[str]:
+def derivation_rows(
+    derivation: Derivation, *, justify: str = "parbox", names: Mapping[str, str] | None = None
+) -> list[str]:
     """The chain's aligned rows with each link's justification in a \\text{} column.
 
     A chain whose expressions leave no room for the column gets each justification on its own
@@ -56,8 +64,8 @@ def derivation_rows(derivation: Derivation, *, justify: str = "parbox") -> list[
     paragraph (PDF); "text" keeps it on one line of plain \\text{} (MathJax and KaTeX, which
     have no \\parbox).
     """
-    side = side_justified(derivation)
-    steps = _aligned_rows(derivation_lines(derivation, SIDE_BUDGET if side else FULL_BUDGET))
+    side = side_justified(derivation, names)
+    steps = _aligned_rows(derivation_lines(derivation, SIDE_BUDGET if side else FULL_BUDGET, names))
     if justify == "parbox":
         steps = [[fit(row) for row in step] for step in steps]
     rows = list(steps[0])

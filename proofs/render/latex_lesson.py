@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import sympy as sp
 
-from numeric.result_table import Table, format_cell
+from numeric.result_table import format_cell
 from proofs.render.latex_chains import derivation_rows
-from proofs.render.latex_math import latex_math
+from proofs.render.latex_math import FULL_BUDGET, SIDE_BUDGET, latex_math
 from proofs.render.latex_tables import cell_tex, is_number
 from proofs.render.lesson_blocks import (
     AppendixStart,
@@ -17,27 +18,54 @@ from proofs.render.lesson_blocks import (
     Code,
     Emph,
     Equations,
+    Exercise,
     Figure,
     Heading,
     Items,
     Lesson,
     Link,
+    Mono,
+    NotebookOnly,
     Para,
     Piece,
     ProofEnd,
+    ProseTable,
     Quote,
     Ref,
+    Solution,
     TableBlock,
     TheoremStatement,
 )
-from proofs.render.lesson_parts import NAMES, SUBTITLE
+from proofs.render.lesson_editions import solution_blocks, with_answer_key
+from proofs.render.lesson_parts import NAMES, as_scalar
 from proofs.render.tex_prose import tex_text
 from proofs.render.tex_width import tex_width
 
 
-def math(expr: sp.Basic, display: Sequence[tuple[sp.Basic, sp.Basic]] = ()) -> str:
-    """expr set by the notes' printer with the lesson's names."""
-    return latex_math(expr, tuple(display), NAMES)
+def math(
+    expr: sp.Basic, display: Sequence[tuple[sp.Basic, sp.Basic]] = (), *, fold: bool = False
+) -> str:
+    """expr set by the notes' printer with the lesson's names; fold: fractions on the line, for
+    math inside a sentence."""
+    return latex_math(as_scalar(expr), tuple(display), NAMES, fold=fold)
+
+
+def tex_code(text: str) -> str:
+    """Code for \\texttt: every character as itself (specials escaped, no math)."""
+    escapes = {
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "\\": r"\textbackslash{}",
+        "%": r"\%",
+        "&": r"\&",
+        "#": r"\#",
+        "$": r"\$",
+        "^": r"\^{}",
+        "~": r"\~{}",
+        "\u00a0": "~",
+    }
+    return "".join(escapes.get(c, c) for c in text)
 
 
 def inline(pieces: Sequence[Piece], *, pdf_string: bool = False) -> str:
@@ -52,54 +80,146 @@ def inline(pieces: Sequence[Piece], *, pdf_string: bool = False) -> str:
             out.append(rf"\emph{{{tex_text(piece.text)}}}")
         elif isinstance(piece, Link):
             out.append(rf"\url{{{piece.url}}}")
+        elif isinstance(piece, Mono):
+            out.append(rf"\texttt{{{tex_code(piece.text)}}}")
         else:
-            tex = f"${math(piece)}$"
+            tex = f"${math(piece, fold=True)}$"
             plain = str(piece).replace("_", " ")
             out.append(rf"\texorpdfstring{{{tex}}}{{{plain}}}" if pdf_string else tex)
     return "".join(out)
 
 
-def table_tex(table: Table, caption: str | Sequence[Piece], note: str | None = None) -> str:
-    """A live table: its caption in words, the booktabs tabular, and its note."""
+def _pieces(text: str | Sequence[Piece]) -> tuple[Piece, ...]:
+    return (text,) if isinstance(text, str) else tuple(text)
+
+
+def _column_specs(block: TableBlock, header: list[str]) -> tuple[str, float]:
+    """The tabular's column spec, and, for a table set as wide as the line, about how many lines
+    tall it is (0 for a table of its natural width): a table of long text wraps its text
+    columns (p{…}, shares by their length) rather than shrinking."""
+    table = block.table
     specs = table.formats or ("",) * len(table.columns)
-    align = "".join(
-        "r" if table.rows and all(is_number(r[c]) or r[c] is None for r in table.rows) else "l"
+    numeric = [
+        bool(table.rows) and all(is_number(r[c]) or r[c] is None for r in table.rows)
         for c in range(len(table.columns))
-    )
-    body = [" & ".join(tex_text(c) for c in table.columns) + r" \\", r"\midrule"]
-    body += [
-        " & ".join(cell_tex(cell, spec) for cell, spec in zip(row, specs, strict=True)) + r" \\"
-        for row in table.rows
     ]
+    lengths = [
+        max([len(table.columns[j]), *(len(format_cell(r[j], specs[j])) for r in table.rows)])
+        for j in range(len(table.columns))
+    ]
+    if sum(lengths) + 2 * len(lengths) <= 80:
+        return "".join("r" if n else "l" for n in numeric), 0.0
+    wide = [j for j, n in enumerate(numeric) if not n and lengths[j] > 16]
+    narrow = sum(min(lengths[j], 16) + 2 for j in range(len(lengths)) if j not in wide)
+    room = max(0.3, 0.97 - narrow / 95 - 0.02 * len(lengths))
+    # Each wrapped column gets a share of the room by its square-root length, so a column of
+    # short words is not squeezed under its longest word.
+    weights = {j: lengths[j] ** 0.5 for j in wide}
+    out = []
+    widths = {}
+    for j, n in enumerate(numeric):
+        if j in wide:
+            widths[j] = room * weights[j] / sum(weights.values())
+            out.append(f">{{\\raggedright\\arraybackslash}}p{{{widths[j]:.3f}\\linewidth}}")
+        else:
+            out.append("r" if n else "l")
+    # About 110 characters of small type fill a line.
+    height = sum(
+        max(1, *(len(format_cell(row[j], specs[j])) / (110 * w) + 0.5 for j, w in widths.items()))
+        for row in table.rows
+    )
+    return "".join(out), height
+
+
+def _breakable(tex: str) -> str:
+    """Text of a table cell that may break after / and _ (math left as it is)."""
+    parts = tex.split("$")
+    for j in range(0, len(parts), 2):
+        parts[j] = re.sub(r"(\\_|/)", r"\1\\allowbreak{}", parts[j])
+    return "$".join(parts)
+
+
+def table_tex(block: TableBlock) -> str:
+    """A live table: its caption in words, the booktabs tabular, and its note. The body states
+    no check's outcome: a failed check is the only one named (a passed one is the appendix's)."""
+    table, caption = block.table, block.caption
+    note = block.note
+    specs = table.formats or ("",) * len(table.columns)
+    header = [inline(h) for h in block.header] or [tex_text(c) for c in table.columns]
+    align, height = _column_specs(block, header)
+    wrapped = height > 0
+    body = [" & ".join(header) + r" \\", r"\midrule"]
+    for j, row in enumerate(table.rows):
+        cells = [cell_tex(cell, spec) for cell, spec in zip(row, specs, strict=True)]
+        if wrapped:  # a path or an identifier may break after / and _ (outside math)
+            cells = [_breakable(c) for c in cells]
+        if block.labels:
+            cells[0] = inline(block.labels[j])
+        body.append(" & ".join(cells) + r" \\")
     tabular = (
-        f"\\begin{{tabular}}{{{align}}}\n\\toprule\n"
+        f"\\begin{{tabular}}{{@{{}}{align}@{{}}}}\n\\toprule\n"
         + "\n".join(body)
         + "\n\\bottomrule\n\\end{tabular}"
     )
-    chars = sum(
-        max([len(c), *(len(format_cell(r[j], specs[j])) for r in table.rows)]) + 2
-        for j, c in enumerate(table.columns)
-    )
-    if chars > 80:
-        tabular = "\\resizebox{\\linewidth}{!}{%\n" + tabular + "}"
-    note = tex_text(table.note if note is None else note)
-    if table.passed is not None:
-        note += (" " if note else "") + (
-            "(check passed)" if table.passed else r"\textbf{(check FAILED)}"
+    note_tex = inline(_pieces(table.note if note is None else note))
+    if table.passed is False:
+        note_tex += (" " if note_tex else "") + r"\textbf{(check FAILED)}"
+    caption_tex = inline(_pieces(caption))
+    if height > 24 and caption_tex:
+        # A tall table of text with a caption floats, so that the page before it fills with the
+        # text after; one without (the appendix's, under their headings) stays in place.
+        return (
+            "\\begin{table}[htbp]\\centering\\footnotesize\n"
+            + (f"\\textit{{{caption_tex}}}\\\\[3pt]\n" if caption_tex else "")
+            + tabular
+            + (f"\\\\[2pt]\n{note_tex}" if note_tex else "")
+            + "\n\\end{table}"
         )
+    size = "\\footnotesize" if wrapped else "\\small"
     # A minipage keeps the caption, the table and its note on one page.
     return (
-        "\\begin{center}\\small\\begin{minipage}{\\linewidth}\\centering\n"
-        f"\\textit{{{inline((caption,) if isinstance(caption, str) else caption)}}}\\\\[3pt]\n{tabular}"
-        + (f"\\\\[2pt]\n{{\\footnotesize {note}}}" if note else "")
+        f"\\begin{{center}}{size}\\begin{{minipage}}{{\\linewidth}}\\centering\n"
+        + (f"\\textit{{{caption_tex}}}\\\\[3pt]\n" if caption_tex else "")
+        + tabular
+        + (f"\\\\[2pt]\n{{\\footnotesize {note_tex}}}" if note_tex else "")
         + "\n\\end{minipage}\\end{center}"
     )
 
 
+def prose_table_tex(block: ProseTable) -> str:
+    """A table of prose: columns of equal share of the line, ragged right, small type."""
+    n = len(block.header)
+    width = f"{0.94 / n:.3f}\\linewidth"
+    spec = "".join(f">{{\\raggedright\\arraybackslash}}p{{{width}}}" for _ in range(n))
+    rows = [" & ".join(rf"\textbf{{{inline(h)}}}" for h in block.header) + r" \\", r"\midrule"]
+    rows += [" & ".join(inline(c) for c in row) + r" \\" for row in block.rows]
+    # The sentence that introduces the table stays on its page.
+    return (
+        "\\nopagebreak[4]\\begin{center}\\small\n"
+        f"\\begin{{tabular}}{{@{{}}{spec}@{{}}}}\n\\toprule\n"
+        + "\n".join(rows)
+        + "\n\\bottomrule\n\\end{tabular}\n\\end{center}"
+    )
+
+
+def with_lead(rows: list[str], lead: sp.Basic | None) -> list[str]:
+    """The chain's rows with its lead before the first ("‖v‖² &= vᵀv"), or on a row of its own
+    when the two would not fit on one line (ending in \\\\*: no page break after it)."""
+    if lead is None:
+        return rows
+    first = rows[0].replace("& ", "&= ", 1)
+    budget = SIDE_BUDGET if any("&&" in row for row in rows) else 0.9 * FULL_BUDGET
+    if tex_width(f"{math(lead)} {first}") > budget:
+        return [f"& {math(lead)} \\\\*", first, *rows[1:]]
+    return [f"{math(lead)} {first}", *rows[1:]]
+
+
 def chain_tex(block: Chain) -> str:
-    rows = derivation_rows(block.derivation)
+    rows = with_lead(derivation_rows(block.derivation, names=NAMES), block.lead)
+    # A lead on its own row ends in \\* and stays on the page of what follows it.
+    body = " \\\\\n".join(rows).replace("\\\\* \\\\", "\\\\*")
     intro = inline(block.intro) + "\n" if block.intro else ""
-    return intro + "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
+    return intro + "\\begin{align*}\n" + body + "\n\\end{align*}"
 
 
 def equations_tex(
@@ -138,7 +258,13 @@ def block_tex(block: Block, figure_suffix: str) -> str:
     if isinstance(block, ProofEnd):
         return r"\vspace{-0.5\baselineskip}\hfill$\square$"
     if isinstance(block, TableBlock):
-        return table_tex(block.table, block.caption, block.note)
+        return table_tex(block)
+    if isinstance(block, ProseTable):
+        return prose_table_tex(block)
+    if isinstance(block, Solution):
+        return "\n\n".join(
+            t for t in (block_tex(b, figure_suffix) for b in solution_blocks(block)) if t
+        )
     if isinstance(block, Figure):
         return (
             "\\begin{figure}[htbp]\n\\centering\n"
@@ -149,7 +275,7 @@ def block_tex(block: Block, figure_suffix: str) -> str:
         env = "enumerate" if block.numbered else "itemize"
         items = "\n".join(f"\\item {inline(item)}" for item in block.items)
         return f"\\begin{{{env}}}\n{items}\n\\end{{{env}}}"
-    if isinstance(block, AppendixStart | Code):
+    if isinstance(block, AppendixStart | Code | Exercise | NotebookOnly):
         return ""
     raise TypeError(f"cannot print a block of type {type(block).__name__}")
 
@@ -157,7 +283,8 @@ def block_tex(block: Block, figure_suffix: str) -> str:
 PREAMBLE = r"""\documentclass[FONTSIZE]{article}
 \usepackage[margin=MARGIN]{geometry}
 \usepackage{amsmath,amssymb,amsthm}
-\usepackage{booktabs}
+\allowdisplaybreaks
+\usepackage{booktabs,array}
 \usepackage{graphicx}
 \usepackage{microtype}
 \usepackage[skip=4pt,font=small]{caption}
@@ -165,11 +292,17 @@ PREAMBLE = r"""\documentclass[FONTSIZE]{article}
 \newtheorem{theorem}{Theorem}
 \setlength{\parskip}{PARSKIP\baselineskip}
 \setlength{\parindent}{0pt}
+\setlength{\emergencystretch}{1.5em}
 \renewcommand{\topfraction}{0.9}
 \renewcommand{\textfraction}{0.1}
 \setlength{\textfloatsep}{10pt plus 2pt minus 2pt}
 \setlength{\intextsep}{8pt plus 2pt minus 2pt}
 \urlstyle{same}
+\setcounter{tocdepth}{1}
+% The contents fit one page: section entries set like dotted subsection entries, no skip between.
+\makeatletter
+\renewcommand*\l@section[2]{\@dottedtocline{1}{0pt}{1.8em}{#1}{#2}}
+\makeatother
 """
 
 # The student version is set tighter so it fits in eight pages.
@@ -180,18 +313,21 @@ COMPACT = r"""\makeatletter
 """
 
 
-def lesson_tex(lesson: Lesson, *, brief: bool, figure_suffix: str = ".pdf") -> str:
-    """The lesson as one LaTeX document; figures are \\includegraphics of STEM+figure_suffix."""
-    title = lesson.title + (" (student version)" if brief else "")
+def lesson_tex(lesson: Lesson, *, figure_suffix: str = ".pdf") -> str:
+    """The lesson as one LaTeX document; figures are \\includegraphics of STEM+figure_suffix.
+    The student edition gathers its answers in an answer key (lesson_editions)."""
+    brief = lesson.brief
+    if lesson.student:
+        lesson = with_answer_key(lesson)
     preamble = (
         PREAMBLE.replace("FONTSIZE", "10pt" if brief else "11pt")
         .replace("MARGIN", "1.6cm" if brief else "2.2cm")
         .replace("PARSKIP", "0.25" if brief else "0.4")
     ) + (COMPACT if brief else "")
+    title, subtitle = tex_text(lesson.title), tex_text(lesson.subtitle)
     out = [
-        preamble
-        + f"\\hypersetup{{pdftitle={{{tex_text(title)}}},pdfsubject={{{tex_text(SUBTITLE)}}}}}\n"
-        f"\\title{{{tex_text(title)}\\\\[4pt]\\large {tex_text(SUBTITLE)}}}\n\\author{{}}\n\\date{{}}\n"
+        preamble + f"\\hypersetup{{pdftitle={{{title}}},pdfsubject={{{subtitle}}}}}\n"
+        f"\\title{{{title}\\\\[4pt]\\large {subtitle}}}\n\\author{{}}\n\\date{{}}\n"
         "\\begin{document}\n\\maketitle" + ("\\vspace{-2em}" if brief else "\n\\tableofcontents")
     ]
     for section in lesson.sections:

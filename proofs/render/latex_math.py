@@ -8,6 +8,7 @@ are broken at top-level operators into rows that fit a budget in pt.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import sympy as sp
@@ -50,6 +51,12 @@ def _is_greek(symbol: sp.Symbol) -> bool:
     return split_super_sub(symbol.name)[0].lower() in greek_letters_set
 
 
+def _is_frequency(symbol: sp.Symbol) -> bool:
+    """ω_i, θ and the like: read after the position they multiply (pos·ω_i); other Greek
+    letters are coefficients (αp)."""
+    return _is_greek(symbol) and split_super_sub(symbol.name)[0] in ("omega", "theta")
+
+
 def _factor_key(factor: sp.Basic) -> tuple[int, int, int]:
     """Reading order of a product's factors: numbers, coefficients, pos, k, frequencies, sin, cos.
 
@@ -67,7 +74,7 @@ def _factor_key(factor: sp.Basic) -> tuple[int, int, int]:
     rank = _variable_rank(factor)
     if rank < len(VARIABLE_RANK):
         return (1, 1 + rank, 0)
-    frequency = (isinstance(factor, sp.Symbol) and _is_greek(factor)) or (
+    frequency = (isinstance(factor, sp.Symbol) and _is_frequency(factor)) or (
         factor.is_Pow and factor.base.is_Number
     )
     return (2, 0, 0) if frequency else (1, 0, 0)
@@ -114,9 +121,15 @@ def _upright(factor: sp.Basic) -> bool:
 class NotesLatexPrinter(LatexPrinter):
     """SymPy's LaTeX printer with the notes' symbol names, reading order and matrix layout."""
 
-    def __init__(self, names: Mapping[str, str] | None = None, display: Display = ()) -> None:
+    def __init__(
+        self, names: Mapping[str, str] | None = None, display: Display = (), *, fold: bool = False
+    ) -> None:
         super().__init__({"symbol_names": LATEX_NAMES})
         self.names = {**_NAMES, **(names or {})}
+        # Fractions in a superscript or a sum's limits (and, with fold, everywhere: inline math
+        # in prose) are set on the line, a/b, not stacked.
+        self.fold = fold
+        self.script = 0
         # Display substitutions are applied while printing, not by rebuilding the expression:
         # rebuilding would re-evaluate a step kept unevaluated to show a rule (cos(−x) = cos x).
         self.display = {old: new for old, new in display}
@@ -126,6 +139,58 @@ class NotesLatexPrinter(LatexPrinter):
         if self.display and isinstance(expr, sp.Basic) and expr in self.display:
             expr = self.display[expr]
         return super()._print(expr, **kwargs)
+
+    def _in_script(self, expr: sp.Basic) -> str:
+        self.script += 1
+        try:
+            return self._print(expr)
+        finally:
+            self.script -= 1
+
+    def _helper_print_standard_power(self, expr: sp.Pow, template: str) -> str:
+        exponent = self._in_script(expr.exp)
+        base = self.parenthesize(expr.base, precedence_traditional(expr))
+        if expr.base.is_Symbol:
+            base = self.parenthesize_super(base)
+        return template % (base, exponent)
+
+    def _print_Sum(self, expr: sp.Sum) -> str:
+        if len(expr.limits) != 1:
+            return super()._print_Sum(expr)
+        index, low, high = (self._in_script(e) for e in expr.limits[0])
+        body = self._print(expr.function)
+        if isinstance(expr.function, sp.Add):
+            body = rf"\left({body}\right)"
+        return rf"\sum_{{{index}={low}}}^{{{high}}} {body}"
+
+    def _print_Function(self, expr: sp.Basic, exp: str | None = None) -> str:
+        tex = super()._print_Function(expr, exp)
+        # A named function of the lesson (PE, R, r) takes plain brackets around a short argument,
+        # so R(kω_0) and R(kω_{d/2−1}) match; \left( \right) only around a tall one.
+        match = re.fullmatch(r"(.*?)\{\\left\((.*) \\right\)\}", tex, flags=re.S)
+        if isinstance(expr, AppliedUndef) and match and not re.search(r"\\frac|matrix", match[2]):
+            return f"{match[1]}({match[2]})"
+        return tex
+
+    def _print_Rational(self, expr: sp.Rational) -> str:
+        if expr.q != 1 and (self.script or self.fold):
+            return f"{'- ' if expr.p < 0 else ''}{abs(expr.p)}/{expr.q}"
+        return super()._print_Rational(expr)
+
+    def _print_Transpose(self, expr: sp.Basic) -> str:
+        return rf"{self.parenthesize(expr.arg, precedence_traditional(expr))}^{{\mathsf{{T}}}}"
+
+    def _fraction(self, numer: sp.Basic, denom: sp.Basic) -> str:
+        """numer/denom: stacked in display, on the line in a script or folded inline math."""
+        if not (self.script or self.fold):
+            return rf"\frac{{{self._product(numer)}}}{{{self._product(denom)}}}"
+        top = self._product(numer)
+        if isinstance(numer, sp.Add):
+            top = rf"\left({top}\right)"
+        bottom = self._product(denom)
+        if isinstance(denom, sp.Add) or len(sp.Mul.make_args(denom)) > 1:
+            bottom = rf"\left({bottom}\right)"
+        return f"{top}/{bottom}"
 
     def _print_Symbol(self, expr: sp.Symbol, style: str = "plain") -> str:
         # Theorems may use a variant of pos or k with extra assumptions; set it the same way.
@@ -152,6 +217,9 @@ class NotesLatexPrinter(LatexPrinter):
         return None
 
     def _print_Mul(self, expr: sp.Basic) -> str:
+        if isinstance(expr, sp.Pow) and expr.exp == -1 and (self.script or self.fold):
+            base = self._print(expr.base)
+            return f"1/{base}" if not isinstance(expr.base, sp.Add) else rf"1/\left({base}\right)"
         if not isinstance(expr, sp.Mul):
             return super()._print_Mul(expr)  # SymPy routes some powers through here
         if sp.Mul(*expr.args).args != expr.args:
@@ -169,7 +237,7 @@ class NotesLatexPrinter(LatexPrinter):
         numer, denom = fraction(expr, exact=True)
         if denom == 1:
             return self._product(expr)
-        return rf"\frac{{{self._product(numer)}}}{{{self._product(denom)}}}"
+        return self._fraction(numer, denom)
 
     def _product(self, expr: sp.Basic) -> str:
         factors = sorted(sp.Mul.make_args(expr), key=_factor_key)
@@ -182,6 +250,7 @@ class NotesLatexPrinter(LatexPrinter):
                 tex = rf"\left({tex}\right)"
             if out and (
                 (_numeric_base(factors[j - 1]) and _numeric_base(factor))
+                or (factors[j - 1].is_number and factor.is_Pow and factor.base.is_Number)
                 or (out[-1].startswith(r"\frac") and tex.startswith(r"\frac"))
             ):
                 out.append(r"\cdot")
@@ -270,15 +339,20 @@ def diagonal_blocks(matrix: sp.MatrixBase) -> list[tuple[int, int]]:
 
 
 def latex_math(
-    expr: sp.Basic, display: Display = (), names: Mapping[str, str] | None = None
+    expr: sp.Basic,
+    display: Display = (),
+    names: Mapping[str, str] | None = None,
+    *,
+    fold: bool = False,
 ) -> str:
     """expr set by the notes' SymPy printer, after the derivation's display substitutions.
 
     names: extra symbol name -> LaTeX pairs (the lesson's names for vectors and matrices).
+    fold: fractions on the line, a/b (inline math in prose).
     """
     if is_structured(expr):
         return structure_latex(expr)
-    return NotesLatexPrinter(names, display).doprint(expr)
+    return NotesLatexPrinter(names, display, fold=fold).doprint(expr)
 
 
 def _pieces(printer: NotesLatexPrinter, expr: sp.Basic) -> tuple[list[str], str, str] | None:
@@ -307,7 +381,12 @@ def _pieces(printer: NotesLatexPrinter, expr: sp.Basic) -> tuple[list[str], str,
     return None
 
 
-def math_lines(expr: sp.Basic, display: Display = (), budget: float = FULL_BUDGET) -> list[str]:
+def math_lines(
+    expr: sp.Basic,
+    display: Display = (),
+    budget: float = FULL_BUDGET,
+    names: Mapping[str, str] | None = None,
+) -> list[str]:
     """expr as one or more lines of at most budget pt where it can break (see _pieces).
 
     Lines after the first start with \\quad and the operator that continues the expression,
@@ -315,7 +394,7 @@ def math_lines(expr: sp.Basic, display: Display = (), budget: float = FULL_BUDGE
     """
     if is_structured(expr):
         return structure_latex_lines(expr)
-    printer = NotesLatexPrinter(display=display)
+    printer = NotesLatexPrinter(names, display=display)
     whole = printer.doprint(expr)
     split = _pieces(printer, expr) if tex_width(whole) > budget else None
     if split is None:

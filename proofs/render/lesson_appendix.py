@@ -1,92 +1,112 @@
-"""The appendix "How each step was checked": per theorem, each part's checks and its twin.
-
-The only place in the notes where the checker's machinery (SymPy, mpmath, function names) is
-named; the lesson itself speaks of algebra and of random points.
+"""The appendix's tables: for each theorem, each part in the words of its statement, how it was
+checked, and the outcome; its numeric twin last. The prose around them (what each kind of
+check is) lives in proofs/lesson/appendix.md.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from numeric.result_table import Table
+from proofs.engine.blockwise import Blockwise
 from proofs.engine.derivation import Derivation, Verdict
-from proofs.engine.pointwise import MAX_BITS, START_BITS
+from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, Part, ShiftMapFact
 from proofs.engine.theorem import TheoremRun
-from proofs.render.lesson_blocks import Block, Heading, Items, Para, Piece
+from proofs.render.lesson_blocks import Block, Heading, TableBlock
+from proofs.render.lesson_parts import citation_words
 
-METHOD = (
-    "Each link of each chain is an equation between two expressions. It was checked twice. "
-    "Symbolically, SymPy reduced the difference of the two sides to exactly 0; the rule that "
-    "did it is named below (expand, angle addition, …); a zero reached only by SymPy's "
-    "trigsimp or simplify counts only when ball arithmetic confirms it at further points. "
-    "Numerically, python-flint's arb ball arithmetic evaluated both sides at seeded random "
-    "points that respect the symbols' hypotheses, with a rigorous error bound, from "
-    f"{START_BITS} up to {MAX_BITS} bits: a ball of the difference that excludes 0 is a "
-    "certified counterexample, one within 2^-160 of 0 counts as agreement, anything else "
-    "leaves the link undecided. A link counts only if both checks pass. Statements that are "
-    "not equations (an expression is free of a symbol, is nonzero, a linear system has no "
-    "solution) were decided from the symbols' assumptions with one certified zero test for "
-    "constants, keeping every equation of a system. Each theorem "
-    "also has a numeric twin: a NumPy function that recomputes the property in double "
-    "precision without reusing the proof."
-)
+# Subscripts that Unicode has, for part titles written with underscores (ω_i → ωᵢ).
+_SUBSCRIPT = str.maketrans("0123456789+−-()ijkmnp", "₀₁₂₃₄₅₆₇₈₉₊₋₋₍₎ᵢⱼₖₘₙₚ")
 
 
-def _links(verdict: Verdict) -> str:
-    rules = ", ".join(
-        f"({j}) {link.symbolic.rule or 'not reduced'}" for j, link in enumerate(verdict.links, 1)
-    )
-    points = sorted({link.numeric.points for link in verdict.links})
-    worst = max(link.numeric.max_relative for link in verdict.links)
-    return (
-        f"rules {rules}; {'/'.join(map(str, points))} points per link, "
-        f"largest relative difference {worst:.1e}"
-    )
+def readable(title: str) -> str:
+    """A part's title with its subscripts set as subscripts where Unicode has them:
+    ω_i → ωᵢ, M_(j+k) → M₍ⱼ₊ₖ₎; d_model stays the name it is.
+
+    >>> readable("M_j·M_k = M_(j+k), ω_0 = 1, d_model = 8")
+    'Mⱼ·Mₖ = M₍ⱼ₊ₖ₎, ω₀ = 1, d_model = 8'
+    """
+
+    def sub(match: re.Match[str]) -> str:
+        text = match.group(1)
+        if all(c in "0123456789+−-()ijkmnp" for c in text):
+            return text.translate(_SUBSCRIPT)
+        return match.group(0)
+
+    return re.sub(r"(?<=[A-Za-zωθκσ])_(\([^)]*\)|[0-9]+|[ijkmnp](?![a-z]))", sub, title)
 
 
-def _reason(reason: str) -> str:
-    """A verdict's reason for print: a contradiction's constant, written by SymPy in its own
-    syntax (10**(1/7)*sigma*…), is named rather than quoted."""
-    reason = re.sub(
-        r"the equations force 0 = .*, which is false",
-        "the equations force 0 = c for a constant c ≠ 0, which is false",
-        reason,
-    )
-    return reason.replace("**", "^")
+def _rules(citations: Sequence[object]) -> str:
+    """The citations in words, each once, in order."""
+    seen: list[str] = []
+    for citation in citations:
+        text = citation_words(citation)
+        if text and text not in seen:
+            seen.append(text)
+    return ", ".join(seen)
 
 
-def _part_item(title: str, kind: str, verdict: Verdict) -> tuple[Piece, ...]:
-    how = _links(verdict) if verdict.links else _reason(verdict.reason)
-    return (f"{title} ({kind}, {verdict.status}): {how}.",)
+def how_checked(part: Part, verdict: Verdict) -> str:
+    """How a part was checked, in words."""
+    if isinstance(part, Derivation):
+        n = len(verdict.links)
+        points = max((link.numeric.points for link in verdict.links), default=0)
+        links = "1 link" if n == 1 else f"{n} links"
+        cited = _rules([step.by for step in part.steps[1:]])
+        return f"{links} by algebra ({cited}); each at {points} random points"
+    if isinstance(part, FreeOf):
+        return "the expression's symbols read off"
+    if isinstance(part, NonZero):
+        return "nonzero by its symbols' hypotheses, constants enclosed"
+    if isinstance(part, NonNegative):
+        return f"equal to a square ({_rules([part.by])}), so at least 0"
+    if isinstance(part, LinearSystem):
+        return "exact elimination, every equation kept"
+    if isinstance(part, Blockwise):
+        return "block by block, from the pair identity"
+    if isinstance(part, ShiftMapFact):
+        return "decided by the shift-map search, its answer verified"
+    return type(part).__name__
 
 
-def appendix_blocks(checked: Sequence[TheoremRun]) -> list[Block]:
-    """The appendix's blocks: the method, then one list per theorem."""
-    out: list[Block] = [Para((METHOD,))]
-    for c in checked:
-        th = c.theorem
-        items = [
-            _part_item(
-                pr.part.title,
-                "chain" if isinstance(pr.part, Derivation) else type(pr.part).__name__,
-                pr.verdict,
+def theorem_table(run: TheoremRun) -> Table:
+    """One theorem's compact table: a row per part, and its twin."""
+    rows = [
+        (readable(pr.part.title), how_checked(pr.part, pr.verdict), pr.verdict.status)
+        for pr in run.parts
+    ]
+    if run.table is not None:
+        outcome = {True: "agrees", False: "disagrees", None: "computed"}[run.table.passed]
+        headline = run.table.headline or run.table.title
+        rows.append(
+            (
+                f"numeric twin: {readable(headline)}",
+                "read off the tables in double precision",
+                outcome,
             )
-            for pr in c.parts
-        ]
-        twin = f"Numeric twin {th.twin}"
-        if c.table is not None:
-            outcome = {True: "passed", False: "failed", None: "computed"}[c.table.passed]
-            note = c.table.note or "No tolerance stated"
-            twin += f" ({outcome}): {_sentence(c.table.title)} {_sentence(note)}"
-        items.append((twin,))
-        out.append(Heading(3, (f"{th.title} ({th.name}: {c.status})",)))
-        out.append(Items(tuple(items)))
+        )
+    return Table(
+        title=run.theorem.title,
+        columns=("part", "checked by", "outcome"),
+        rows=tuple(rows),
+    )
+
+
+def appendix_blocks(
+    runs: Sequence[TheoremRun], numbers: Mapping[str, int], titles: Mapping[str, str]
+) -> list[Block]:
+    """A heading and a compact table per theorem, in the lesson's numbering and with its title
+    (theorems the lesson does not state come last, with their own titles)."""
+    ordered = sorted(runs, key=lambda r: (numbers.get(r.name, len(numbers) + 1), r.name))
+    out: list[Block] = []
+    for run in ordered:
+        number = numbers.get(run.name)
+        if number:
+            heading = f"Theorem {number}: {titles.get(run.name) or run.theorem.title}"
+        else:
+            heading = f"Also checked: {run.theorem.title}"
+        out.append(Heading(3, (heading,)))
+        table = theorem_table(run)
+        out.append(TableBlock(table, (), None, "", (), ()))
     return out
-
-
-def _sentence(text: str) -> str:
-    """text as a sentence: a capital first letter (a Latin one: ω_0 must not become Ω_0) and a
-    closing period."""
-    text = text.strip()
-    first = text[:1].upper() if text[:1].isascii() else text[:1]
-    return first + text[1:] + ("" if text.endswith(".") else ".")

@@ -7,11 +7,15 @@ Markdown, HTML, notebook) prints them its own way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import sympy as sp
 
 from numeric.result_table import Table
 from proofs.engine.derivation import Derivation
+
+if TYPE_CHECKING:
+    from proofs.render.lesson_parts import ShownChain
 
 
 @dataclass(frozen=True)
@@ -35,13 +39,20 @@ class Emph:
 
 
 @dataclass(frozen=True)
+class Mono:
+    """Code in running text, set in a fixed-width font: sinusoidal_pe(max_len, d_model)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Link:
     """A web address, shown as itself."""
 
     url: str
 
 
-Piece = str | sp.Basic | Ref | Emph | Link
+Piece = str | sp.Basic | Ref | Emph | Mono | Link
 
 
 @dataclass(frozen=True)
@@ -77,10 +88,15 @@ class Equations:
 
 @dataclass(frozen=True)
 class Chain:
-    """A verified derivation, shown as a chain of equalities with its short rules."""
+    """A verified derivation, shown as a chain of equalities with its short rules.
 
-    derivation: Derivation
+    lead: a name for the chain's first expression, shown before it ("‖v‖² = vᵀv = …"): the
+    definition the first step writes out, not a checked step.
+    """
+
+    derivation: Derivation | ShownChain
     intro: tuple[Piece, ...] = ()
+    lead: sp.Basic | None = None
 
 
 @dataclass(frozen=True)
@@ -102,12 +118,28 @@ class ProofEnd:
 
 @dataclass(frozen=True)
 class TableBlock:
-    """A table computed live, with a caption in words."""
+    """A table computed live, with a caption in words.
+
+    note: replaces the table's own note when given. source: the Python expression that
+    recomputes it (for the notebook). header: the column headings in prose and math (the
+    table's own when empty). labels: the first column's cells in prose and math (as computed
+    when empty).
+    """
 
     table: Table
     caption: str | tuple[Piece, ...]
-    note: str | None = None  # replaces the table's own note when given
-    source: str = ""  # the Python expression that recomputes it (for the notebook)
+    note: str | tuple[Piece, ...] | None = None
+    source: str = ""
+    header: tuple[tuple[Piece, ...], ...] = ()
+    labels: tuple[tuple[Piece, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class ProseTable:
+    """A table written in the prose: a header row and body rows of prose and math."""
+
+    header: tuple[tuple[Piece, ...], ...]
+    rows: tuple[tuple[tuple[Piece, ...], ...], ...]
 
 
 @dataclass(frozen=True)
@@ -135,6 +167,35 @@ class AppendixStart:
 
 
 @dataclass(frozen=True)
+class Solution:
+    """An answer or a worked solution: title ("Answers", "Solution", "Model answer"), what it
+    answers (topic: the exercise or section heading) and its blocks. The author edition prints it
+    in place; the student edition keeps it apart (an answer key at the end of the PDF, a
+    collapsed <details> in Markdown and HTML)."""
+
+    title: str
+    topic: tuple[Piece, ...]
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """An exercise the notebook leaves to the student: the code cell they complete (answer:
+    the author's filled-in version) and the cell that checks it."""
+
+    source: str
+    answer: str
+    check: str
+
+
+@dataclass(frozen=True)
+class NotebookOnly:
+    """Blocks only the notebook prints: prose that introduces its code cells, and the cells."""
+
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
 class Code:
     """A notebook code cell; other formats skip it."""
 
@@ -150,9 +211,13 @@ Block = (
     | TheoremStatement
     | ProofEnd
     | TableBlock
+    | ProseTable
     | Figure
     | Items
     | AppendixStart
+    | Solution
+    | Exercise
+    | NotebookOnly
     | Code
 )
 
@@ -168,8 +233,17 @@ class Section:
 
 @dataclass(frozen=True)
 class Lesson:
-    """The whole lesson: title, sections, and the figures (stem -> drawing function kwargs)."""
+    """The whole lesson: title, subtitle, sections, the figures (stem -> drawing function and
+    its keyword arguments), and the edition: brief or full, for a student or an author."""
 
     title: str
     sections: tuple[Section, ...]
     figures: dict[str, tuple[str, dict[str, object]]] = field(default_factory=dict)
+    subtitle: str = ""
+    brief: bool = False
+    edition: str = "author"
+
+    @property
+    def student(self) -> bool:
+        """Whether answers and solutions are kept apart from the questions."""
+        return self.edition == "student"

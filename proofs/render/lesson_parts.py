@@ -1,16 +1,16 @@
-"""The lesson's vocabulary: its notation, how theorems and figures are numbered, and the
-verified parts of the theorems that the sections quote.
+"""The lesson's vocabulary: its notation (symbols, functions and the names of things shown as
+wholes), its figures, and the verified parts of the theorems that the prose quotes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 
 import sympy as sp
 
-from numeric.result_table import Table
 from proofs.definitions import OMEGA_I, omega
+from proofs.engine.citation import Lemma, Termwise, words
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Part
 from proofs.engine.theorem import TheoremRun
@@ -19,10 +19,7 @@ from proofs.render.lesson_blocks import (
     Block,
     Chain,
     Piece,
-    Quote,
-    Ref,
     TableBlock,
-    TheoremStatement,
 )
 
 TITLE = "The sinusoidal positional encoding, proved"
@@ -77,6 +74,26 @@ NAMES: dict[str, str] = {
     "max_len": r"\mathrm{max\_len}",
     "u_dot_v": r"u \cdot v",
     "uT_v": r"u^{\mathsf{T}} v",
+    "norm_pe0": r"\lVert \operatorname{PE}_{0}(p) - \operatorname{PE}_{0}(q) \rVert^{2}",
+    "norm_pei": r"\lVert \operatorname{PE}_{i}(\mathrm{pos}) \rVert^{2}",
+    "dot_pair": r"\operatorname{PE}_{i}(p) \cdot \operatorname{PE}_{i}(p + k)",
+    "dist_pair": r"\lVert \operatorname{PE}_{i}(\mathrm{pos} + k) - \operatorname{PE}_{i}(\mathrm{pos}) \rVert^{2}",
+    "dot_pair_back": r"\operatorname{PE}_{i}(\mathrm{pos}) \cdot \operatorname{PE}_{i}(\mathrm{pos} - k)",
+    "dot_pair_ahead": r"\operatorname{PE}_{i}(\mathrm{pos}) \cdot \operatorname{PE}_{i}(\mathrm{pos} + k)",
+    "A": r"A",
+    "M_k0": r"M_{k_{0}}",
+    "bilinear": r"\operatorname{PE}(p)^{\mathsf{T}} A \operatorname{PE}(q)",
+    "head_score": r"\operatorname{PE}(p)^{\mathsf{T}} M_{k_{0}} \operatorname{PE}(q)",
+    "head_pair": r"\operatorname{PE}_{i}(p)^{\mathsf{T}} R(k_{0}\omega_{i}) \operatorname{PE}_{i}(q)",
+    "projected": r"\bigl(x_{p} + \operatorname{PE}(p)\bigr)^{\mathsf{T}} W_{Q}^{\mathsf{T}} W_{K} \bigl(x_{q} + \operatorname{PE}(q)\bigr)",
+    "W_QK": r"W_{Q}^{\mathsf{T}} W_{K}",
+    "head_pair_peak": r"\operatorname{PE}_{i}(p)^{\mathsf{T}} R(k_{0}\omega_{i}) \operatorname{PE}_{i}(p - k_{0})",
+    "head_score_peak": r"\operatorname{PE}(p)^{\mathsf{T}} M_{k_{0}} \operatorname{PE}(p - k_{0})",
+    "s_pq": r"s(p, q)",
+    "s_step": r"s(p, q + 1) - s(p, q)",
+    "sqrt_d": r"\sqrt{d_{\mathrm{model}}}",
+    "R2": r"\mathbb{R}^{2}",
+    "q_vec": r"q",
 }
 
 
@@ -85,8 +102,6 @@ def named(name: str) -> sp.Symbol:
     return sp.Symbol(name, commutative=False)
 
 
-M_K = named("M_k")
-
 # Figure stem -> (drawing function, keyword arguments); every format draws the same figures.
 FIGURES: dict[str, tuple[str, dict[str, object]]] = {
     "heatmap": ("numeric.plots.heatmap.heatmap_figure", {"max_len": 50, "d_model": 64}),
@@ -94,48 +109,70 @@ FIGURES: dict[str, tuple[str, dict[str, object]]] = {
     "circle": ("numeric.plots.circle.circle_figure", {"k": 5, "positions": (0, 3, 7)}),
     "similarity": ("numeric.plots.similarity.similarity_figure", {"d_model": 8, "max_len": 50}),
 }
-FIGURE_NUMBER = {"heatmap": 1, "circle": 2, "similarity": 3, "spectrum": 4}
 
 
-def fig(stem: str) -> Ref:
-    """A reference to a figure by its stem."""
-    return Ref("Figure", f"fig:{stem}", FIGURE_NUMBER[stem])
+@dataclass(frozen=True)
+class ShownChain:
+    """A verified chain as the lesson shows it (lesson_chain): its name, steps and display
+    substitutions, printed like a Derivation but never checked again."""
+
+    name: str
+    steps: tuple[Step, ...]
+    display: tuple[tuple[sp.Basic, sp.Basic], ...] = ()
 
 
-THEOREM_NUMBER = {
-    "frequencies": 1,
-    "bounded": 2,
-    "unique": 3,
-    "rotation": 4,
-    "ramp": 5,
-    "similarity": 6,
-    "dot_product": 7,
-    "group": 8,
-    "layouts": 9,
-    "rope": 10,
-}
+def as_scalar(expr: sp.Basic) -> sp.Basic:
+    """A 1×1 matrix as its entry (the lesson prints no 1×1 matrices); anything else as it is."""
+    if isinstance(expr, sp.MatrixBase) and expr.shape == (1, 1):
+        return expr[0, 0]
+    return expr
 
 
-def thm(name: str) -> Ref:
-    """A reference to a theorem by its name."""
-    return Ref("Theorem", f"thm:{name}", THEOREM_NUMBER[name])
+def plain(expr: sp.Basic) -> str:
+    """expr on one line as a reader writes it: 10000^(−2·i/d_model), not SymPy's 10000**(-2*i/…).
+
+    >>> plain(sp.Symbol("k") * -1)
+    '−k'
+    """
+    text = sp.sstr(expr).replace("**", "^").replace("*", "·").replace("Max(", "max(")
+    return text.replace("-", "−").replace("omega", "ω")
 
 
-def lesson_chain(derivation: Derivation, *, frequency_symbol: bool = True) -> Derivation:
-    """The derivation with each step's note dropped (the rule it cites is named; the appendix
-    keeps the note), the frequency shown as ω_i (unless frequency_symbol is False: a chain
-    about ω_i itself), and a step that prints like the one before merged into it."""
+def citation_words(by: object) -> str:
+    """How the lesson names what justifies a step: a rule by its name ("angle addition"), a
+    lemma by what it is ("the one-pair identity, with −k for k"), never by a code name."""
+    if isinstance(by, Termwise):
+        return f"{citation_words(by.inner)}, term by term"
+    if isinstance(by, Lemma):
+        lemma = by.derivation
+        one_pair = lemma.name.startswith("pair_") or lemma.name.endswith("_pair")
+        text = "the one-pair identity" if one_pair else f"the identity “{lemma.title}”"
+        bound = [
+            f"{plain(value)} for {plain(symbol)}"
+            for symbol, value in by.bindings.items()
+            if value != symbol
+        ]
+        return text + (f", with {', '.join(bound)}" if bound else "")
+    return words(by)  # type: ignore[arg-type]
+
+
+def lesson_chain(derivation: Derivation, *, frequency_symbol: bool = True) -> ShownChain:
+    """The derivation as the lesson shows it: each step justified by what it cites, in words
+    (citation_words; the theorem's note for the reader is dropped), a 1×1 matrix shown as its
+    entry, the frequency shown as ω_i (unless frequency_symbol is False: a chain about ω_i
+    itself), and a step that prints like the one before merged into it."""
     display = derivation.display
     if frequency_symbol and (omega(), OMEGA_I) not in display:
         display = (*display, (omega(), OMEGA_I))
     steps: list[Step] = []
-    for s in derivation.steps:
+    shown = (Step(as_scalar(s.expr), None, citation_words(s.by)) for s in derivation.steps)
+    for s in shown:
         if steps and latex_math(s.expr, display) == latex_math(steps[-1].expr, display):
-            merged = f"{steps[-1].note}, {s.cited}" if steps[-1].note else s.cited
-            steps[-1] = Step(steps[-1].expr, steps[-1].by, merged)
+            merged = f"{steps[-1].note}, {s.note}" if steps[-1].note else s.note
+            steps[-1] = Step(steps[-1].expr, None, merged)
             continue
-        steps.append(Step(s.expr, s.by))
-    return replace(derivation, steps=tuple(steps), display=display)
+        steps.append(s)
+    return ShownChain(derivation.name, tuple(steps), display)
 
 
 class Parts:
@@ -166,29 +203,9 @@ class Parts:
         return () if self.brief or table is None else (TableBlock(table, caption, None, source),)
 
 
-def module_table(
-    tables: dict[str, Table],
-    key: str,
-    caption: str | tuple[Piece, ...],
-    note: str | None = None,
-) -> TableBlock:
-    """One of the module's tables (numeric.module_tables), recomputed live."""
-    return TableBlock(tables[key], caption, note, f'tables["{key}"]')
-
-
-def quote(*pieces: Piece) -> Quote:
-    """The module's words, quoted."""
-    return Quote(pieces)
-
-
-def eq(lhs: sp.Basic, rhs: sp.Basic) -> sp.Eq:
-    """An equation kept as written."""
-    return sp.Eq(lhs, rhs, evaluate=False)
-
-
-def pair(pos: sp.Expr, w: sp.Expr = OMEGA_I) -> sp.ImmutableMatrix:
-    return sp.ImmutableMatrix([sp.sin(pos * w), sp.cos(pos * w)])
-
-
-def theorem(name: str, title: str, *pieces: Piece, formulas: Sequence[sp.Basic] = ()) -> Block:
-    return TheoremStatement(THEOREM_NUMBER[name], f"thm:{name}", title, pieces, tuple(formulas))
+def bound_equation(fact: Part, symbol: sp.Basic, value: sp.Basic) -> sp.Basic:
+    """A bound fact as 'expr = witness ≥ 0', with value written as symbol (x for pos·ω_i)."""
+    sub = {value: symbol}
+    return sp.GreaterThan(
+        sp.Eq(fact.expr.subs(sub), fact.witness.subs(sub), evaluate=False), 0, evaluate=False
+    )

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from numeric.result_table import Cell, Table, format_cell
+from numeric.result_table import Cell, format_cell
 from proofs.render.latex_chains import derivation_rows
-from proofs.render.latex_lesson import math
+from proofs.render.latex_lesson import math, with_lead
 from proofs.render.latex_tables import is_number
 from proofs.render.lesson_blocks import (
     AppendixStart,
@@ -22,21 +22,27 @@ from proofs.render.lesson_blocks import (
     Code,
     Emph,
     Equations,
+    Exercise,
     Figure,
     Heading,
     Items,
     Lesson,
     Link,
+    Mono,
+    NotebookOnly,
     Para,
     Piece,
     ProofEnd,
+    ProseTable,
     Quote,
     Ref,
     Section,
+    Solution,
     TableBlock,
     TheoremStatement,
 )
-from proofs.render.lesson_parts import SUBTITLE
+from proofs.render.lesson_editions import solution_blocks
+from proofs.render.lesson_parts import NAMES
 
 
 def md_text(text: str) -> str:
@@ -85,8 +91,10 @@ def inline(pieces: Sequence[Piece], pages: dict[str, str]) -> str:
             )
         elif isinstance(piece, Link):
             out.append(f"<{piece.url}>")
+        elif isinstance(piece, Mono):
+            out.append(f"`{piece.text}`")
         else:
-            out.append(f"${math(piece)}$")
+            out.append(f"${math(piece, fold=True)}$")
     return "".join(out)
 
 
@@ -94,8 +102,14 @@ def display(body: str) -> str:
     return f"$$\n{body}\n$$"
 
 
+def chain_rows(block: Chain) -> list[str]:
+    """The chain's aligned rows for MathJax and KaTeX, its lead (if any) before the first."""
+    rows = with_lead(derivation_rows(block.derivation, justify="text", names=NAMES), block.lead)
+    return [row.removesuffix(" \\\\*") for row in rows]  # KaTeX has no \\*
+
+
 def chain_md(block: Chain, pages: dict[str, str]) -> str:
-    rows = derivation_rows(block.derivation, justify="text")
+    rows = chain_rows(block)
     math_text = display("\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}")
     return (inline(block.intro, pages) + "\n\n" if block.intro else "") + math_text
 
@@ -107,34 +121,64 @@ def cell_md(cell: Cell, spec: str) -> str:
     return text.replace("|", "\\|") if not is_number(cell) else text
 
 
-def table_md(
-    table: Table, caption: str | Sequence[Piece], note: str | None, pages: dict[str, str]
-) -> str:
+def pieces_of(text: str | Sequence[Piece]) -> tuple[Piece, ...]:
+    return (text,) if isinstance(text, str) else tuple(text)
+
+
+def table_md(block: TableBlock, pages: dict[str, str]) -> str:
+    table, caption, note = block.table, block.caption, block.note
     specs = table.formats or ("",) * len(table.columns)
     align = [
         "---:" if table.rows and all(is_number(r[c]) for r in table.rows) else ":---"
         for c in range(len(table.columns))
     ]
-    lines = [
-        f"*{inline((caption,) if isinstance(caption, str) else caption, pages)}*",
-        "",
-        "| " + " | ".join(c.replace("|", "\\|") for c in table.columns) + " |",
+    header = [inline(h, pages) for h in block.header] or [
+        c.replace("|", "\\|") for c in table.columns
+    ]
+    caption_md = inline(pieces_of(caption), pages)
+    lines = [f"*{caption_md}*", ""] if caption_md else []
+    lines += [
+        "| " + " | ".join(header) + " |",
         "| " + " | ".join(align) + " |",
     ]
-    lines += [
-        "| " + " | ".join(cell_md(c, s) for c, s in zip(row, specs, strict=True)) + " |"
-        for row in table.rows
-    ]
-    text = table.note if note is None else note
-    if table.passed is not None:
-        text += " (check passed)" if table.passed else " (check FAILED)"
+    for j, row in enumerate(table.rows):
+        cells = [cell_md(c, s) for c, s in zip(row, specs, strict=True)]
+        if block.labels:
+            cells[0] = inline(block.labels[j], pages)
+        lines.append("| " + " | ".join(cells) + " |")
+    text = inline(pieces_of(table.note if note is None else note), pages).strip()
+    if table.passed is False:
+        text += " **(check FAILED)**"
     if text:
-        lines += ["", md_text(text.strip())]
+        lines += ["", text]
     return "\n".join(lines)
 
 
-def block_md(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
-    """One block of the lesson in Markdown."""
+def solution_md(block: Solution, pages: dict[str, str], figure_suffix: str, *, hidden: bool) -> str:
+    """A solution in place (author), or folded in <details> (student), as the module folds its
+    answers."""
+    if not hidden:
+        shown = solution_blocks(block)
+        return "\n\n".join(t for t in (block_md(b, pages, figure_suffix) for b in shown) if t)
+    inner = [block_md(b, pages, figure_suffix, student=True) for b in block.blocks]
+    body = "\n\n".join(t for t in inner if t)
+    return f"<details><summary>{md_text(block.title)}</summary>\n\n{body}\n\n</details>"
+
+
+def prose_table_md(block: ProseTable, pages: dict[str, str]) -> str:
+    """A pipe table of prose and $math$."""
+
+    def row(cells: Sequence[Sequence[Piece]]) -> str:
+        return "| " + " | ".join(inline(c, pages).replace("|", "\\|") for c in cells) + " |"
+
+    lines = [row(block.header), "| " + " | ".join(":---" for _ in block.header) + " |"]
+    return "\n".join(lines + [row(r) for r in block.rows])
+
+
+def block_md(
+    block: Block, pages: dict[str, str], figure_suffix: str, *, student: bool = False
+) -> str:
+    """One block of the lesson in Markdown (student: solutions folded)."""
     if isinstance(block, Heading):
         return f"{'#' * min(block.level + 1, 3)} {inline(block.text, pages)}"
     if isinstance(block, Para):
@@ -154,7 +198,11 @@ def block_md(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
     if isinstance(block, ProofEnd):
         return '<p align="right">∎</p>'
     if isinstance(block, TableBlock):
-        return table_md(block.table, block.caption, block.note, pages)
+        return table_md(block, pages)
+    if isinstance(block, ProseTable):
+        return prose_table_md(block, pages)
+    if isinstance(block, Solution):
+        return solution_md(block, pages, figure_suffix, hidden=student)
     if isinstance(block, Figure):
         return (
             f'<a id="{anchor(block.label)}"></a>![Figure {block.number}]({block.stem}{figure_suffix})'
@@ -165,7 +213,7 @@ def block_md(block: Block, pages: dict[str, str], figure_suffix: str) -> str:
             (f"{j}. " if block.numbered else "- ") + inline(item, pages)
             for j, item in enumerate(block.items, 1)
         )
-    if isinstance(block, AppendixStart | Code):
+    if isinstance(block, AppendixStart | Code | Exercise | NotebookOnly):
         return ""
     raise TypeError(f"cannot print a block of type {type(block).__name__}")
 
@@ -181,14 +229,22 @@ def section_md(lesson: Lesson, section: Section, pages: dict[str, str], figure_s
         nxt = lesson.sections[j + 1]
         nav.append(f"[{md_text(nxt.title)}]({page_name(lesson, nxt, 'md')}) →")
     body = [f"# {section_number(lesson, section)}. {md_text(section.title)}"]
-    body += [t for t in (block_md(b, pages, figure_suffix) for b in section.blocks) if t]
+    blocks = (block_md(b, pages, figure_suffix, student=lesson.student) for b in section.blocks)
+    body += [t for t in blocks if t]
     body.append(" · ".join(nav))
     return "\n\n".join(body) + "\n"
 
 
 def index_md(lesson: Lesson) -> str:
     """README.md: the title and the table of contents."""
-    lines = [f"# {md_text(lesson.title)}", "", f"*{md_text(SUBTITLE)}*", "", "## Contents", ""]
+    lines = [
+        f"# {md_text(lesson.title)}",
+        "",
+        f"*{md_text(lesson.subtitle)}*",
+        "",
+        "## Contents",
+        "",
+    ]
     for section in lesson.sections:
         number = section_number(lesson, section)
         lines.append(f"- [{number}. {md_text(section.title)}]({page_name(lesson, section, 'md')})")

@@ -1,57 +1,72 @@
-"""The lesson as a Jupyter notebook: its prose in Markdown cells, and code cells that prove each
-theorem, recompute each table and draw each figure, so a student runs it top to bottom.
+"""The lesson as a Jupyter notebook: a lab. The lesson's prose in Markdown cells, the module's own
+code and calls of the public API in code cells, and exercises the student completes, each
+followed by a cell that checks the answer with the prover.
 
-The notebook is written unexecuted (no outputs), as nbformat 4 JSON with fixed cell ids, so two
-runs give the same bytes.
+The student edition leaves each exercise open ("not answered yet" when run as shipped) and folds
+the answers in <details>; the author edition has the solutions filled in. Tables are printed
+as computed when the notebook was made; figures are drawn by their code cells. The notebook is
+written unexecuted (no outputs), as nbformat 4 JSON with fixed cell ids, so two runs give the
+same bytes.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from proofs.render.lesson_blocks import (
     Block,
+    Code,
+    Exercise,
     Figure,
     Lesson,
-    ProofEnd,
+    NotebookOnly,
     Section,
-    TableBlock,
-    TheoremStatement,
+    Solution,
 )
+from proofs.render.lesson_editions import solution_blocks
 from proofs.render.markdown_lesson import (
     anchor,
     block_md,
-    inline,
     label_pages,
     md_text,
     section_number,
 )
 
-SETUP = '''from IPython.display import SVG
+SETUP = '''import numpy as np
+import sympy as sp
+from IPython.display import SVG
 
-from numeric.checks.layouts import conventions_table
-from numeric.module_tables import module_report
-from proofs import registry
-from proofs.render.tables import render_tables
+import numeric
+from proofs import find_shift_map, prove_identity
 
-# The module's tables, recomputed: PE rows, bounds, uniqueness, rotation, exercises 1-3.
-tables = dict(zip(
-    ("pe_rows", "bounds", "unique", "rotation", "exercise_1", "exercise_2", "exercise_3"),
-    module_report(),
-))
-
-
-def prove(name):
-    """Check every step of the theorem called name; print each part's verdict."""
-    result = registry.build(name).verify()
-    for part in result.parts:
-        print(f"{part.verdict.status:>9}  {part.part.title}")
-    print(f"Theorem {name}: {result.status}")
+# The lesson's symbols, with the hypotheses the proofs use.
+pos, k = sp.symbols("pos k", real=True)
+i = sp.Symbol("i", integer=True, nonnegative=True)
+d_model = sp.Symbol("d_model", integer=True, positive=True, even=True)
 
 
-def show(table):
-    """Print a table as text."""
-    print(render_tables([table], "text"))'''
+def R(theta):
+    """The module's rotation matrix R(θ)."""
+    return sp.Matrix([[sp.cos(theta), sp.sin(theta)], [-sp.sin(theta), sp.cos(theta)]])
+
+
+def pair(position, w):
+    """The pair (sin, cos) at a position and frequency w, as a column."""
+    return sp.Matrix([sp.sin(position * w), sp.cos(position * w)])
+
+
+def report(verdict):
+    """Say what the prover found, with the counterexample when there is one."""
+    print(verdict.status + ":", verdict.reason)
+    if verdict.counterexample is not None:
+        print("counterexample", verdict.counterexample.describe())'''
+
+INTRO = (
+    "Run the cells from top to bottom. Code cells hold the module's own code and calls of "
+    "pe-proofs; each exercise is a cell for you to complete, followed by a cell that checks your "
+    "answer with the prover (it says *not answered yet* until you do)."
+)
 
 
 def _cell(kind: str, source: str, number: int) -> dict[str, object]:
@@ -67,70 +82,82 @@ def _cell(kind: str, source: str, number: int) -> dict[str, object]:
     return cell
 
 
-def code_for(block: Block, lesson: Lesson, theorem: str) -> str:
-    """The code cell that follows block, or "" when none does."""
-    if isinstance(block, TableBlock) and block.source:
-        return f"show({block.source})"
-    if isinstance(block, Figure):
-        dotted, kwargs = lesson.figures[block.stem]
-        module, _, function = dotted.rpartition(".")
-        arguments = "".join(f", {k}={v!r}" for k, v in kwargs.items())
-        return (
-            f"from {module} import {function}\n\n"
-            f'{function}("{block.stem}.svg"{arguments})\nSVG("{block.stem}.svg")'
-        )
-    if isinstance(block, ProofEnd) and theorem:
-        return f'prove("{theorem}")'
-    return ""
+def figure_code(block: Figure, lesson: Lesson) -> str:
+    """The code cell that draws a figure and shows it."""
+    dotted, kwargs = lesson.figures[block.stem]
+    module, _, function = dotted.rpartition(".")
+    arguments = "".join(f", {k}={v!r}" for k, v in kwargs.items())
+    return (
+        f"from {module} import {function}\n\n"
+        f'{function}("{block.stem}.svg"{arguments})\nSVG("{block.stem}.svg")'
+    )
 
 
-def section_cells(lesson: Lesson, section: Section, pages: dict[str, str]) -> list[tuple[str, str]]:
-    """(kind, source) cells of one section: prose gathered into Markdown cells, code between.
+class _Cells:
+    """The cells of one section: prose gathered into Markdown cells, code between."""
 
-    A table or figure is made by its code cell; the prose keeps its caption.
-    """
-    cells: list[tuple[str, str]] = []
-    prose = [f"# {section_number(lesson, section)}. {md_text(section.title)}"]
+    def __init__(self, lesson: Lesson, pages: dict[str, str]) -> None:
+        self.lesson = lesson
+        self.pages = pages
+        self.cells: list[tuple[str, str]] = []
+        self.prose: list[str] = []
 
-    def flush() -> None:
-        if prose:
-            cells.append(("markdown", "\n\n".join(prose)))
-            prose.clear()
+    def flush(self) -> None:
+        if self.prose:
+            self.cells.append(("markdown", "\n\n".join(self.prose)))
+            self.prose.clear()
 
-    theorem = ""
-    for block in section.blocks:
-        if isinstance(block, TheoremStatement):
-            theorem = block.label.removeprefix("thm:")
-        code = code_for(block, lesson, theorem)
-        if isinstance(block, Figure):
-            flush()
-            cells.append(("code", code))
-            caption = block_md(block, pages, ".svg").split("\n\n", 1)[1]
-            prose.append(f'<a id="{anchor(block.label)}"></a>{caption}')
-            continue
-        if isinstance(block, TableBlock) and code:
-            caption = (block.caption,) if isinstance(block.caption, str) else block.caption
-            prose.append(f"*{inline(caption, pages)}*")
+    def code(self, source: str) -> None:
+        self.flush()
+        self.cells.append(("code", source))
+
+    def add(self, block: Block) -> None:
+        if isinstance(block, Code):
+            self.code(block.source)
+        elif isinstance(block, NotebookOnly):
+            for inner in block.blocks:
+                self.add(inner)
+        elif isinstance(block, Exercise):
+            self.code(block.source if self.lesson.student else block.answer)
+            self.code(block.check)
+        elif isinstance(block, Figure):
+            self.code(figure_code(block, self.lesson))
+            caption = block_md(block, self.pages, ".svg").split("\n\n", 1)[1]
+            self.prose.append(f'<a id="{anchor(block.label)}"></a>{caption}')
+        elif isinstance(block, Solution) and not self.lesson.student:
+            for inner in solution_blocks(block):
+                self.add(inner)
+        elif isinstance(block, Solution):
+            # Folded, as the module folds its answers. A figure of the answer is left out: its
+            # drawing would be a cell, and the student draws their own.
+            kept = tuple(b for b in block.blocks if not isinstance(b, Figure))
+            folded = replace(block, blocks=kept)
+            self.prose.append(block_md(folded, self.pages, ".svg", student=True))
         else:
-            text = block_md(block, pages, ".svg")
+            text = block_md(block, self.pages, ".svg", student=self.lesson.student)
             if text:
-                prose.append(text)
-        if code:
-            flush()
-            cells.append(("code", code))
-    flush()
-    return cells
+                self.prose.append(text)
+
+    def section(self, section: Section) -> list[tuple[str, str]]:
+        self.prose.append(f"# {section_number(self.lesson, section)}. {md_text(section.title)}")
+        for block in section.blocks:
+            self.add(block)
+        self.flush()
+        return self.cells
 
 
 def notebook_json(lesson: Lesson) -> str:
     """The whole notebook as nbformat 4 JSON."""
     pages = {label: "" for label in label_pages(lesson, "ipynb")}
     cells = [
-        ("markdown", f"# {md_text(lesson.title)}\n\nRun the cells from top to bottom."),
+        (
+            "markdown",
+            f"# {md_text(lesson.title)}\n\n*{md_text(lesson.subtitle)}*\n\n{INTRO}",
+        ),
         ("code", SETUP),
     ]
     for section in lesson.sections:
-        cells += section_cells(lesson, section, pages)
+        cells += _Cells(lesson, pages).section(section)
     notebook = {
         "cells": [_cell(kind, source, j) for j, (kind, source) in enumerate(cells)],
         "metadata": {

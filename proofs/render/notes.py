@@ -1,14 +1,16 @@
 """Course notes: the files of a notes folder, in each format, from the verified lesson.
 
-proofs.cli.verify verifies the theorems and recomputes the module's tables; this module builds
-the lesson (proofs.render.lesson) and returns file name -> bytes for one format; proofs.cli.files
-writes them.
+The notes commands (proofs.cli) verify the theorems and compute the tables; this module builds
+the lesson in the edition asked for (proofs.render.lesson.build_lesson: brief or full, for a
+student or an author) and returns file name -> bytes for one format; proofs.cli.files writes
+them. Any printer gets its lesson the same way: build_lesson(runs, tables, brief=…,
+edition=…), then prints its blocks.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from numeric.result_table import Table
@@ -19,21 +21,28 @@ from proofs.render.lesson import build_lesson
 
 
 def latex_files(
-    checked: Sequence[TheoremRun], module_tables: Sequence[Table], *, brief: bool = False
+    checked: Sequence[TheoremRun],
+    tables: Mapping[str, Table],
+    *,
+    brief: bool = False,
+    edition: str = "author",
 ) -> dict[str, bytes]:
     """The LaTeX notes: main.tex and its figures as PDF (vector graphics)."""
-    lesson = build_lesson(checked, module_tables, brief=brief)
+    lesson = build_lesson(checked, tables, brief=brief, edition=edition)
     files = figure_files(lesson.figures, ".pdf")
-    tex = latex_lesson.lesson_tex(lesson, brief=brief, figure_suffix=".pdf")
-    files["main.tex"] = tex.encode("utf-8")
+    files["main.tex"] = latex_lesson.lesson_tex(lesson, figure_suffix=".pdf").encode("utf-8")
     return dict(sorted(files.items()))
 
 
 def markdown_files(
-    checked: Sequence[TheoremRun], module_tables: Sequence[Table]
+    checked: Sequence[TheoremRun],
+    tables: Mapping[str, Table],
+    *,
+    brief: bool = False,
+    edition: str = "author",
 ) -> dict[str, bytes]:
     """The Markdown notes: README.md, a page per section, and the figures as SVG beside them."""
-    lesson = build_lesson(checked, module_tables, brief=False)
+    lesson = build_lesson(checked, tables, brief=brief, edition=edition)
     files = figure_files(lesson.figures, ".svg")
     for name, text in markdown_lesson.markdown_pages(lesson, ".svg").items():
         files[name] = text.encode("utf-8")
@@ -54,10 +63,15 @@ def katex_files(dist: Path) -> dict[str, bytes]:
 
 
 def html_files(
-    checked: Sequence[TheoremRun], module_tables: Sequence[Table], katex_dist: Path
+    checked: Sequence[TheoremRun],
+    tables: Mapping[str, Table],
+    katex_dist: Path,
+    *,
+    brief: bool = False,
+    edition: str = "author",
 ) -> dict[str, bytes]:
     """The HTML site: index.html, a page per section, SVG figures and a local copy of KaTeX."""
-    lesson = build_lesson(checked, module_tables, brief=False)
+    lesson = build_lesson(checked, tables, brief=brief, edition=edition)
     files = figure_files(lesson.figures, ".svg")
     for name, text in html.html_pages(lesson, ".svg").items():
         files[name] = text.encode("utf-8")
@@ -66,8 +80,13 @@ def html_files(
 
 
 def notebook_files(
-    checked: Sequence[TheoremRun], module_tables: Sequence[Table]
+    checked: Sequence[TheoremRun],
+    tables: Mapping[str, Table],
+    *,
+    brief: bool = False,
+    edition: str = "author",
 ) -> dict[str, bytes]:
-    """The notebook: lesson.ipynb, unexecuted; its code cells prove, tabulate and draw."""
-    lesson = build_lesson(checked, module_tables, brief=False)
+    """The notebook: lesson.ipynb, unexecuted; a lab the student completes (the author's
+    edition has the solutions filled in)."""
+    lesson = build_lesson(checked, tables, brief=brief, edition=edition)
     return {"lesson.ipynb": notebook.notebook_json(lesson).encode("utf-8")}

@@ -11,11 +11,16 @@ import copy
 import textwrap
 
 import sympy as sp
+from sympy.printing.conventions import split_super_sub
 from sympy.printing.precedence import PRECEDENCE, precedence_traditional
 from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.pretty_symbology import pretty_use_unicode
 from sympy.printing.pretty.stringpict import prettyForm
 
+# The notes' reading order (pos before k, coefficients before frequencies, sin before cos),
+# so that the terminal writes (pos + k)·ω_i as the notes and the module do.
+from proofs.render.latex_math import _factor_key as factor_key
+from proofs.render.latex_math import _term_key as term_key
 from proofs.render.structure import is_structured, structure_text
 from proofs.render.text_style import DEFAULT_WIDTH, Style, ascii_text
 
@@ -32,6 +37,10 @@ ELIDED_KEEP = 2
 BLOCK_LIMIT = 4
 # A sum of more terms than this shows its first three and last two terms around ⋯.
 SUM_LIMIT = 8
+# A power of ten at least this large prints as 10ⁿ, not as its digits.
+POWER_OF_TEN = 10**7
+# In Unicode, the prose's product dot and minus sign, not SymPy's ⋅ and hyphen.
+UNICODE_SIGNS = str.maketrans({"⋅": "·", "-": "−"})
 
 
 def _rotation(block: sp.MatrixBase) -> tuple[sp.Expr, bool] | None:
@@ -98,7 +107,69 @@ class TerminalPrinter(PrettyPrinter):
         head, _, tail = e.name.partition("_")
         if head and len(tail) > 1 and tail.isalpha():
             return prettyForm(e.name)
+        base, sups, subs = split_super_sub(e.name)
+        if self.unicode and subs and not sups:
+            # A subscript as the prose writes it: ω_i, ω_(i+1), a_11, not ωᵢ.
+            index = "".join(subs)
+            index = index if index.isalnum() else f"({index})"
+            return prettyForm(super()._print_Symbol(sp.Symbol(base)).s + "_" + index)
         return super()._print_Symbol(e, bold_name)
+
+    def _print_Rational(self, expr: sp.Rational) -> prettyForm:
+        # 10²¹, not 1000000000000000000000: a Vandermonde system's denominators stay readable.
+        if expr.q == 1 and abs(expr.p) >= POWER_OF_TEN and _power_of_ten(abs(expr.p)):
+            power = self._print(sp.Pow(10, len(str(abs(expr.p))) - 1, evaluate=False))
+            return prettyForm(*power.left("-")) if expr.p < 0 else power
+        if expr.q >= POWER_OF_TEN and _power_of_ten(expr.q):
+            return self._print(sp.Mul(expr.p, sp.Pow(expr.q, -1, evaluate=False), evaluate=False))
+        return super()._print_Rational(expr)
+
+    def _print_Max(self, expr: sp.Max) -> prettyForm:
+        return self._print_Function(sp.Function("max")(*expr.args))
+
+    def _print_Mul(self, product: sp.Mul) -> prettyForm:
+        if not isinstance(product, sp.Mul):
+            return super()._print_Mul(product)  # SymPy routes some powers through here
+        if sp.Mul(*product.args).args != product.args:
+            return self._shown_product(product)
+        return self._product(sorted(product.args, key=factor_key))
+
+    def _shown_product(self, product: sp.Mul) -> prettyForm:
+        """A product kept unevaluated to show a step (the exponent −2·0/d_model before it is
+        0): every factor stays, but a factor 1 goes, a −1 is a sign, a reciprocal a
+        denominator, and the larger numbers come first ((pos + 2000·π)/10, not …⋅1/10)."""
+        args = list(product.args)
+        negative = args.count(sp.S.NegativeOne) % 2 == 1
+        args = [a for a in args if a not in (sp.S.One, sp.S.NegativeOne)] or [sp.S.One]
+        numbers = sorted((a for a in args if a.is_Number), key=lambda n: -abs(n))
+        others = sorted((a for a in args if not a.is_Number), key=factor_key)
+        form = self._product([*numbers, *others], keep_numbers=True)
+        return prettyForm(*form.left("-"), binding=prettyForm.NEG) if negative else form
+
+    def _product(self, factors: list[sp.Basic], keep_numbers: bool = False) -> prettyForm:
+        """factors multiplied in the order given, reciprocals as one denominator (SymPy's
+        _print_Mul, without its own reordering); keep_numbers: 2·0 stays 2·0."""
+        top: list[sp.Basic] = []
+        bottom: list[sp.Basic] = []
+        for item in factors:
+            if item.is_commutative and item.is_Pow and item.exp.is_Rational and item.exp < 0:
+                bottom.append(sp.Pow(item.base, -item.exp, evaluate=item.exp == -1))
+            elif item.is_Rational and not keep_numbers:
+                if item.p != 1:
+                    top.append(sp.Rational(item.p))
+                if item.q != 1:
+                    bottom.append(sp.Rational(item.q))
+            elif item.is_Rational and item.q != 1:
+                if item.p != 1:
+                    top.append(sp.Rational(item.p))
+                bottom.append(sp.Rational(item.q))
+            else:
+                top.append(item)
+        numerator = [self._print(a) for a in top] or [self._print(sp.S.One)]
+        if not bottom:
+            return prettyForm.__mul__(*numerator)
+        denominator = [self._print(b) for b in bottom]
+        return prettyForm.__mul__(*numerator) / prettyForm.__mul__(*denominator)
 
     def _dots(self, kind: str) -> sp.Symbol:
         return sp.Symbol({"h": "⋯", "v": "⋮", "d": "⋱"}[kind] if self.unicode else "...")
@@ -106,7 +177,11 @@ class TerminalPrinter(PrettyPrinter):
     def _as_ordered_terms(self, expr: sp.Basic, order: str | None = None) -> list[sp.Basic]:
         if id(expr) in self._keep_order:
             return list(expr.args)
-        return super()._as_ordered_terms(expr, order=order)
+        terms = sorted(super()._as_ordered_terms(expr, order=order), key=term_key)
+        if not any(t.atoms(sp.Function) for t in terms):
+            # A polynomial reads constant last, as the module writes it: 2i + 1, d_model/2 − 1.
+            terms = [t for t in terms if not t.is_number] + [t for t in terms if t.is_number]
+        return terms
 
     def _print_Add(self, expr: sp.Add, order: str | None = None) -> prettyForm:
         terms = super()._as_ordered_terms(expr, order=order)
@@ -122,6 +197,9 @@ class TerminalPrinter(PrettyPrinter):
 
     def _print_MatrixBase(self, expr: sp.MatrixBase, lparens: str = "[", rparens: str = "]"):
         rows, cols = expr.shape
+        if rows == cols == 1:
+            # A row times a column is a number, not a 1×1 matrix.
+            return self._print(expr[0, 0])
         if rows <= MATRIX_LIMIT and cols <= MATRIX_LIMIT:
             return super()._print_MatrixBase(expr)
         if rows == cols and expr == sp.eye(rows):
@@ -216,6 +294,10 @@ class TerminalPrinter(PrettyPrinter):
         for arg in args[1:]:
             body = prettyForm(*body.right(", ", arg))
         return prettyForm(*prettyForm(*body.parens()).left("diag"))
+
+
+def _power_of_ten(n: int) -> bool:
+    return str(n).rstrip("0") == "1"
 
 
 def _render(form: prettyForm) -> list[str]:
@@ -336,7 +418,10 @@ def math_lines(expr: sp.Basic, width: int, unicode: bool = True) -> tuple[list[s
     was = pretty_use_unicode(unicode)
     try:
         form = _fit(TerminalPrinter(unicode, width), expr, width)
-        return [line.rstrip() for line in _render(form)], form.baseline
+        lines = [line.rstrip() for line in _render(form)]
+        if unicode:
+            lines = [line.translate(UNICODE_SIGNS) for line in lines]
+        return lines, form.baseline
     finally:
         pretty_use_unicode(was)
 

@@ -80,9 +80,11 @@ _MATH_UNICODE = {
     "✓": r"\checkmark",
     "✗": r"\times",
 }
-_SCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵀⁱⁿ₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-Tin0123456789+-")
+_SCRIPTS = str.maketrans(
+    "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵀⁱⁿ₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼₖₘₙₚ₍₎", "0123456789+-Tin0123456789+-ijkmnp()"
+)
 _SUPERSCRIPTS = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵀⁱⁿ")
-_SUBSCRIPTS = set("₀₁₂₃₄₅₆₇₈₉₊₋")
+_SUBSCRIPTS = set("₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼₖₘₙₚ₍₎")
 # A name with a subscript in prose, such as d_model, ω_i or PE_i: set in math like the formulas.
 # Short names only: a longer word with an underscore is an identifier and stays text.
 _SUBSCRIPTED = re.compile(
@@ -144,7 +146,9 @@ def _subscript(match: re.Match[str]) -> str:
 def _power(match: re.Match[str]) -> str:
     base, bracketed, plain = match.groups()
     exponent = _SUBSCRIPTED.sub(lambda m: _subscript(m)[1:-1], bracketed or plain)
-    tex = "".join(_math_char(c) or c for c in exponent)
+    tex = "".join(_math_char(c) + " " if _math_char(c) else c for c in exponent)
+    # Function names in an exponent are upright, as in the formulas: \max, not max.
+    tex = re.sub(r"\b(max|min|log|exp|sin|cos)\b", r"\\\1 ", tex)
     return f"\x00{base}^{{{tex}}}\x01"
 
 
@@ -179,7 +183,10 @@ def tex_text(text: str) -> str:
             while end < len(marked) and marked[end] in kind:
                 end += 1
             mark = "^" if kind is _SUPERSCRIPTS else "_"
-            out.append(f"${mark}{{{marked[j:end].translate(_SCRIPTS)}}}$")
+            script = marked[j:end].translate(_SCRIPTS)
+            # One transpose symbol in the notes: the formulas' upright T.
+            script = r"\mathsf{T}" if script == "T" else script
+            out.append(f"${mark}{{{script}}}$")
             j = end
             continue
         if char in _TEXT_ESCAPES:

@@ -1,14 +1,16 @@
 """Terminal printer: a theorem as a student reads it top to bottom, within the terminal's width.
 
-Per theorem: the statement, each part's chain in typeset math (proofs.render.terminal_math),
-one line per step naming its rule, and the verdict. The per-link check details come with
-verbose. proofs.render.text_style says whether to use Unicode, color, how wide the terminal
-is and how much detail to show.
+Two sizes. render_summary: a theorem in a few lines (its statement, verdict, numeric twin and
+time), what the whole run prints. render_theorem: the statement, each part's chain in typeset
+math (proofs.render.terminal_math), one line per step naming its rule, and each part's verdict
+in a reader's words (proofs.render.text_verdicts); the per-link check details and the engine's
+own reasons come with verbose. proofs.render.text_style says whether to use Unicode, color, how
+wide the terminal is and how much detail to show.
 """
 
 from __future__ import annotations
 
-from proofs.engine.derivation import Derivation, LinkResult, Verdict
+from proofs.engine.derivation import Derivation, LinkResult, Step, Verdict
 from proofs.engine.facts import LinearSystem, Part
 from proofs.engine.pointwise import MAX_BITS, START_BITS
 from proofs.engine.theorem import TheoremRun
@@ -17,6 +19,7 @@ from proofs.render.steps import step_text
 from proofs.render.tables import aligned_columns
 from proofs.render.terminal_math import block
 from proofs.render.text_style import COLOR, Style, shown
+from proofs.render.text_verdicts import verdict_words
 
 # ---- theorems ---------------------------------------------------------------------------------
 
@@ -39,6 +42,13 @@ def link_details(link: LinkResult, style: Style) -> list[str]:
     return [style.paint(line, "2") for line in out]
 
 
+def _justification(step: Step) -> str:
+    """The step's rule and note, the note left out when the rule's words already say it."""
+    if step.note and step.cited and step.note in step.cited:
+        return step.cited
+    return step_text(step)
+
+
 def _chain(derivation: Derivation, verdict: Verdict, style: Style) -> list[str]:
     out = []
     for j, step in enumerate(derivation.steps):
@@ -47,9 +57,9 @@ def _chain(derivation: Derivation, verdict: Verdict, style: Style) -> list[str]:
             continue
         link = verdict.links[j - 1] if j - 1 < len(verdict.links) else None
         if link is None:
-            out += style.wrap(step_text(step), indent=6, hang=4)
+            out += style.wrap(_justification(step), indent=6, hang=4)
         else:
-            out += style.marked(link.status, step_text(step), indent=6, hang=4)
+            out += style.marked(link.status, _justification(step), indent=6, hang=4)
         if link is not None and (style.verbose or link.status != "proved"):
             out += link_details(link, style)
     return out
@@ -86,7 +96,10 @@ def render_part(part: Part, verdict: Verdict, number: int, style: Style | None =
         if isinstance(part, Derivation)
         else _fact(part, verdict, style)
     )
-    out += style.marked(verdict.status, str(verdict), indent=4)
+    words = verdict_words(part, verdict)
+    out += style.marked(verdict.status, words, indent=4)
+    if style.verbose and words != str(verdict):
+        out += [style.paint(line, "2") for line in style.wrap(f"engine: {verdict.reason}", 8, 2)]
     if verdict.counterexample and not isinstance(part, Derivation):
         out += style.wrap(f"counterexample {verdict.counterexample.describe()}", indent=4, hang=2)
     return "\n".join(out)
@@ -112,6 +125,30 @@ def render_theorem(result: TheoremRun, style: Style | None = None) -> str:
     for remark in th.remarks:
         out += style.wrap(f"Note: {remark}", hang=6)
     out.append(theorem_verdict(result, style))
+    return "\n".join(out)
+
+
+def render_summary(result: TheoremRun, style: Style | None = None) -> str:
+    """A theorem in a few lines: its verdict's mark, its name and its statement; the closing
+    table gives each one's parts, links, numeric twin and time.
+
+    A part that is not proved is named with its reason, and a twin that failed with its
+    headline, so a failure shows without the chains.
+    """
+    style = style or Style()
+    th = result.theorem
+    twin_failed = result.table is not None and result.table.passed is False
+    status = "refuted" if twin_failed and result.status == "proved" else result.status
+    out = style.marked(status, f"{th.name}: {th.statement}", hang=2)
+    out[0] = out[0].replace(f"{th.name}:", style.paint(f"{th.name}:", "1"), 1)
+    for n, pr in enumerate(result.parts, 1):
+        if not pr.verdict.proved:
+            out += style.wrap(f"[{n}] {pr.part.name}: {pr.part.title}", indent=2, hang=4)
+            out += style.marked(pr.verdict.status, str(pr.verdict), indent=4)
+    if twin_failed:
+        out += style.marked("refuted", f"numeric twin FAILED: {result.table.headline}", indent=2)
+    if result.coq is not None:
+        out += style.wrap(result.coq.summary(), indent=2)
     return "\n".join(out)
 
 

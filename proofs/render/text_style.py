@@ -18,10 +18,15 @@ ASCII_MARK = {"proved": "ok", "refuted": "NO", "undecided": "??"}
 COLOR = {"proved": "32", "refuted": "31", "undecided": "33"}
 
 DEFAULT_WIDTH = 100
+# Prose is wrapped at most this wide, however wide the terminal: longer lines read badly. Math
+# may use the whole width.
+PROSE_WIDTH = 100
 
 
 _NBSP = "\u00a0"
 _RELATION = re.compile(r"\S+ (?:≠|≤|≥|!=|<=|>=) \S+")
+# A short bracketed group, one level of nesting at most: "r(pos + k)", "[pos/L, 1]".
+_GROUP = re.compile(r"[(\[](?:[^()\[\]]|\([^()]*\)){1,24}[)\]]")
 
 
 @dataclass(frozen=True)
@@ -42,8 +47,9 @@ class Style:
         return f"\033[{code}m{text}\033[0m" if self.color else text
 
     def text(self, words: str) -> str:
-        """words as they can be printed: unchanged in Unicode, transliterated in ASCII."""
-        return words if self.unicode else ascii_text(words)
+        """words as they can be printed: in Unicode with the prose's product dot (· not SymPy's
+        ⋅), transliterated in ASCII."""
+        return words.replace("⋅", "·") if self.unicode else ascii_text(words)
 
     def marked(self, status: str, words: str, indent: int = 0, hang: int = 2) -> list[str]:
         """The status mark, then words, wrapped like wrap (the mark counted at its printed width)."""
@@ -55,10 +61,12 @@ class Style:
     def wrap(self, words: str, indent: int = 0, hang: int = 0) -> list[str]:
         """words wrapped at the width: first line indented by indent, the rest by indent + hang."""
         # A relation such as "k ≠ 0" stays on one line: its spaces are made unbreakable.
+        # So does a short bracketed group such as "PE(pos + k)".
         text = _RELATION.sub(lambda m: m[0].replace(" ", _NBSP), self.text(words))
+        text = _GROUP.sub(lambda m: m[0].replace(" ", _NBSP), text)
         lines = textwrap.wrap(
             text,
-            width=max(20, self.width),
+            width=max(20, min(self.width, PROSE_WIDTH)),
             initial_indent=" " * indent,
             subsequent_indent=" " * (indent + hang),
             break_on_hyphens=False,

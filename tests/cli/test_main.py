@@ -3,6 +3,7 @@
 
 import io
 import json
+import re
 import subprocess
 import sys
 from importlib.metadata import version
@@ -21,10 +22,78 @@ def test_prove_one_theorem_prints_steps_and_verdict(capsys):
     assert "✓ numeric twin ramp_table" in out
 
 
-def test_default_command_proves_everything(capsys):
+def test_default_command_proves_everything_in_a_summary(capsys):
+    from proofs import registry
+
     assert main(["--no-twin"]) == 0
     out = capsys.readouterr().out
+    names = registry.names()
+    blocks = [line.split(":")[0][2:] for line in out.splitlines() if line.startswith("✓ ")]
+    assert blocks[: len(names)] == names  # every theorem, in the lesson's order, proved
+    for name in names:  # and its row in the closing table
+        assert any(line.split()[:1] == [name] and "proved" in line for line in out.splitlines())
+    assert "✓ matrix product" not in out and "[1] " not in out  # no chains
+    assert "pe-proofs prove NAME" in out
+
+
+def test_steps_prints_every_chain(capsys):
+    assert main(["--steps", "--no-twin"]) == 0
+    out = capsys.readouterr().out
     assert "rotation: PROVED" in out and "ramp: PROVED" in out
+    assert "✓ matrix product" in out
+
+
+def test_the_default_run_fits_two_screens_at_100_columns(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main([]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) <= 100 and max(map(len, lines)) <= 100
+
+
+# What the engine says in its own terms, and SymPy's raw output, which a reader should not meet
+# in the default run (issue 22, section 8).
+JARGON = (
+    "its free symbols do not include",
+    "partition checked",
+    "one template in",
+    "SymPy's assumptions",
+    "not checked by the engine",
+    "pi.is_irrational",
+    "unique solution {",
+    "find_shift_map",
+    "(rounded)",
+    "⋅1",
+    "2⋅0⋅",
+    "ωᵢ",
+)
+
+
+def test_the_default_run_speaks_to_a_reader(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert not [word for word in JARGON if word in out]
+    assert not re.search(r"\d{8}", out)  # no 22-digit denominators
+
+
+def test_a_fact_s_verdict_reads_as_what_was_shown(capsys):
+    assert main(["prove", "rotation", "unique", "ramp", "--no-twin"]) == 0
+    out = capsys.readouterr().out
+    assert "✓ proved: pos does not appear in it" in out
+    assert "✓ proved: on each of the 4 blocks, both sides are lemma pair_shift at that block" in out
+    assert "✓ proved: nonzero, given L > 0 and k ≠ 0" in out
+    assert "✓ proved: the one solution is a = 1" in out
+    assert "together they force 0 = k/L, which is false" in out
+    assert "its free symbols" not in out and "partition checked" not in out
+    # --verbose keeps the engine's own reason under the reader's words.
+    assert main(["prove", "rotation", "--no-twin", "--verbose"]) == 0
+    assert "engine: its free symbols do not include pos" in capsys.readouterr().out
+
+
+def test_one_notation_for_omega_and_the_order_of_pos_and_k(capsys):
+    assert main(["prove", "rotation", "--no-twin"]) == 0
+    out = capsys.readouterr().out
+    assert "sin((pos + k)·ω_i)" in out and "ω_i·(k + pos)" not in out and "ωᵢ" not in out
+    assert "= [cos" not in out and "= [1]" not in out  # no 1×1 matrices
 
 
 def test_list_names_every_theorem(capsys):
@@ -217,7 +286,7 @@ def test_each_twin_line_says_its_headline(capsys) -> None:
     out = capsys.readouterr().out
     headline = registry.build("bounded").run_twin().headline
     flowing = " ".join(out.split())
-    assert headline and f"numeric twin bounds_and_norms_table: {headline}: passed" in flowing
+    assert headline and f"numeric twin bounds_and_norms_table passed: {headline}" in flowing
 
 
 def test_a_bug_is_an_internal_error_with_its_traceback_not_a_usage_error(

@@ -7,7 +7,7 @@ import sympy as sp
 
 from proofs.definitions import POS, K, dense_shift_matrix, pe_vector
 from proofs.render.terminal_math import math_lines
-from proofs.render.text import render_theorem
+from proofs.render.text import render_summary, render_theorem, summary_table
 from proofs.render.text_style import Style
 
 
@@ -20,11 +20,27 @@ def test_every_theorem_fits_the_width(checked_notes, width):
         assert len(widest) <= width, f"{checked.theorem.name}: {widest!r}"
 
 
-def test_the_default_run_is_not_a_flood(checked_notes):
-    # Before the terminal printer was rewritten, the first eleven theorems alone took about
-    # 2,000 lines, 180 a theorem; a budget per theorem holds as theorems are added.
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_every_summary_fits_the_width(checked_notes, width):
+    style = Style(width=width)
+    for checked in checked_notes:
+        lines = render_summary(checked, style).splitlines()
+        assert max(map(len, lines)) <= width, checked.theorem.name
+        assert len(lines) <= 9, checked.theorem.name
+
+
+def test_every_chain_is_not_a_flood(checked_notes):
+    # Before the terminal printer was rewritten, the theorems alone took about 2,000 lines.
     total = sum(len(render_theorem(c).splitlines()) for c in checked_notes)
     assert total < 130 * len(checked_notes)
+
+
+def test_the_closing_total_is_the_wall_clock_time(checked_notes):
+    # The theorems run in parallel: their times add up to more than the run took.
+    table = summary_table(list(checked_notes), 0.5, Style())
+    total = table.splitlines()[-2]
+    assert total.startswith("total") and total.endswith("0.5 s")
+    assert sum(c.seconds for c in checked_notes) > 0.5
 
 
 def test_ascii_style_prints_only_ascii(checked_notes):
@@ -65,11 +81,11 @@ def test_a_matrix_too_wide_names_its_entries():
     a, b = sp.symbols("a b")
     wide = sp.ImmutableMatrix([[sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b)] * 2] * 2)
     lines, _ = math_lines(wide, 40)
-    assert lines[0].startswith("⎡e₁  e₂⎤") and max(map(len, lines)) <= 40
-    assert any(line.startswith("e₄ = ") for line in lines)
+    assert lines[0].startswith("⎡e_1  e_2⎤") and max(map(len, lines)) <= 40
+    assert any(line.startswith("e_4 = ") for line in lines)
     long_row = sp.ImmutableMatrix([[sp.sin(a + j * b) * sp.cos(a - j * b) for j in range(64)]])
     lines, _ = math_lines(long_row, 40)
-    assert lines[0] == "[e₁  e₂  ⋯  e₃  e₄]" and len(lines) == 5
+    assert lines[0] == "[e_1  e_2  ⋯  e_3  e_4]" and len(lines) == 5
 
 
 @pytest.mark.slow
@@ -106,3 +122,23 @@ def test_reused_pictures_typeset_exactly_as_fresh_ones(monkeypatch) -> None:
     monkeypatch.setattr(terminal_math.TerminalPrinter, "_print", PrettyPrinter._print)
     fresh = [terminal_math.math_lines(e, w) for e in exprs for w in widths]
     assert kept == fresh
+
+
+def test_the_printer_writes_products_and_numbers_as_the_prose_does():
+    omega, k, pos, d = sp.symbols("omega_i k pos d_model")
+
+    def text(expr: sp.Basic) -> str:
+        return "\n".join(math_lines(expr, 80)[0])
+
+    assert text(sp.sin(omega * (k + pos))) == "sin((pos + k)·ω_i)"
+    assert text(sp.ImmutableMatrix([[sp.cos(k * omega)]])) == "cos(k·ω_i)"
+    # A step kept unevaluated shows its numbers, but no factor 1 and no ⋅1/10.
+    shown = sp.sin(sp.Mul(1, pos + 2000 * sp.pi, evaluate=False))
+    assert text(shown) == "sin(pos + 2000·π)"
+    tenth = text(sp.sin(sp.Mul(sp.Rational(1, 10), pos, evaluate=False)))
+    assert "1·" not in tenth and "10" in tenth
+    exponent = text(sp.Pow(10000, sp.Mul(-1, 0, 2, 1 / d, evaluate=False), evaluate=False))
+    assert "2·0" in exponent and "·1" not in exponent
+    # A power of ten with many digits is 10ⁿ.
+    small = text(sp.Symbol("sigma") / 10**21)
+    assert "10000000" not in small and "21" in small

@@ -20,6 +20,7 @@ from proofs.render import (
     tex_prose,
     tex_width,
 )
+from proofs.render.lesson_blocks import TableBlock
 from proofs.render.steps import step_text
 
 
@@ -116,7 +117,9 @@ def test_prose_is_escaped_and_unicode_math_is_set():
     assert tex_prose.tex_text("d_model") == r"$d_{\mathrm{model}}$"
     assert tex_prose.tex_text("R(kω_i)") == r"R(k$\omega_{i}$)"
     assert tex_prose.tex_text("k ≠ 0") == r"k $\neq$ 0"
-    assert tex_prose.tex_text("M_j·M_kᵀ = M_(j+k)") == r"$M_{j} \cdot M_{k} ^{T}$ = $M_{j+k}$"
+    assert (
+        tex_prose.tex_text("M_j·M_kᵀ = M_(j+k)") == r"$M_{j} \cdot M_{k} ^{\mathsf{T}}$ = $M_{j+k}$"
+    )
     assert tex_prose.tex_text("rotation_table") == r"rotation\_table"
     assert tex_prose.tex_text("2^-53") == r"$2^{-53}$"
     with pytest.raises(ValueError, match="U\\+2603"):
@@ -137,15 +140,27 @@ def test_table_is_booktabs_with_numbers_in_math():
     table = Table(
         "t", ("k", "residual", "ok"), ((1, -2.5e-16, True), (-3, 0.5, False)), (".0f", ".2e", "")
     )
-    tex = latex_lesson.table_tex(table, "caption")
+    tex = latex_lesson.table_tex(TableBlock(table, "caption"))
     assert all(rule in tex for rule in (r"\toprule", r"\midrule", r"\bottomrule"))
     assert r"$-2.50\times 10^{-16}$" in tex and "$-3$" in tex
-    assert r"\begin{tabular}{rrl}" in tex and balanced(tex)
+    assert r"\begin{tabular}{@{}rrl@{}}" in tex and balanced(tex)
+    assert "check passed" not in tex  # a passed check is not stated in the body
 
 
-def test_wide_tables_are_scaled_to_the_page():
-    table = Table("wide", tuple(f"column number {j}" for j in range(9)), ((1,) * 9,))
-    assert r"\resizebox{\linewidth}" in latex_lesson.table_tex(table, "caption")
+def test_wide_tables_of_text_wrap_their_text_columns():
+    table = Table(
+        "wide",
+        ("used by", "source", "n"),
+        (
+            (
+                "a library with a long name and more words",
+                "a/very/long/path/to/the/source/file.py function_name",
+                1,
+            ),
+        ),
+    )
+    tex = latex_lesson.table_tex(TableBlock(table, "caption"))
+    assert tex.count(r"p{") == 2 and r"\resizebox" not in tex and balanced(tex)
 
 
 def test_polynomials_read_constant_last_as_the_module_writes_them():

@@ -1,5 +1,6 @@
-"""The lesson's shape: the module's order, definitions first, every section complete, the ramp
-told right, and the body free of the checker's vocabulary."""
+"""The lesson's shape and its claims: the module's order, definitions first, every section
+complete, the editions apart, the ramp and attention told right, the errata cited, and the body
+free of the checker's vocabulary and its log."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import itertools
 import re
 
 import pytest
+import sympy as sp
 
+from proofs.definitions import D_MODEL
 from proofs.render import latex_lesson
 from proofs.render.latex_math import latex_math
 from proofs.render.lesson import build_lesson
@@ -21,14 +24,17 @@ from proofs.render.lesson_blocks import (
     ProofEnd,
     Quote,
     Ref,
+    Solution,
     TableBlock,
     TheoremStatement,
 )
 from proofs.render.lesson_parts import NAMES
+from proofs.render.steps import step_text
 
 CORE = ["formula", "bounded", "unique", "rotation", "ramp"]
 FULL_ONLY = ["dot_product", "group", "layouts", "rope"]
-# What must never reach the lesson's body (the appendix may name the machinery).
+BACK = ["reference", "exercises", "challenge", "mistakes", "quiz", "summary"]
+# What must never reach the lesson's body (the appendix may name the checks).
 FORBIDDEN = (
     "**",
     "find_shift_map",
@@ -37,6 +43,8 @@ FORBIDDEN = (
     "mpmath",
     "is_irrational",
     "concatenated_index",
+    "concatenated_cos_first",
+    "the audit names it",
     "1 + 2 i",
     "1+2i",
     "seeded points",
@@ -44,115 +52,242 @@ FORBIDDEN = (
     "np.allclose",
     "nonzero by the hypotheses",
     "m_{11}",
+    "check passed",
+    "tolerance per case",
+    "within 1.",
+    r"\times 10^{0}",
+    "lemma pair",
+    "pair_unit_length",
 )
 
 
 @pytest.fixture(scope="module")
-def full(checked_notes, module_tables):
-    return build_lesson(checked_notes, module_tables, brief=False)
+def full(checked_notes, lesson_tables):
+    return build_lesson(checked_notes, lesson_tables, brief=False)
 
 
 @pytest.fixture(scope="module")
-def brief(checked_notes, module_tables):
-    return build_lesson(checked_notes, module_tables, brief=True)
+def brief(checked_notes, lesson_tables):
+    return build_lesson(checked_notes, lesson_tables, brief=True)
+
+
+@pytest.fixture(scope="module")
+def student(checked_notes, lesson_tables):
+    return build_lesson(checked_notes, lesson_tables, brief=True, edition="student")
 
 
 def names(lesson):
     return [s.name for s in lesson.sections]
 
 
-def test_sections_follow_the_module(full, brief):
-    assert names(full)[:2] == ["introduction", "definitions"]
-    assert names(full)[2:11] == CORE + FULL_ONLY
-    assert names(full)[11:] == [
-        "exercises",
-        "challenge",
-        "quiz",
-        "summary",
+def blocks(lesson, name):
+    return next(s for s in lesson.sections if s.name == name).blocks
+
+
+def test_sections_follow_the_module(full, brief, student):
+    assert names(full) == [
+        "introduction",
+        "definitions",
+        *CORE,
+        *FULL_ONLY,
+        *BACK,
         "author_notes",
         "references",
         "appendix",
     ]
     assert names(brief) == [n for n in names(full) if n not in FULL_ONLY and n != "appendix"]
+    assert names(student) == [n for n in names(brief) if n != "author_notes"]
 
 
-def test_every_core_section_has_claim_theorem_proof_table_figure_and_meaning(full):
+def test_every_core_section_has_claim_theorem_proof_figure_and_meaning(full):
     for section in full.sections:
         if section.name not in CORE:
             continue
         kinds = {type(b) for b in section.blocks}
         assert {Quote, TheoremStatement, Chain, ProofEnd} <= kinds, section.name
-        assert any(isinstance(b, TableBlock) for b in section.blocks), section.name
         refs = [p for b in section.blocks if isinstance(b, Para) for p in b.pieces]
         assert any(isinstance(p, Ref) and p.kind == "Figure" for p in refs), section.name
         meaning = [
             b
             for b in section.blocks
-            if isinstance(b, Para) and b.pieces and b.pieces[0] == Emph("What this means. ")
+            if isinstance(b, Para) and b.pieces and b.pieces[0] == Emph("What this means.")
         ]
         assert meaning, section.name
+        if section.name != "ramp":  # the module's ramp section has no table
+            assert any(isinstance(b, TableBlock) for b in section.blocks), section.name
+
+
+def all_pieces(lesson):
+    out = []
+
+    def walk(bs):
+        for b in bs:
+            out.extend(getattr(b, "pieces", ()) or ())
+            out.extend(getattr(b, "intro", ()) or ())
+            if isinstance(b, Items):
+                out.extend(p for item in b.items for p in item)
+            if isinstance(b, Solution):
+                walk(b.blocks)
+
+    for s in lesson.sections:
+        walk(s.blocks)
+    return out
 
 
 def test_theorems_and_figures_are_numbered_in_order_and_every_reference_resolves(full):
     theorems = [b for s in full.sections for b in s.blocks if isinstance(b, TheoremStatement)]
-    figures = [b for s in full.sections for b in s.blocks if isinstance(b, Figure)]
+    figures = [
+        b
+        for s in full.sections
+        for b in itertools.chain(s.blocks, *(x.blocks for x in s.blocks if isinstance(x, Solution)))
+        if isinstance(b, Figure)
+    ]
     assert [t.number for t in theorems] == list(range(1, len(theorems) + 1))
     assert [f.number for f in figures] == list(range(1, len(figures) + 1))
     labels = {b.label for b in (*theorems, *figures)}
-    pieces = []
-    for s in full.sections:
-        for b in s.blocks:
-            pieces += getattr(b, "pieces", ()) or ()
-            if isinstance(b, Items):
-                pieces += [p for item in b.items for p in item]
-    refs = [p for p in pieces if isinstance(p, Ref)]
+    refs = [p for p in all_pieces(full) if isinstance(p, Ref)]
     assert refs and all(r.label in labels for r in refs)
     assert {f.label for f in figures} <= {r.label for r in refs}  # every figure is cited
 
 
-def test_quiz_answers_each_point_to_a_theorem(full):
-    quiz = next(s for s in full.sections if s.name == "quiz")
-    (items,) = [b for b in quiz.blocks if isinstance(b, Items)]
-    assert len(items.items) == 5
+def test_every_figure_caption_states_d_model_and_the_table_length(full):
+    for section in full.sections:
+        for block in itertools.chain(
+            section.blocks, *(b.blocks for b in section.blocks if isinstance(b, Solution))
+        ):
+            if isinstance(block, Figure):
+                caption = block.caption
+                math = [p for p in caption if isinstance(p, sp.Basic)]
+                assert any(p.has(D_MODEL) for p in math), block.stem
+                if block.stem != "circle":  # the circle shows one pair, at any d_model
+                    assert any(p.has(sp.Symbol("L", positive=True)) for p in math), block.stem
+
+
+def test_quiz_answers_sit_apart_and_each_points_to_a_theorem(full):
+    quiz = blocks(full, "quiz")
+    questions = [b for b in quiz if isinstance(b, Items)]
+    (answers,) = [b for b in quiz if isinstance(b, Solution)]
+    assert len(questions) == 1 and len(questions[0].items) == 5
+    assert not any(isinstance(p, Ref) for item in questions[0].items for p in item)
+    (items,) = [b for b in answers.blocks if isinstance(b, Items)]
     for item in items.items:
         assert any(isinstance(p, Ref) and p.kind == "Theorem" for p in item)
 
 
-def test_the_ramp_is_told_right(full):
-    notes = next(s for s in full.sections if s.name == "author_notes")
-    (items,) = [b for b in notes.blocks if isinstance(b, Items)]
-    first = items.items[0]
-    assert "ramp" in first[0].text.lower()
-    labels = {p.label for p in first if isinstance(p, Ref)}
-    assert {"thm:ramp", "thm:similarity"} <= labels
-    answer = next(s for s in full.sections if s.name == "challenge")
-    text = latex_lesson.block_tex(answer.blocks[-1], ".pdf")
-    assert r"\frac{p \left(p + k\right)}{L^{2}}" in text and "Theorem~\\ref{thm:similarity}" in text
+def test_the_student_edition_has_no_author_notes_in_any_format(student):
+    tex = latex_lesson.lesson_tex(student)
+    assert "Notes for the course author" not in tex
+    assert "author_notes" not in names(student)
+
+
+def test_the_student_pdf_keeps_every_answer_in_the_key(student):
+    tex = latex_lesson.lesson_tex(student)
+    body, key = tex.split(r"\section{Answer key}")
+    assert "*Answers." not in body and r"\emph{Answers.}" not in body
+    assert r"\emph{Answers:} in the answer key" in body
+    assert r"\emph{Answers.}" in key and r"\emph{Model answer.}" in key
+    assert key.count(r"\emph{Solution.}") == 3
+
+
+def test_the_attention_theorem_is_stated_proved_and_cited(full, brief):
+    for lesson in (full, brief):
+        theorems = [b for s in lesson.sections for b in s.blocks if isinstance(b, TheoremStatement)]
+        assert "thm:attention" in {t.label for t in theorems}
+        cited_in = {
+            s.name
+            for s in lesson.sections
+            for p in all_pieces(type(lesson)(lesson.title, (s,)))
+            if isinstance(p, Ref) and p.label == "thm:attention"
+        }
+        assert {"challenge", "quiz", "summary"} <= cited_in
+    chains = [b.derivation.name for b in blocks(full, "ramp") if isinstance(b, Chain)]
+    assert {"pair_score", "score_sum", "peak_value", "ramp_difference"} <= set(chains)
+
+
+def test_the_ramp_and_attention_are_told_right(full):
+    notes = blocks(full, "author_notes")
+    (items,) = [b for b in notes if isinstance(b, Items)]
+    ramp = next(
+        i
+        for i in items.items
+        if i[0] == Emph("The ramp (Discussion of the challenge, quiz answer 5).")
+    )
+    labels = {p.label for p in ramp if isinstance(p, Ref)}
+    assert {"thm:ramp", "thm:attention"} <= labels
+    answer = next(b for b in blocks(full, "challenge") if isinstance(b, Solution))
+    text = latex_lesson.block_tex(answer, ".pdf")
+    assert "Theorem~\\ref{thm:attention}" in text and "Theorem~\\ref{thm:ramp}" in text
+    assert "the property that matters" not in text
+    tex = latex_lesson.lesson_tex(full)
+    assert r"W_{Q}^{\mathsf{T}} W_{K}" in tex.split(r"\section{The raw index")[1]
+
+
+def test_the_errata_cite_the_paper(full):
+    tex = latex_lesson.lesson_tex(full)
+    notes = tex.split(r"\section{Notes for the course author}")[1].split(r"\section{")[0]
+    for words in (
+        "section 3.5",
+        "hypothesized",
+        "extrapolate",
+        "Table 3",
+        "row (E)",
+        "section 3.4",
+    ):
+        assert words in notes, words
+
+
+def test_the_module_reference_table_and_common_mistakes_are_carried_over(full):
+    tex = latex_lesson.lesson_tex(full)
+    assert "Relative offset = fixed linear transformation" in tex
+    assert "Assuming sinusoidal encoding was chosen arbitrarily" in tex
+
+
+def test_the_conventions_table_is_right(lesson_tables):
+    rows = {row[1]: row for row in lesson_tables["conventions"].rows}
+    diffusers = next(r for used, r in rows.items() if used.startswith("diffusers"))
+    assert diffusers[3:5] == ("[cos | sin]", "paper")
+    fairseq = next(r for used, r in rows.items() if used.startswith("fairseq"))
+    assert fairseq[5] == 2  # padding_idx + 1
+    assert all(row[2] for row in rows.values())  # every row names its source
+    assert lesson_tables["conventions"].passed
 
 
 def test_definitions_come_before_their_use(full):
-    tex = latex_lesson.lesson_tex(full, brief=False)
+    tex = latex_lesson.lesson_tex(full)
     definitions = tex.index(r"\section{Definitions}")
     first_use = tex.index(r"\section{The formula")
     body = tex[definitions:first_use]
     for needed in (
         r"2 i + 1",
         r"\omega_{i} =",
-        r"R{\left(\theta \right)} =",
+        r"R(\theta) =",
         "M_{k} =",
-        r"r{\left(\mathrm{pos} \right)} =",
+        r"r(\mathrm{pos}) =",
     ):
         assert needed in body, needed
 
 
-@pytest.mark.parametrize("brief_version", [False, True])
-def test_the_body_has_no_code_names_log_lines_or_sympy_syntax(full, brief, brief_version):
-    lesson = brief if brief_version else full
-    tex = latex_lesson.lesson_tex(lesson, brief=brief_version)
+@pytest.mark.parametrize("version", ["full", "brief", "student"])
+def test_the_body_has_no_code_names_log_lines_or_sympy_syntax(full, brief, student, version):
+    lesson = {"full": full, "brief": brief, "student": student}[version]
+    tex = latex_lesson.lesson_tex(lesson)
     body = tex.split(r"\appendix")[0]
     for token in FORBIDDEN:
         assert token not in body, token
     assert not re.search(r"\\left\(-1\\right\)|\(-1\) k|1 \\cdot", body)
+
+
+@pytest.mark.parametrize("version", ["full", "student"])
+def test_typography(full, student, version):
+    tex = latex_lesson.lesson_tex({"full": full, "student": student}[version])
+    # No 1×1 matrix: a matrix has a second column or a second row.
+    for matrix in re.findall(r"\\begin\{matrix\}(.*?)\\end\{matrix\}", tex, flags=re.S):
+        assert "&" in matrix or r"\\" in matrix, matrix
+    assert not re.search(r"\\sum_\{[^}]*\}\^\{\\frac", tex)  # sum limits inline
+    assert not re.search(r"\^\{[^{}]*\\frac", tex)  # no stacked fraction in an exponent
+    assert "^{T}" not in tex and "^{\\mathsf{T}}" in tex  # one transpose symbol
+    assert r"\allowdisplaybreaks" in tex and r"\setcounter{tocdepth}{1}" in tex
+    assert re.search(r"max\s*\(", tex.replace(r"\max", "")) is None  # \max upright
 
 
 def test_no_chain_shows_the_same_line_twice(full):
@@ -164,16 +299,17 @@ def test_no_chain_shows_the_same_line_twice(full):
                 assert all(a != b for a, b in itertools.pairwise(lines)), section.name
 
 
-def test_the_lesson_names_each_step_by_the_rule_it_cites(full):
+def test_every_step_says_what_justifies_it_in_words(full):
     for section in full.sections:
         for block in section.blocks:
             if isinstance(block, Chain):
                 for step in block.derivation.steps[1:]:
-                    assert step.cited, (section.name, block.derivation.name)
+                    text = step_text(step)
+                    assert text and "lemma" not in text and "_" not in text, (section.name, text)
 
 
 def test_the_module_digits_appear(full):
-    tex = latex_lesson.lesson_tex(full, brief=False)
+    tex = latex_lesson.lesson_tex(full)
     for digits in (
         "0.841",
         "0.54",
@@ -186,30 +322,24 @@ def test_the_module_digits_appear(full):
         "-0.1455",
         "-0.1324",
         "0.9912",
+        "-0.99999",
     ):
         assert f"${digits}$" in tex, digits
     assert "$50$ & $50$" in tex  # 50 unique rows out of 50
+    assert "-0.9999902065507035" not in tex  # no 16-digit values
+    turns = tex.split("Exercise 3: how far")[1].split(r"\end{tabular}")[0]
+    for value in ("7.8", "0.78", "0.078", "0.0078"):
+        assert f"${value}$" in turns, value
 
 
-def test_the_appendix_alone_names_the_machinery(full):
+def test_the_appendix_is_a_methods_section_with_a_table_per_theorem(full, checked_notes):
     appendix = full.sections[-1]
     assert isinstance(appendix.blocks[0], AppendixStart)
-    tex = latex_lesson.lesson_tex(full, brief=False)
-    after = tex.split(r"\appendix")[1]
-    assert "SymPy" in after and "python-flint" in after and "numeric.checks." in after
-
-
-def test_the_appendix_has_no_sympy_syntax_and_sets_powers_whole(full):
-    tex = latex_lesson.lesson_tex(full, brief=False)
-    after = tex.split(r"\appendix")[1]
-    assert "**" not in after
-    assert r"$10000^{-2i/d_{\mathrm{model}}}$" in after
-    assert "$10000^{-2i}$/" not in after
-
-
-def test_a_twins_title_and_note_read_as_sentences_in_the_appendix() -> None:
-    from proofs.render.lesson_appendix import _sentence
-
-    assert _sentence("layouts and schedules, d = 8") == "Layouts and schedules, d = 8."
-    assert _sentence("No two positions collide.") == "No two positions collide."
-    assert _sentence("ω_0 = 1 and each ω_i is smaller") == "ω_0 = 1 and each ω_i is smaller."
+    tables = [b for b in appendix.blocks if isinstance(b, TableBlock)]
+    assert len(tables) == len(checked_notes)
+    for table in tables:
+        assert table.table.columns == ("part", "checked by", "outcome")
+        assert {row[2] for row in table.table.rows} <= {"proved", "agrees"}
+    tex = latex_lesson.lesson_tex(full).split(r"\appendix")[1]
+    assert "**" not in tex and "numeric.checks" not in tex and "{a: 1}" not in tex
+    assert r"$10000^{- 2i/d_{\mathrm{model}}}$" in tex

@@ -11,8 +11,13 @@ from proofs.render.figures import plotting_available
 
 
 @pytest.fixture(scope="module")
-def pages(checked_notes, module_tables) -> dict[str, bytes]:
-    return notes.markdown_files(checked_notes, module_tables)
+def pages(checked_notes, lesson_tables) -> dict[str, bytes]:
+    return notes.markdown_files(checked_notes, lesson_tables)
+
+
+@pytest.fixture(scope="module")
+def student(checked_notes, lesson_tables) -> dict[str, bytes]:
+    return notes.markdown_files(checked_notes, lesson_tables, brief=True, edition="student")
 
 
 def text(pages, name: str) -> str:
@@ -27,17 +32,17 @@ def test_an_index_and_one_page_per_section_linked_in_order(pages):
 
 
 def test_headings_and_statements_use_inline_math_not_escaped_text(pages):
-    exercises = text(pages, "12-exercises.md")
+    exercises = text(pages, "13-exercises.md")
     assert r"## Exercise 1 — the full table at a larger $d_{\mathrm{model}}$" in exercises
     rotation = text(pages, "06-rotation.md")
-    assert r"$R{\left(k \omega_{i} \right)}$" in rotation
+    assert r"$R(k \omega_{i})$" in rotation
     for name in pages:
         if name.endswith(".md") and "appendix" not in name:
             # Outside math, the module's quoted words and the twins' table cells, no symbol is
             # spelled as code.
             prose = "\n".join(
                 line
-                for line in re.sub(r"\$[^$]*\$", "", text(pages, name)).splitlines()
+                for line in re.sub(r"\$[^$]*\$|`[^`]*`", "", text(pages, name)).splitlines()
                 if not line.startswith((">", "|"))
             )
             assert "omega_i" not in prose and "d_model" not in prose, name
@@ -52,12 +57,24 @@ def test_chains_are_aligned_display_math_with_text_rules(pages):
 def test_tables_are_gfm_tables_with_the_module_digits(pages):
     rotation = text(pages, "06-rotation.md")
     assert (
-        "| pos | actual sin | actual cos | predicted sin | predicted cos | residual | match |"
+        r"| $\mathrm{pos}$ | actual sin | actual cos | predicted sin | predicted cos | match |"
         in rotation
     )
-    assert "| 0 | -0.9589 | 0.2837 | -0.9589 | 0.2837 |" in rotation
+    assert "| 0 | -0.9589 | 0.2837 | -0.9589 | 0.2837 | ✓ |" in rotation
     formula = text(pages, "03-formula.md")
-    assert "| PE(10) | -0.544 | -0.839 | 0.841 | 0.54 | 0.1 | 0.995 | 0.01 | 1. |" in formula
+    row = r"| $\operatorname{PE}(10)$ | -0.544 | -0.839 | 0.841 | 0.54 | 0.1 | 0.995 | 0.01 | 1. |"
+    assert row in formula
+    assert "check passed" not in "".join(text(pages, n) for n in pages if n.endswith(".md"))
+
+
+def test_the_student_edition_folds_its_answers_and_has_no_author_notes(student):
+    names = [n for n in student if n.endswith(".md")]
+    assert not any("author_notes" in n for n in names)
+    quiz = text(student, next(n for n in names if n.endswith("-quiz.md")))
+    questions, folded = quiz.split("<details><summary>Answers</summary>")
+    assert "Theorem" not in questions and "Theorem 1" in folded and "</details>" in folded
+    exercises = text(student, next(n for n in names if n.endswith("-exercises.md")))
+    assert exercises.count("<details><summary>Solution</summary>") == 3
 
 
 def test_figures_are_svg_beside_the_pages_and_cited(pages):

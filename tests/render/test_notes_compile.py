@@ -1,5 +1,6 @@
-"""The LaTeX notes end to end: both versions compile cleanly, the brief fits eight pages, the PDF
-has its title, and two runs of the CLI agree byte for byte.
+"""The LaTeX notes end to end: both versions compile cleanly, the brief fits eleven pages (the
+module's sections, the attention theorem and the answer key), the PDF has its title, and two runs
+of the CLI agree byte for byte.
 
 Tests marked latex need latexmk and pdfinfo (CI installs texlive-latex-base,
 texlive-latex-recommended, latexmk and poppler-utils); they are skipped, with that reason, only
@@ -62,10 +63,12 @@ def pdf_info(folder: Path) -> dict[str, str]:
 
 # The brief, whose page limit matters most, compiles in the fast suite; the full notes in the slow.
 @pytest.fixture(scope="module", params=[pytest.param("full", marks=pytest.mark.slow), "brief"])
-def compiled(request, checked_notes, module_tables, tmp_path_factory):
+def compiled(request, checked_notes, lesson_tables, tmp_path_factory):
     """(version, folder, log) of the compiled notes."""
     folder = tmp_path_factory.mktemp(request.param)
-    write_files(folder, latex_files(checked_notes, module_tables, brief=request.param == "brief"))
+    brief = request.param == "brief"
+    edition = "student" if brief else "author"
+    write_files(folder, latex_files(checked_notes, lesson_tables, brief=brief, edition=edition))
     if shutil.which("latexmk") is None or shutil.which("pdfinfo") is None:
         pytest.skip("latexmk or pdfinfo is not on PATH (no TeX or poppler-utils installed)")
     return request.param, folder, compile_pdf(folder)
@@ -83,18 +86,18 @@ def test_no_overfull_box_no_hyperref_warning_no_error(compiled):
 
 @pytest.mark.latex
 @needs_latex
-def test_brief_fits_eight_pages_and_the_pdf_has_its_title(compiled):
+def test_brief_fits_eleven_pages_and_the_pdf_has_its_title(compiled):
     version, folder, _ = compiled
     info = pdf_info(folder)
     assert info["Title"].startswith("The sinusoidal positional encoding")
     if version == "brief":
-        assert int(info["Pages"]) <= 8
+        assert int(info["Pages"]) <= 11
 
 
-def test_figures_are_vector_graphics_without_dates(checked_notes, module_tables):
+def test_figures_are_vector_graphics_without_dates(checked_notes, lesson_tables):
     if not plotting_available():
         pytest.skip("matplotlib is not installed")
-    files = latex_files(checked_notes, module_tables, brief=True)
+    files = latex_files(checked_notes, lesson_tables, brief=True)
     figures = {n: d for n, d in files.items() if n.endswith(".pdf")}
     assert set(figures) == {"heatmap.pdf", "circle.pdf", "similarity.pdf", "spectrum.pdf"}
     for data in figures.values():
@@ -104,16 +107,16 @@ def test_figures_are_vector_graphics_without_dates(checked_notes, module_tables)
         assert f"{{{name}}}" in tex
 
 
-def test_without_matplotlib_the_notes_still_build(monkeypatch, checked_notes, module_tables):
+def test_without_matplotlib_the_notes_still_build(monkeypatch, checked_notes, lesson_tables):
     monkeypatch.setattr("proofs.render.figures.plotting_available", lambda: False)
-    files = latex_files(checked_notes, module_tables, brief=True)
+    files = latex_files(checked_notes, lesson_tables, brief=True)
     assert list(files) == ["main.tex"]
 
 
 @pytest.mark.slow
 def test_two_runs_are_byte_identical_in_every_format(tmp_path):
     env = {**os.environ, "PYTHONHASHSEED": "1"}
-    commands = [["latex"], ["latex", "--brief"], ["markdown"], ["notebook"]]
+    commands = [["latex"], ["latex", "--brief", "--for", "student"], ["markdown"], ["notebook"]]
     # Without KaTeX on NODE_PATH the site cannot be built here.
     with contextlib.suppress(ValueError):
         commands.append(["html", "--katex", str(katex_dist(None))])

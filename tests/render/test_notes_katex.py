@@ -61,8 +61,8 @@ def display_blocks(pages: dict[str, bytes]) -> list[tuple[str, str]]:
 
 
 @needs_katex
-def test_every_formula_of_the_markdown_notes_renders_with_katex(checked_notes, module_tables):
-    blocks = display_blocks(notes.markdown_files(checked_notes, module_tables))
+def test_every_formula_of_the_markdown_notes_renders_with_katex(checked_notes, lesson_tables):
+    blocks = display_blocks(notes.markdown_files(checked_notes, lesson_tables))
     assert len(blocks) > 50
     run = subprocess.run(
         ["node", "-e", RENDER],
