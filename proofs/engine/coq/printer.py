@@ -103,12 +103,18 @@ class Printer:
     def __init__(self, context: Context | None = None, *, canonical: bool = False) -> None:
         self.context = context or Context()
         self.canonical = canonical
+        # Symbols whose atoms are printed as written even in canonical mode: a Σ's index, which
+        # no sentence outside the Σ can name, so its atoms keep the goal's text.
+        self.literal: frozenset[sp.Basic] = frozenset()
         self.atoms = Atoms()
         self._texts: dict[object, tuple[str, int]] = {}
         self._arguments: dict[object, tuple[str, int]] = {}
 
-    def with_names(self, names: Mapping[sp.Basic, tuple[str, int]]) -> Printer:
-        """A printer with more symbols named (a sum's index), sharing this one's atom texts."""
+    def with_names(
+        self, names: Mapping[sp.Basic, tuple[str, int]], literal: frozenset = frozenset()
+    ) -> Printer:
+        """A printer with more symbols named (a sum's index), sharing this one's atom texts;
+        literal: more symbols whose atoms it prints as written."""
         inner = Printer(
             Context(
                 {**self.context.names, **names},
@@ -120,6 +126,7 @@ class Printer:
             canonical=self.canonical,
         )
         inner.atoms, inner._texts, inner._arguments = self.atoms, self._texts, self._arguments
+        inner.literal = self.literal | literal
         return inner
 
     # ---- entry points ----
@@ -154,6 +161,8 @@ class Printer:
         """(text, binding strength) of expr."""
         if expr in self.context.names:
             return self.context.names[expr]
+        if self.canonical and is_atom(expr) and expr.free_symbols & self.literal:
+            return self._node(expr, written=True)
         if self.canonical and is_atom(expr) and not isinstance(expr, sp.Function):
             key = self.atoms.key(expr)
             if key not in self._texts:
@@ -208,7 +217,7 @@ class Printer:
                 )
             return f"ln {arg(expr.args[0])}", APPLICATION
         if isinstance(expr, sp.Sum):
-            return self._sum_over_nat(expr)
+            return self._sum_over_nat(expr, written=written)
         if isinstance(expr, sp.Indexed):
             (index,) = expr.indices
             at = self.natural(index)
@@ -312,15 +321,18 @@ class Printer:
 
     # ---- scalars ----
 
-    def _sum_over_nat(self, expr: sp.Sum) -> tuple[str, int]:
-        """Σ_{i=0}^{N} body as sum_f_R0 (fun i => body) N, i and N natural numbers."""
+    def _sum_over_nat(self, expr: sp.Sum, *, written: bool = False) -> tuple[str, int]:
+        """Σ_{i=0}^{N} body as sum_f_R0 (fun i => body) N, i and N natural numbers; written:
+        the atoms that mention i as written (as the goal has them)."""
         (index, lower, upper), *more = expr.limits
         if more or lower != 0:
             raise NotExpressibleError(
                 f"the Σ over {index} = {lower} .. {upper} does not start at 0 (sum_f_R0)"
             )
         name = coq_name(index)
-        body = self.with_names({index: (f"INR {name}", APPLICATION)}).term(expr.function)
+        literal = frozenset({index}) if written else frozenset()
+        inner = self.with_names({index: (f"INR {name}", APPLICATION)}, literal)
+        body = inner.term(expr.function)
         return f"sum_f_R0 (fun {name} => {body}) {self.natural(upper)}", APPLICATION
 
     def _sum(self, expr: sp.Add) -> tuple[str, int]:

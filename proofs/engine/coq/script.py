@@ -92,19 +92,21 @@ class Plan:
 
 
 def atoms_of(*exprs: sp.Basic) -> list[sp.Basic]:
-    """The atoms of exprs, innermost first, each once (as written)."""
+    """The atoms of exprs, innermost first, each once (as written). An atom inside a Σ that
+    mentions the Σ's index is left out: a sentence outside the Σ cannot name it."""
     out: list[sp.Basic] = []
     seen: set[sp.Basic] = set()
 
-    def walk(e: sp.Basic) -> None:
+    def walk(e: sp.Basic, bound: frozenset) -> None:
+        inner = bound | {limit[0] for limit in e.limits} if isinstance(e, sp.Sum) else bound
         for a in e.args:
-            walk(a)
-        if is_atom(e) and e not in seen:
+            walk(a, inner)
+        if is_atom(e) and e not in seen and not (e.free_symbols & bound):
             seen.add(e)
             out.append(e)
 
     for e in exprs:
-        walk(e)
+        walk(e, frozenset())
     return out
 
 
@@ -134,7 +136,11 @@ def normalize(printer: Printer, *exprs: sp.Basic) -> list[str]:
 
 def _args_tactic(atom: sp.Basic) -> str:
     if isinstance(atom, sp.Sum):
-        return "(apply sum_eq; intros; cbv beta; first [ring | field; side])"
+        # Term by term: by algebra, or once the sines and cosines have one text.
+        return (
+            "(apply sum_eq; intros; cbv beta; "
+            "first [ring | field; side | same_args; first [ring | field; side]])"
+        )
     return ARGS
 
 
