@@ -21,7 +21,6 @@ from proofs.engine.coq.printer import APPLICATION, Printer, positive_base
 from proofs.engine.rules import EXPONENTIAL_FORM, POWER_LAWS, Rule
 from proofs.engine.rules.normal_form import Atoms
 
-
 # Ring arithmetic, or field arithmetic where there is division.
 ALGEBRA = "first [ring | field; side]"
 
