@@ -37,7 +37,9 @@ NONZERO = "nonzero"
 NONNEGATIVE = "nonneg_by_parts"
 # Closes a bound on a number by its certified enclosure (the Interval library), at growing
 # precision.
-ENCLOSE = "first [interval | interval with (i_prec 100) | interval with (i_prec 300)]"
+ENCLOSE = (
+    "first [interval with (i_prec 60) | interval with (i_prec 100) | interval with (i_prec 300)]"
+)
 # Closes c <> 0 for a number c by the sign of its enclosure.
 CONSTANT_SIGN = f"first [apply Rgt_not_eq; {ENCLOSE} | apply Rlt_not_eq; {ENCLOSE}]"
 

@@ -17,7 +17,7 @@ from proofs.engine.rules.rule import rebuild
 
 # lra for what is linear in rationals and integer symbols; interval, at growing precision, for
 # the rest.
-BOUND = "first [lra | interval | interval with (i_prec 120)]"
+BOUND = "first [lra | interval with (i_prec 60) | interval with (i_prec 120)]"
 
 
 class NoIntegerProofError(ValueError):

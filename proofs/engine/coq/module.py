@@ -36,8 +36,17 @@ HEADER = (
     "Open Scope R_scope."
 )
 
-# The Interval library's tactic, required by the modules whose scripts use it.
-INTERVAL = "From Interval Require Import Tactic."
+# The Interval library's tactic over floats built on Z (as in UniqueBounded.v), required by the
+# modules whose scripts use it, before Headline (so that shift is Headline's). Its default
+# floats compute with the kernel's primitive integers and floats, whose specifications the
+# library states as axioms; every generated call asks for more than 53 bits (proofs.engine.coq
+# .facts.ENCLOSE, .integers.BOUND), since at 53 the tactic switches to primitive floats anyway.
+INTERVAL = (
+    "From Interval Require Import Tactic Specific_stdz Specific_ops.\n"
+    "Module StdZFloats := SpecificFloat StdZRadix2.\n"
+    "Module StdZInterval := IntervalTactic StdZFloats.\n"
+    "Import StdZInterval."
+)
 _INTERVAL_TACTIC = re.compile(r"(?<![\w'])interval(?![\w'])")
 _COMMENT = re.compile(r"\(\*.*?\*\)", re.DOTALL)
 
@@ -100,7 +109,9 @@ class Module:
         )
         header = HEADER
         if any(uses_interval(section) for section in self.sections):
-            header += f"\n{INTERVAL}"
+            header = header.replace(
+                "Require Import PeProofs.", f"{INTERVAL}\nRequire Import PeProofs."
+            )
         return "\n\n".join([head, header, *self.sections]) + "\n"
 
 
