@@ -144,7 +144,10 @@ def test_each_fact_kind_gets_a_theorem_or_no_proof_found() -> None:
     facts = (
         FreeOf("free", "f", sp.cos(K), (POS,)),
         NonZero("ratio", "n", 3 / L),
-        NonZero("unknown", "u", sp.cos(x) + 2),
+        # No script: π beside an integer symbol outside the forms the scripts know.
+        NonZero("unknown", "u", sp.sin(n) + sp.pi),
+        # A number's bound: cos x is enclosed in [−1, 1] whatever x is.
+        NonZero("enclosed", "e", sp.cos(x) + 2),
         NonNegative("square", "s", (sp.sin(x) - 1) ** 2, (sp.sin(x) - 1) ** 2),
         LinearSystem(
             "system",
@@ -157,8 +160,8 @@ def test_each_fact_kind_gets_a_theorem_or_no_proof_found() -> None:
         ShiftMapFact("pair", "p", pe_pair(POS, sp.Symbol("w", positive=True)), POS, K, True),
     )
     entries = {e.part: e for e in theorem_module(_toy(*facts)).entries}
-    assert entries["unknown"].reason.startswith("no proof found: no proof that cos(x) + 2")
-    for name in ("free", "ratio", "square", "system", "int", "pair"):
+    assert entries["unknown"].reason.startswith("no proof found: no proof that sin(n) + pi")
+    for name in ("free", "ratio", "enclosed", "square", "system", "int", "pair"):
         assert entries[name].lemma == name, entries[name]
     # A part named like a Helpers tactic gets the theorem's name in front.
     (entry,) = theorem_module(_toy(NonZero("nonzero", "n", 3 / L))).entries

@@ -23,12 +23,16 @@ from proofs.engine.rules import (
     ANGLE_SUBTRACTION,
     CANCEL,
     COMMON_ANGLE,
+    COMPLEX_FORM,
     COUNT_TERMS,
     EXPONENT_LAWS,
+    EXPONENTIAL_FORM,
     HALF_PERIOD,
+    INTEGER_PARTS,
     MATRIX_PRODUCT,
     PARITY,
     PERIOD,
+    POWER_LAWS,
     PYTHAGOREAN,
     SIMPLIFY,
     TRANSPOSE,
@@ -43,7 +47,7 @@ FORBIDDEN = re.compile(
 x, y = sp.symbols("x y", real=True)
 ANGLE_SUM = (sp.sin(x + y), sp.sin(x) * sp.cos(y) + sp.cos(x) * sp.sin(y))
 WRONG_ANGLE_SUM = (sp.sin(x + y), sp.sin(x) * sp.cos(y) - sp.cos(x) * sp.sin(y))
-# What a cited rule's Coq proof must contain (ALGEBRA and CANCEL end every proof).
+# What a cited rule's Coq proof must contain, a pattern (ALGEBRA and CANCEL end every proof).
 RULE_TEXT = {
     ANGLE_ADDITION.name: "rewrite sin_plus",
     ANGLE_SUBTRACTION.name: "rewrite sin_minus",
@@ -56,6 +60,10 @@ RULE_TEXT = {
     COUNT_TERMS.name: "sum_cte",
     MATRIX_PRODUCT.name: "mat_unfold",
     TRANSPOSE.name: "mat_unfold",
+    COMPLEX_FORM.name: "complex_parts",
+    POWER_LAWS.name: "Rpower_mult|Rpower_1_base|Rpower_at_0|Rpower_plus|Rpower_Ropp",
+    EXPONENTIAL_FORM.name: "sinh_exp|cosh_exp|exp_plus|exp_Ropp|exp_at_0",
+    INTEGER_PARTS.name: r"Rfloor_at|Rceil_at|Rmax_(left|right)|Rmin_(left|right)",
 }
 
 
@@ -114,7 +122,7 @@ def test_every_link_is_proved_by_its_cited_rule_or_lemma(development) -> None:
                 rules = citation if isinstance(citation, tuple) else (citation,)
                 for rule in rules:
                     if rule not in (ALGEBRA, CANCEL):
-                        assert RULE_TEXT[rule.name] in proof, (entry, rule.name)
+                        assert re.search(RULE_TEXT[rule.name], proof), (entry, rule.name)
             checked += 1
     linked = [e for m in development.modules for e in m.entries if e.kind == "link"]
     assert checked == sum(1 for e in linked if e.lemma) and checked > len(linked) / 2
@@ -218,7 +226,7 @@ N = sp.Symbol("n", integer=True, positive=True)
         ),
         (
             (Step(sp.exp(x + y)), Step(sp.exp(x) * sp.exp(y), by=EXPONENT_LAWS)),
-            "handles powers of one positive number",
+            "not 0 by algebra after exponent laws",
         ),
     ],
     ids=["matrix symbol", "piecewise", "other sum", "exponent laws off their domain"],

@@ -164,9 +164,13 @@ def _integer_minus_pi_multiple(expr: sp.Expr, integers) -> tuple[sp.Expr, sp.Exp
     b, a = poly.all_coeffs()
     b = -b
     for part in (a, b):
-        if not part.free_symbols <= set(integers) or not all(
-            c.is_Integer for c in sp.Poly(part, *part.free_symbols or {sp.Dummy()}).coeffs()
-        ):
+        if not part.free_symbols <= set(integers):
+            return None
+        try:
+            coefficients = sp.Poly(part, *part.free_symbols or {sp.Dummy()}).coeffs()
+        except sp.PolynomialError:  # sin(n): not a polynomial in the integer symbols
+            return None
+        if not all(c.is_Integer for c in coefficients):
             return None
     if not all(f.is_Integer or (f in integers and f.is_nonzero) for f in sp.Mul.make_args(b)):
         return None
