@@ -1,6 +1,8 @@
-"""Try every generated lemma in Coq before it is emitted: the ones Coq rejects, with the reason.
+"""Try every lemma of a generated module in Coq: the ones Coq rejects, with the reason.
 
-SymPy plans each proof script; Coq has the last word. `rejected` runs a module's text through
+SymPy plans each proof script; Coq has the last word. The tests use the trial to show that Coq
+rejects a wrong step lemma by lemma; the development itself is not filtered through it (every
+registered theorem's module compiles as generated). `rejected` runs a module's text through
 coqtop, which reports an error and goes on with the next sentence where coqc would stop, so one
 run tries every lemma of the module. A marker before each Lemma or Theorem tells whose sentences
 an error belongs to, and `Abort All` after each proof closes one that failed, so the next lemma
