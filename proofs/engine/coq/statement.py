@@ -106,7 +106,10 @@ def pair_sums(exprs: Iterable[sp.Basic]) -> tuple[Context, tuple[Binder, ...], f
     uppers = {lim[2] for s in sums for lim in s.limits}
     sizes = {sp.expand(2 * (u + 1)) for u in uppers}
     if len(sizes) != 1:
-        raise NotExpressibleError("Σs over different ranges in one statement")
+        raise NotExpressibleError(
+            "Σs over different ranges in one statement (statements write a Σ only over the "
+            "pairs 0 .. d/2 − 1 of one symbolic d)"
+        )
     (d,) = sizes
     if not (d.is_Symbol and d.is_integer and d.is_positive and d.is_even):
         raise NotExpressibleError(
