@@ -18,9 +18,16 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget, stage
 from proofs.engine.floats import exact_floats, float_note
-from proofs.engine.pointwise import Counterexample, NumericResult, check_numeric
+from proofs.engine.pointwise import (
+    Counterexample,
+    NumericResult,
+    bits_resolving,
+    check_numeric,
+)
 from proofs.engine.show import show
 from proofs.engine.symbolic import SymbolicResult, check_symbolic
+from proofs.engine.unevaluated import carried_out
+from proofs.engine.zero_test import shield_misjudged
 
 Status = Literal["proved", "refuted", "undecided"]
 
@@ -138,38 +145,87 @@ def _entries_as_symbols(a: sp.Basic, b: sp.Basic) -> tuple[sp.Basic, sp.Basic]:
     return a.xreplace(names), b.xreplace(names)
 
 
-# The deeper look (and the confirmation of a zero reached by trigsimp or simplify) asks each of
-# these points for agreement within 2**-1000 relative, far below the 24-point check's 2**-160.
+# The deeper look (and the confirmation of a zero reached by trigsimp or simplify) evaluates these
+# points from 2048 bits up, so agreement there certifies |lhs - rhs| <= 2**-1056 (absolute),
+# where the 24-point check from 256 bits certifies 2**-160.
 _DEEP_POINTS = 8
-_DEEP_TOLERANCE = 2.0**-1000
+_DEEP_BITS = 2048
+# A nonzero constant left by the exact reduction is confirmed at this many points.
+_CONFIRM_POINTS = 4
 
 
 def check_link(a: sp.Basic, b: sp.Basic, *, seed: int = 0) -> LinkResult:
-    """Check a = b twice: by symbolic reduction and at seeded points in ball arithmetic."""
-    a, b = _entries_as_symbols(exact_floats(explicit(a)), exact_floats(explicit(b)))
-    numeric = check_numeric(a, b, seed=seed)
+    """Check a = b twice: by symbolic reduction and at seeded points in ball arithmetic.
+
+    The numeric check evaluates the trees as given (proofs.engine.unevaluated: nothing rebuilt,
+    so nothing re-evaluated by SymPy); the symbolic check works on SymPy's own copy, with Floats
+    at their exact value, matrix entries as symbols, and constants whose zero or sign SymPy
+    misjudges shielded (proofs.engine.zero_test.shield_misjudged). Building that copy lets SymPy
+    evaluate, so every answer of the algebra is held against the given trees: a zero it reaches
+    stands only where they agree, and a nonzero constant refutes only where they confirm it.
+    """
+    given_a, given_b = carried_out(a), carried_out(b)
+    numeric = check_numeric(given_a, given_b, seed=seed)
     # A certified counterexample already refutes the link; the algebra is then only asked for
     # its cheap reductions, since simplify() on a false claim can run for minutes.
-    symbolic = check_symbolic(a, b, thorough=numeric.passed is not False)
-    if numeric.passed and symbolic.passed is None and symbolic.residue is not None:
-        # The sides agree within the tolerance everywhere sampled, but lhs - rhs equals the
-        # exactly reduced residue: where a ball of the residue excludes 0, the claim is false
-        # (10**5000*x/3 + x/3 = 10**5000*x/3 agrees to 5000 digits, and is false).
-        with stage("numeric check of the exact residue"):
-            residue = check_numeric(symbolic.residue, sp.Integer(0), seed=seed, points=4)
-        if residue.passed is False:
-            return LinkResult(symbolic, residue)
-    if numeric.passed and (symbolic.passed is not True or symbolic.needs_confirmation):
+    symbolic, confirm = _reduce(a, b, given_a, given_b, thorough=numeric.passed is not False)
+    if symbolic.passed is False and numeric.passed is not False:
+        with stage("numeric check of the nonzero constant"):
+            symbolic, confirmed = _confirm_nonzero(symbolic, given_a, given_b, seed)
+        if confirmed is not None and confirmed.passed is False:
+            return LinkResult(symbolic, confirmed)
+    if numeric.passed and (symbolic.passed is not True or confirm):
         # The algebra did not prove the link, or reached 0 by a rewrite that may have evaluated
-        # numbers: look much closer for a tiny discrepancy. A zero from trigsimp or simplify
-        # stands only if every deeper point agrees within 2**-1000.
+        # numbers: look much closer for a tiny discrepancy. Such a zero stands only if every
+        # deeper point agrees within 2**-1056.
         with stage("numeric check (deeper look)"):
             deeper = check_numeric(
-                a, b, seed=seed + 1, points=_DEEP_POINTS, tolerance=_DEEP_TOLERANCE
+                given_a, given_b, seed=seed + 1, points=_DEEP_POINTS, start_bits=_DEEP_BITS
             )
-        if deeper.passed is False or (symbolic.needs_confirmation and not deeper.passed):
+        if deeper.passed is False or (confirm and not deeper.passed):
             numeric = deeper
     return LinkResult(symbolic, numeric)
+
+
+def _reduce(
+    a: sp.Basic, b: sp.Basic, given_a: sp.Basic, given_b: sp.Basic, *, thorough: bool
+) -> tuple[SymbolicResult, bool]:
+    """The symbolic check of a = b, and whether a zero it reached needs numeric confirmation.
+
+    First with the constants SymPy misjudges shielded, where it cannot evaluate them wrongly;
+    if that does not close, on SymPy's plain copy, whose zero may then come from such a
+    misjudgement and is confirmed like one from trigsimp or simplify.
+    """
+    (shielded_a, shielded_b), shielded = shield_misjudged(given_a, given_b)
+    if shielded:
+        symbolic = check_symbolic(*_prepared(shielded_a, shielded_b), thorough=thorough)
+        if symbolic.passed:
+            return symbolic, symbolic.needs_confirmation
+    symbolic = check_symbolic(*_prepared(explicit(a), explicit(b)), thorough=thorough)
+    return symbolic, symbolic.needs_confirmation or (shielded and bool(symbolic.passed))
+
+
+def _prepared(a: sp.Basic, b: sp.Basic) -> tuple[sp.Basic, sp.Basic]:
+    return _entries_as_symbols(exact_floats(a), exact_floats(b))
+
+
+def _confirm_nonzero(
+    symbolic: SymbolicResult, a: sp.Basic, b: sp.Basic, seed: int
+) -> tuple[SymbolicResult, NumericResult | None]:
+    """Hold the exact reduction's nonzero constant c = lhs - rhs against the given trees.
+
+    They are evaluated at a precision whose agreement bound is below |c|: a point where they
+    differ confirms the refutation (and shows a counterexample); agreement everywhere shows that
+    SymPy's copy was not the claim, and the algebra's answer is withdrawn (undecided). When no
+    precision can tell, the exact algebra's certificate stands.
+    """
+    bits = bits_resolving(symbolic.residue)
+    if bits is None:
+        return symbolic, None
+    confirmed = check_numeric(a, b, seed=seed, points=_CONFIRM_POINTS, start_bits=bits)
+    if confirmed.passed:
+        return SymbolicResult(None, "", symbolic.residue), confirmed
+    return symbolic, confirmed
 
 
 @dataclass(frozen=True)

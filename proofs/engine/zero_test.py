@@ -13,6 +13,8 @@ import sympy as sp
 from flint import arb
 from sympy.polys.polyerrors import BasePolynomialError
 
+from proofs.engine.ball_programs import walk
+from proofs.engine.balls import PRECISION_CAP
 from proofs.engine.certified import CertifiedError, is_zero_certified, to_arb
 from proofs.engine.floats import exact_floats
 
@@ -200,3 +202,56 @@ def _stand_in(c: sp.Expr) -> sp.Expr:
             facts = {"nonzero": True}
             break
     return sp.Dummy("c", **facts)
+
+
+def shield_misjudged(*exprs: sp.Basic) -> tuple[tuple[sp.Basic, ...], bool]:
+    """exprs with every constant whose zero or sign SymPy misjudges replaced by a Dummy, and
+    whether any was.
+
+    SymPy judges a constant by evaluating it in floating point: acosh(1 + 10**-20).is_zero is
+    True, so rebuilding exp(acosh(1 + 10**-20)) gives 1. Such a constant (the innermost one, where
+    one holds another) becomes a Dummy that is nonzero, positive or negative only where a ball
+    says so, the same Dummy wherever the constant occurs; then SymPy cannot evaluate it wrongly.
+    Matrices are shielded entry by entry.
+    """
+    entries = [list(e) if isinstance(e, sp.MatrixBase) else [e] for e in exprs]
+    misjudged: set[sp.Basic] = set()
+    holds: set[sp.Basic] = set()  # nodes that hold a misjudged constant
+    try:
+        for node in walk([x for part in entries for x in part]):
+            if any(a in misjudged or a in holds for a in node.args):
+                holds.add(node)
+            elif _judged_wrongly(node):
+                misjudged.add(node)
+    except RecursionError:
+        return exprs, False
+    if not misjudged:
+        return exprs, False
+    stand_ins = {c: shielded(c) for c in misjudged}
+    out = []
+    for e, part in zip(exprs, entries, strict=True):
+        shielded_part = [x.xreplace(stand_ins) for x in part]
+        out.append(
+            sp.ImmutableMatrix(*e.shape, shielded_part)
+            if isinstance(e, sp.MatrixBase)
+            else shielded_part[0]
+        )
+    return tuple(out), True
+
+
+def _judged_wrongly(c: sp.Basic) -> bool:
+    """c is a constant of which SymPy asserts zero, positive or negative, and a ball denies it."""
+    if not isinstance(c, sp.Expr) or not c.args or c.free_symbols or _trusted(c):
+        return False
+    said = [name for name in ("zero", "positive", "negative") if getattr(c, "is_" + name) is True]
+    if not said:
+        return False
+    if is_zero_certified(c, budget_bits=PRECISION_CAP) is False and "zero" in said:
+        return True
+    try:
+        ball = to_arb(c, {}, 2048)
+    except (CertifiedError, ValueError, TypeError):
+        return False
+    if not isinstance(ball, arb):
+        return False
+    return ("positive" in said and ball < 0) or ("negative" in said and ball > 0)
