@@ -16,8 +16,9 @@ from typing import Literal
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget, stage
+from proofs.engine.budget import DEFAULT_TIMEOUT, check_timeout, run_with_budget, stage
 from proofs.engine.floats import exact_floats, float_note
+from proofs.engine.number_size import check_exact_size
 from proofs.engine.pointwise import (
     Counterexample,
     NumericResult,
@@ -164,7 +165,10 @@ def check_link(a: sp.Basic, b: sp.Basic, *, seed: int = 0) -> LinkResult:
     evaluate, so every answer of the algebra is held against the given trees: a zero it reaches
     stands only where they agree, and a nonzero constant refutes only where they confirm it.
     """
-    given_a, given_b = carried_out(a), carried_out(b)
+    for step in (a, b):
+        check_exact_size(step, "a step")
+    with stage("multiplying out the matrices"):
+        given_a, given_b = carried_out(a), carried_out(b)
     numeric = check_numeric(given_a, given_b, seed=seed)
     # A certified counterexample already refutes the link; the algebra is then only asked for
     # its cheap reductions, since simplify() on a false claim can run for minutes.
@@ -315,6 +319,35 @@ def _rest(verdict: Verdict) -> tuple:
     return verdict.counterexample, verdict.links
 
 
+# prove_identity checks at most this many entries: a 100 x 100 matrix (as_explicit() of a
+# 1000 x 1000 MatrixSymbol alone takes a minute).
+_MAX_ENTRIES = 10_000
+
+
+def _claim_side(value: object, what: str) -> sp.Basic:
+    """value checked as one side of a claim, before any work: a matrix expression (A*B) is
+    multiplied out later, by the check and within its budget."""
+    _check_size(value, what)
+    return value if isinstance(value, sp.MatrixExpr) else as_sympy(value, what)
+
+
+def _check_size(value: object, what: str) -> None:
+    """ValueError for an empty or oversized matrix or an oversized number."""
+    if isinstance(value, sp.MatrixBase | sp.MatrixExpr):
+        rows, cols = value.shape
+        if not (isinstance(rows, int | sp.Integer) and isinstance(cols, int | sp.Integer)):
+            raise ValueError(f"{what} must have a numeric shape, got {value.shape}")
+        if rows * cols == 0:
+            raise ValueError(f"{what} is an empty matrix (shape {value.shape}): nothing to prove")
+        if rows * cols > _MAX_ENTRIES:
+            raise ValueError(
+                f"{what} has {rows * cols} entries (shape {value.shape}); "
+                f"at most {_MAX_ENTRIES} are checked"
+            )
+    if isinstance(value, sp.Basic):
+        check_exact_size(value, what)
+
+
 def prove_identity(
     lhs: object, rhs: object, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT
 ) -> Verdict:
@@ -324,8 +357,9 @@ def prove_identity(
     numeric check samples only points that satisfy them. seed: the random stream. timeout:
     seconds (None: no limit); past it the verdict is undecided, "timed out in <stage>".
     """
+    check_timeout(timeout)
     try:
-        a, b = as_sympy(lhs, "lhs"), as_sympy(rhs, "rhs")
+        a, b = _claim_side(lhs, "lhs"), _claim_side(rhs, "rhs")
         if _shape(a) != _shape(b):
             raise ValueError(
                 f"lhs and rhs must have the same shape, got {_shape(a)} and {_shape(b)}"

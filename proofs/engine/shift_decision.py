@@ -47,6 +47,7 @@ from proofs.engine.exp_poly import (
 from proofs.engine.facts import FreeOf
 from proofs.engine.floats import exact_floats, float_note
 from proofs.engine.linear_system import solve_linear
+from proofs.engine.number_size import check_exact_size
 from proofs.engine.show import show
 from proofs.engine.zero_test import is_zero, shield
 
@@ -230,6 +231,7 @@ def _check_arguments(components: object, pos: object, k: object) -> tuple[sp.Exp
             raise ValueError(
                 f"component {j + 1} ({c}) contains the shift symbol {k}; use another name"
             )
+        check_exact_size(c, f"component {j + 1}")
         out.append(c)
     return tuple(out)
 
