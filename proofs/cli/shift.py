@@ -54,8 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_style_arguments(parser)
     # argparse reads "-sin(pos)" as an unknown option. Marking every single-dash word as
     # "number-like" makes it a component instead; the options themselves (-v, -h) still match
-    # exactly. Set last: options added after it would count as number-like themselves.
-    parser._negative_number_matcher = re.compile(r"^-[^-]")
+    # exactly. So is a double-dash word holding a character no option name has ("--sin(pos)",
+    # which is sin(pos)). Set last: options added after it would count as number-like themselves.
+    parser._negative_number_matcher = re.compile(r"^-[^-]|^--[\w-]*[^\w\s=-]")
 
 
 def _seconds(text: str) -> float:

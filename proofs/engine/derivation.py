@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import sympy as sp
+from sympy.core.facts import InconsistentAssumptions
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from proofs.engine.budget import DEFAULT_TIMEOUT, check_timeout, run_with_budget, stage
@@ -201,12 +202,22 @@ def _reduce(
     misjudgement and is confirmed like one from trigsimp or simplify.
     """
     (shielded_a, shielded_b), shielded = shield_misjudged(given_a, given_b)
+    symbolic = None
     if shielded:
         symbolic = check_symbolic(*_prepared(shielded_a, shielded_b), thorough=thorough)
         if symbolic.passed:
             return symbolic, symbolic.needs_confirmation
-    symbolic = check_symbolic(*_prepared(explicit(a), explicit(b)), thorough=thorough)
-    return symbolic, symbolic.needs_confirmation or (shielded and bool(symbolic.passed))
+    try:
+        plain = check_symbolic(*_prepared(explicit(a), explicit(b)), thorough=thorough)
+    except (InconsistentAssumptions, TypeError) as exc:
+        # On the misjudged constants SymPy's judgements can contradict each other (acos(1 -
+        # 10**-20) both positive and zero; "Invalid comparison of non-real"): no answer.
+        if not shielded or not (
+            isinstance(exc, InconsistentAssumptions) or "Invalid comparison" in str(exc)
+        ):
+            raise
+        return symbolic, False
+    return plain, plain.needs_confirmation or (shielded and bool(plain.passed))
 
 
 def _prepared(a: sp.Basic, b: sp.Basic) -> tuple[sp.Basic, sp.Basic]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 from flint import arb
+from sympy.core.facts import InconsistentAssumptions
 from sympy.polys.polyerrors import BasePolynomialError
 
 from proofs.engine.ball_programs import walk
@@ -240,13 +241,18 @@ def shield_misjudged(*exprs: sp.Basic) -> tuple[tuple[sp.Basic, ...], bool]:
 
 
 def _judged_wrongly(c: sp.Basic) -> bool:
-    """c is a constant of which SymPy asserts zero, positive or negative, and a ball denies it."""
+    """c is a constant that SymPy evaluates to exactly 0, or of which it asserts zero, positive
+    or negative (or contradicts itself), where a ball certifies otherwise."""
     if not isinstance(c, sp.Expr) or not c.args or c.free_symbols or _trusted(c):
         return False
-    said = [name for name in ("zero", "positive", "negative") if getattr(c, "is_" + name) is True]
-    if not said:
+    try:
+        rounded = c.evalf(2) == 0  # SymPy's own floating-point value: acos(1 - 10**-20) is 0
+        said = [n for n in ("zero", "positive", "negative") if getattr(c, "is_" + n) is True]
+    except InconsistentAssumptions:
+        return True  # SymPy's judgements of c contradict each other
+    if not (rounded or said):
         return False
-    if is_zero_certified(c, budget_bits=PRECISION_CAP) is False and "zero" in said:
+    if (rounded or "zero" in said) and is_zero_certified(c, budget_bits=PRECISION_CAP) is False:
         return True
     try:
         ball = to_arb(c, {}, 2048)
