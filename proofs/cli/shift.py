@@ -19,7 +19,8 @@ import sympy as sp
 
 from proofs.cli.terminal import add_style_arguments, style_from
 from proofs.definitions import POS, K
-from proofs.engine.budget import DEFAULT_TIMEOUT
+from proofs.engine.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT
+from proofs.engine.number_size import largest_number_bits
 from proofs.engine.parse import DEFAULT_SYMBOLS, parse_expression
 from proofs.engine.shift_decision import ShiftMap, find_shift_map
 from proofs.render.terminal_math import block
@@ -49,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help=f"give up (undecided, exit 3) after this many seconds (default {DEFAULT_TIMEOUT:g})",
+        help=f"give up (undecided, exit 3) after this many seconds (default {DEFAULT_TIMEOUT:g}; "
+        f"at most {MAX_TIMEOUT:g})",
     )
     add_style_arguments(parser)
     # argparse reads "-sin(pos)" as an unknown option. Marking every single-dash word as
@@ -65,7 +67,9 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"must be a positive, finite number of seconds, got {text!r}"
+        )
     return value
 
 
@@ -108,9 +112,15 @@ def words(expr: sp.Basic, style: Style) -> str:
     return style.text(text)
 
 
+# factor() reads exp(k) and exp((1 + 10**-30)*k) as powers of exp(k/10**30), a polynomial of
+# degree 10**30: a value holding a number wider than this is not factored.
+_FACTOR_MAX_NUMBER_BITS = 64
+
+
 def _nonzero_core(value: sp.Expr) -> sp.Expr:
     """value without the factors the hypotheses make nonzero (k/L -> k for L > 0)."""
-    factors = sp.Mul.make_args(sp.factor(value))
+    wide = largest_number_bits(value) > _FACTOR_MAX_NUMBER_BITS
+    factors = sp.Mul.make_args(value if wide else sp.factor(value))
     return sp.Mul(*[f for f in factors if f.is_zero is not False])
 
 
