@@ -30,10 +30,17 @@ _BALL_BITS = (128, 512, 2048)
 
 def is_zero(expr: sp.Expr) -> bool | None:
     """True if expr is 0 (for every value of its symbols), False if it is nonzero for every
-    admissible value, None if that cannot be certified."""
-    expr = exact_floats(sp.sympify(expr))
+    admissible value, None if that cannot be certified.
+
+    A constant goes to the certified test as it is (Floats are exact there too). In an
+    expression with symbols, constants SymPy misjudges are shielded first (shield_misjudged), so
+    that the rewriting below cannot evaluate them away: x*exp(acosh(1 + 10**-20)) - x is not 0.
+    """
+    expr = sp.sympify(expr)
     if not expr.free_symbols:
         return constant_is_zero(expr)
+    (expr,), _ = shield_misjudged(expr)
+    expr = exact_floats(expr)
     cheap = sp.cancel(sp.expand(expr))
     if cheap == 0:
         return True
