@@ -196,6 +196,18 @@ def test_a_matrix_product_is_multiplied_out_without_evaluation() -> None:
     assert prove_identity(sp.MatMul(a, b), sp.MatMul(a, b)).status == "proved"
 
 
+def test_each_product_of_entries_stays_unevaluated() -> None:
+    e = sp.exp(sp.acosh(Q), **U)  # e*x built by SymPy is x
+    a, b = sp.ImmutableMatrix([[e, e]]), sp.ImmutableMatrix([[x], [x]])
+    assert carried_out(sp.MatMul(a, b))[0, 0].has(sp.acosh)
+    assert prove_identity(sp.MatMul(a, b), sp.ImmutableMatrix([[2 * x]])).status == "refuted"
+    # An inner dimension of 1: each entry is a single product, never dropped.
+    column, row = sp.ImmutableMatrix([[x], [2]]), sp.ImmutableMatrix([[3, x]])
+    product = carried_out(sp.MatMul(column, row)).applyfunc(sp.expand)
+    assert product == sp.ImmutableMatrix([[3 * x, x**2], [6, 2 * x]])
+    assert prove_identity(sp.MatMul(column, row), column * row).status == "proved"
+
+
 def test_the_numeric_half_of_a_link_sees_the_tree_as_given() -> None:
     lhs = sp.Add(sp.Mul(x, sp.exp(sp.acosh(Q), **U), **U), 10**400, **U)
     link = check_link(lhs, x + 10**400)

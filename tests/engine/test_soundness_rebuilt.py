@@ -14,6 +14,7 @@ import mpmath
 import pytest
 import sympy as sp
 
+from proofs.engine import derivation
 from proofs.engine.certified import to_arb
 from proofs.engine.derivation import Derivation, Step, _confirm_nonzero, check_link, prove_identity
 from proofs.engine.pointwise import check_numeric
@@ -180,6 +181,53 @@ def test_a_nonzero_constant_from_the_algebra_refutes_only_where_the_tree_confirm
     # A constant too small for any precision: the exact algebra's certificate stands.
     tiny = SymbolicResult(False, "", sp.Rational(1, 10**20000))
     assert _confirm_nonzero(tiny, a, b, seed=0) == (tiny, None)
+
+
+def _pretend(monkeypatch, *answers: SymbolicResult) -> None:
+    """The algebra answers these, in turn (the last one from then on), whatever the claim."""
+    queue = list(answers)
+    monkeypatch.setattr(
+        derivation,
+        "check_symbolic",
+        lambda a, b, thorough=True: queue.pop(0) if len(queue) > 1 else queue[0],
+    )
+
+
+# exp(-1000) is about 5e-435: next to x it is below what 256 bits resolve, above 2**-2048.
+TINY = sp.exp(-1000)
+
+
+def test_a_zero_from_simplify_stands_only_if_the_deeper_look_agrees(monkeypatch) -> None:
+    _pretend(monkeypatch, SymbolicResult(True, "simplify"))
+    assert check_numeric(x * (1 + TINY), x).passed is True  # the 24 points agree
+    link = check_link(x * (1 + TINY), x)
+    assert link.status == "refuted" and link.numeric.passed is False
+    assert check_link(x * (1 + TINY), x * (1 + TINY)).status == "proved"
+
+
+def test_a_zero_from_sympys_plain_copy_of_a_misjudged_constant_is_confirmed(monkeypatch) -> None:
+    # The shielded copy does not close; the plain one does: that zero needs the deeper look.
+    _pretend(monkeypatch, SymbolicResult(None, "", x), SymbolicResult(True, "expand"))
+    e = sp.exp(sp.acosh(1 + E20), **U)
+    lhs = sp.Mul(x, sp.Add(1, TINY, **U), sp.Pow(e, 0, **U), **U)  # shielded: e is misjudged
+    link = check_link(lhs, x)
+    assert link.status == "refuted" and link.numeric.passed is False
+
+
+def test_a_nonzero_constant_the_tree_contradicts_does_not_refute(monkeypatch) -> None:
+    _pretend(monkeypatch, SymbolicResult(False, "", sp.Rational(1, 10**12)))
+    link = check_link(x * (x + 1), x**2 + x)  # true: the algebra's constant is wrong
+    assert link.status == "undecided" and link.symbolic.passed is None
+    link = check_link(x * (x + 1) + sp.Rational(1, 10**12), x**2 + x)
+    assert link.status == "refuted" and link.numeric.counterexample is not None
+
+
+def test_a_nonzero_constant_where_no_ball_can_be_made_still_refutes() -> None:
+    # besselj has no ball translation: the exact algebra's constant decides alone.
+    b = sp.besselj(1, x)
+    link = check_link(b * (x + 1) + sp.Rational(1, 10**30), x * b + b)
+    assert link.status == "refuted" and link.symbolic.passed is False
+    assert link.numeric.passed is None
 
 
 # ---- no copy is rebuilt before the numeric check ---------------------------------------------
