@@ -12,6 +12,7 @@ import pytest
 
 from proofs.cli import terminal
 from proofs.cli.main import COMMANDS, main, run_theorem_module
+from proofs.engine.pointwise import MAX_BITS, START_BITS
 
 
 def test_prove_one_theorem_prints_steps_and_verdict(capsys):
@@ -203,7 +204,7 @@ def test_details_per_link_only_with_verbose(capsys):
     quiet = capsys.readouterr().out
     assert main(["prove", "ramp", "--no-twin", "--verbose"]) == 0
     verbose = capsys.readouterr().out
-    detail = "numeric: 24 points, arb balls of 256 to 8192 bits, |difference| ≤"
+    detail = f"numeric: 24 points, arb balls of {START_BITS} to {MAX_BITS} bits, |difference| ≤"
     assert detail not in quiet and detail in verbose
     assert "symbolic: closed by algebra" in verbose
     # Each step still names its rule, in both.
@@ -215,7 +216,9 @@ def test_json_always_has_the_link_details(capsys):
     assert main(["prove", "ramp", "--json", "--no-twin"]) == 0
     (theorem,) = json.loads(capsys.readouterr().out)
     numeric = [s["numeric"] for s in theorem["steps"] if s["numeric"]]
-    assert numeric and all(n["points"] == 24 and n["bits"] == [256, 8192] for n in numeric)
+    assert numeric and all(
+        n["points"] == 24 and n["bits"] == [START_BITS, MAX_BITS] for n in numeric
+    )
     assert theorem["links"] == 3 and "seconds" in theorem
 
 
