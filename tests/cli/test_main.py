@@ -23,11 +23,23 @@ def test_prove_one_theorem_prints_steps_and_verdict(capsys):
     assert "✓ numeric twin ramp_table" in out
 
 
-def test_default_command_proves_everything_in_a_summary(capsys):
+@pytest.fixture(scope="module")
+def default_run() -> str:
+    """What `pe-proofs` alone prints at 100 columns into a UTF-8 pipe: one run for the tests
+    that read it (each run proves every theorem and runs every twin)."""
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COLUMNS", "100")
+        patch.setattr(sys, "stdout", stream)
+        assert main([]) == 0
+    return raw.getvalue().decode("utf-8")
+
+
+def test_default_command_proves_everything_in_a_summary(default_run):
     from proofs import registry
 
-    assert main(["--no-twin"]) == 0
-    out = capsys.readouterr().out
+    out = default_run
     names = registry.names()
     blocks = [line.split(":")[0][2:] for line in out.splitlines() if line.startswith("✓ ")]
     assert blocks[: len(names)] == names  # every theorem, in the lesson's order, proved
@@ -37,6 +49,7 @@ def test_default_command_proves_everything_in_a_summary(capsys):
     assert "pe-proofs prove NAME" in out
 
 
+@pytest.mark.slow
 def test_steps_prints_every_chain(capsys):
     assert main(["--steps", "--no-twin"]) == 0
     out = capsys.readouterr().out
@@ -44,10 +57,8 @@ def test_steps_prints_every_chain(capsys):
     assert "✓ matrix product" in out
 
 
-def test_the_default_run_fits_two_screens_at_100_columns(capsys, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "100")
-    assert main([]) == 0
-    lines = capsys.readouterr().out.splitlines()
+def test_the_default_run_fits_two_screens_at_100_columns(default_run):
+    lines = default_run.splitlines()
     assert len(lines) <= 100 and max(map(len, lines)) <= 100
 
 
@@ -69,9 +80,8 @@ JARGON = (
 )
 
 
-def test_the_default_run_speaks_to_a_reader(capsys):
-    assert main([]) == 0
-    out = capsys.readouterr().out
+def test_the_default_run_speaks_to_a_reader(default_run):
+    out = default_run
     assert not [word for word in JARGON if word in out]
     assert not re.search(r"\d{8}", out)  # no 22-digit denominators
 

@@ -58,6 +58,7 @@ def test_the_module_names_are_accepted(name, capsys):
     assert "✗ No" in out and f"0 = k/{name}" in out
 
 
+@pytest.mark.slow
 def test_one_notation_for_the_frequency(capsys):
     out = _out(["sin(pos/10000**(2*i/d_model))", "cos(pos/10000**(2*i/d_model))"], capsys)
     assert "✓ Yes" in out and "10000" in out

@@ -131,6 +131,7 @@ def test_large_sides_need_precision_not_a_larger_tolerance() -> None:
     assert certify_difference(off, c, {x: sp.Rational(7, 3)}).status == "differs"
 
 
+@pytest.mark.slow
 def test_a_difference_below_any_precision_is_unknown_never_agreement() -> None:
     # 10**20000 dwarfs every precision up to MAX_BITS: the difference cannot be told from 0.
     c = sp.Integer(10) ** 20000

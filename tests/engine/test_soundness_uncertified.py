@@ -152,6 +152,7 @@ def test_a_wrong_limit_is_never_proved() -> None:
     assert prove_identity(truth + BIG, answer + BIG).status == "refuted"
 
 
+@pytest.mark.slow
 def test_a_wrong_integral_is_never_proved() -> None:
     # sympy/sympy#29792: the integrand is 1 on [0, 1] when y >= 1, yet SymPy answers -1.
     integrand = sp.sqrt(y - x) * sp.sqrt(1 / (y - x))
