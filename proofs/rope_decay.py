@@ -200,7 +200,8 @@ def build(d_model: int = 8) -> Theorem:
         title="RoFormer's long-term decay: the bound holds, the decay does not",
         statement=(
             "RoFormer's Abel-summation bound holds, but the average (2/d)·Σ_j |S_j(r)| is not "
-            "non-increasing: at d = 128, b = 10⁴ it rises from r = 1000 to r = 2000, and at 18 → 19."
+            "non-increasing: at d = 128, b = 10⁴ it rises from r = 1000 to r = 2000, and already "
+            "from r = 18 to r = 19."
         ),
         parts=(
             abel,

@@ -499,9 +499,9 @@ def build(d_model: int = 8) -> Theorem:
         name=NAME,
         title="RoPE is relative in every layout; converting layouts is a permutation",
         statement=(
-            "The score depends on n − m only in the interleaved, rotate_half and complex layouts; "
-            "converting layouts permutes W_q per head and W_k with n_kv_heads, and with n_heads "
-            "for W_k, or an interleaved cache with rotate_half pairing, scores change."
+            "The score depends on n − m only in the interleaved, rotate_half and complex layouts. "
+            "Converting layouts permutes W_q per query head and W_k per key-value head; permuting "
+            "W_k per query head, or pairing an interleaved cache as rotate_half, changes scores."
         ),
         formulas=(sp.Eq(score_form(M, N), relative_form(N - M), evaluate=False),),
         parts=(
