@@ -235,7 +235,11 @@ def ntk_not_linear() -> NonZero:
 
 def dynamic_base(length: sp.Expr, d: sp.Expr = D) -> sp.Expr:
     """b·(α·l/L − (α − 1))^(d/(d−2)), α = factor, unevaluated."""
-    grown = sp.Add(sp.Mul(ALPHA, length, 1 / L, evaluate=False), -(ALPHA - 1), evaluate=False)
+    grown = sp.Add(
+        sp.Mul(ALPHA, length, 1 / L, evaluate=False),
+        sp.Mul(-1, ALPHA - 1, evaluate=False),
+        evaluate=False,
+    )
     return sp.Mul(B, sp.Pow(grown, d / (d - 2), evaluate=False), evaluate=False)
 
 
@@ -251,7 +255,11 @@ def dynamic_at_original() -> Derivation:
 
 
 def dynamic_base_fact() -> NonNegative:
-    grown = sp.Add(sp.Mul(ALPHA, L + T, 1 / L, evaluate=False), -(ALPHA - 1), evaluate=False)
+    grown = sp.Add(
+        sp.Mul(ALPHA, L + T, 1 / L, evaluate=False),
+        sp.Mul(-1, ALPHA - 1, evaluate=False),
+        evaluate=False,
+    )
     return NonNegative(
         "dynamic_base_at_least_1",
         "Dynamic NTK: for l = L + t ≥ L the power's base α·l/L − (α − 1) = 1 + α·t/L is ≥ 1, so "
