@@ -341,7 +341,7 @@ def hf_permute_matrix(rows: int, n_heads: int) -> sp.ImmutableMatrix:
     return sp.ImmutableMatrix(pi)
 
 
-# The grouped-query example of the issue: 4 query heads share 2 key/value heads of width 4.
+# A grouped-query example: 4 query heads share 2 key/value heads of width 4.
 GQA_HEADS, GQA_KV_HEADS, GQA_HEAD_DIM = 4, 2, 4
 W_ROWS = sp.ImmutableMatrix(sp.symbols(f"w_0:{GQA_KV_HEADS * GQA_HEAD_DIM}", real=True))
 
