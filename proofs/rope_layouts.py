@@ -545,7 +545,7 @@ def build(d_model: int = 8) -> Theorem:
             "Grouped-query attention: query head h reads key head floor(h·n_kv_heads/n_heads), so the "
             "key rows must be permuted within each of the n_kv_heads key heads, as "
             "permute_k_with_kv_heads shows. The failure is llama.cpp #2376 and TinyLlama #24 "
-            "(as issue 24 cites them; their text is not checked here).",
+            "(as pe-proofs issue 24 cites them; their text is not checked here).",
         ),
     )
 

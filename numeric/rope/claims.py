@@ -286,7 +286,7 @@ def claims_table() -> Table:
     )
     checked = [c.agrees for c in rope_claims() if c.agrees is not None]
     return Table(
-        title="RoPE numbers of issue 24, recomputed",
+        title="RoPE numbers stated in pe-proofs issue 24, recomputed",
         columns=(
             "claim",
             "published",
