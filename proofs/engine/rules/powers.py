@@ -158,10 +158,13 @@ def exponential_form(expr: sp.Basic) -> sp.Basic:
     return sp.Add(*(_merged(atoms.expression(t)) for t in sp.Add.make_args(polynomial)))
 
 
+# Whether a base is positive is SymPy's judgement, which for a number may come from a
+# low-precision evaluation: a zero the power laws reach is confirmed numerically.
 POWER_LAWS = Rule(
     "power_laws",
     "power laws",
     power_laws,
+    exact=False,
     coq="rewrite ?Rpower_mult, ?Rpower_mult_distr; field",
 )
 EXPONENTIAL_FORM = Rule(
