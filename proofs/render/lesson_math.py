@@ -137,6 +137,9 @@ FUNCTIONS: Mapping[str, Callable[..., sp.Basic]] = {
     "RoPE": sp.Function("RoPE"),
     "f": sp.Function("f"),
     "fl": sp.Function("fl"),
+    # Rounding to nearest written with floor and ceiling, as rope_precision writes it.
+    "floor": sp.floor,
+    "ceiling": sp.ceiling,
 }
 # Matrices by name (a block of the layouts' shift matrix).
 MATRIX_SYMBOLS: Mapping[str, sp.MatrixSymbol] = {
