@@ -38,12 +38,12 @@ from proofs.engine.parse import parse_expression
 from proofs.render.lesson_parts import (
     MAX_LEN,
     NAMES,
-    ROPE_NAMES,
     OMEGA_0,
     OMEGA_1,
     OMEGA_LAST,
     PE,
     PE_I,
+    ROPE_NAMES,
     THETA,
     P,
     R,
