@@ -33,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import sympy  # noqa: E402
+
 import numeric  # noqa: E402
 import proofs  # noqa: E402
 from proofs import registry  # noqa: E402
@@ -42,6 +44,10 @@ from proofs.engine.parse import parse_expression  # noqa: E402
 
 DOC = ROOT / "docs" / "input-errors.md"
 NAN, INF = math.nan, math.inf
+# A Float whose binary exponent is 10**9, and a 1000 x 1000 matrix symbol: both used to run
+# for seconds before the time budget started.
+_HUGE_FLOAT = sympy.Float._new((0, 1, 10**9, 1), 53)
+_BIG_MATRIX = sympy.MatrixSymbol("A", 1000, 1000)
 # The memory a machine can spare differs from machine to machine; compare messages without it.
 _SPARE = re.compile(r"the [0-9.]+ GiB this machine can spare")
 
@@ -223,6 +229,8 @@ def cli_rows() -> list[Row]:
         "pe-proofs shift 'sin(pos)[0]'",
         "pe-proofs shift 'sin(pos)' --timeout 0",
         "pe-proofs shift 'sin(pos)' --timeout never",
+        "pe-proofs shift 'sin(pos)' --timeout inf",
+        "pe-proofs shift --sin",
         "pe-proofs shift 'pos**(10**10)'",
         "pe-proofs shift '9**9**9**9'",
         "pe-proofs shift 'exp(10**30)'",
@@ -282,6 +290,17 @@ def library_rows() -> list[Row]:
         _call(proofs.find_shift_map, "sin(pos)", POS, K),
         _call(proofs.find_shift_map, [], POS, K),
         _call(proofs.find_shift_map, [POS], "pos", K),
+        _call(proofs.find_shift_map, [sympy.nan], POS, K),
+        _call(proofs.find_shift_map, [sympy.zoo * POS], POS, K),
+        _call(proofs.find_shift_map, [sympy.sin(POS), sympy.oo], POS, K),
+        _call(proofs.find_shift_map, [sympy.sin(POS)], POS, K, affine="no"),
+        _call(proofs.find_shift_map, [_HUGE_FLOAT * POS], POS, K),
+        _call(proofs.prove_identity, sympy.Matrix(0, 0, []), sympy.Matrix(0, 0, [])),
+        _call(proofs.prove_identity, sympy.zeros(0, 3), sympy.zeros(0, 3)),
+        _call(proofs.prove_identity, _BIG_MATRIX, _BIG_MATRIX, timeout=5),
+        _call(proofs.prove_identity, sympy.MatrixSymbol("A", K, K), 0),
+        _call(proofs.prove_identity, _HUGE_FLOAT * POS, POS, timeout=5),
+        _call(proofs.prove_identity, sympy.Pow(2, 10**9, evaluate=False), 0, timeout=5),
         _call(parse_expression, 5),
         _call(parse_expression, "x + 1"),
         _call(parse_expression, "__import__('os').system('true')"),

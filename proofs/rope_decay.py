@@ -11,7 +11,7 @@ d = 128, b = 10⁴, f(2000) − f(1000) ≥ 1/2, certified (f(1000) = 4.4708…,
 and f already rises from r = 18 to r = 19 (the numeric twin finds that this is the first rise).
 The identity and the bound are written out term by term, so they are checked at a concrete head
 width (d = --d-model, at most 128 for the identity; 2 to 4 pairs for the bound); the refutation is at
-the issue's d = 128, b = 10⁴, with every value a certified ball of the exact sum.
+d = 128, b = 10⁴, with every value a certified ball of the exact sum.
 
 Numeric twin: numeric.checks.rope_decay.rope_decay_table.
 """
@@ -162,14 +162,14 @@ def refutation_facts() -> tuple[NonNegative, ...]:
     return (
         interval_fact(
             "decay_f_1000",
-            "Certified at d = 128, b = 10⁴: f(1000) lies in [4.4705, 4.4715] (the issue's 4.471)",
+            "Certified at d = 128, b = 10⁴: f(1000) lies in [4.4705, 4.4715] (4.471 to four figures)",
             f(1000),
             sp.Rational(44705, 10**4),
             sp.Rational(44715, 10**4),
         ),
         interval_fact(
             "decay_f_2000",
-            "Certified: f(2000) lies in [5.0465, 5.0475] (the issue's 5.047)",
+            "Certified: f(2000) lies in [5.0465, 5.0475] (5.047 to four figures)",
             f(2000),
             sp.Rational(50465, 10**4),
             sp.Rational(50475, 10**4),
@@ -200,7 +200,8 @@ def build(d_model: int = 8) -> Theorem:
         title="RoFormer's long-term decay: the bound holds, the decay does not",
         statement=(
             "RoFormer's Abel-summation bound holds, but the average (2/d)·Σ_j |S_j(r)| is not "
-            "non-increasing: at d = 128, b = 10⁴ it rises from r = 1000 to r = 2000, and at 18 → 19."
+            "non-increasing: at d = 128, b = 10⁴ it rises from r = 1000 to r = 2000, and already "
+            "from r = 18 to r = 19."
         ),
         parts=(
             abel,

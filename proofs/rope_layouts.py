@@ -341,7 +341,7 @@ def hf_permute_matrix(rows: int, n_heads: int) -> sp.ImmutableMatrix:
     return sp.ImmutableMatrix(pi)
 
 
-# The grouped-query example of the issue: 4 query heads share 2 key/value heads of width 4.
+# A grouped-query example: 4 query heads share 2 key/value heads of width 4.
 GQA_HEADS, GQA_KV_HEADS, GQA_HEAD_DIM = 4, 2, 4
 W_ROWS = sp.ImmutableMatrix(sp.symbols(f"w_0:{GQA_KV_HEADS * GQA_HEAD_DIM}", real=True))
 
@@ -499,9 +499,9 @@ def build(d_model: int = 8) -> Theorem:
         name=NAME,
         title="RoPE is relative in every layout; converting layouts is a permutation",
         statement=(
-            "The score depends on n − m only in the interleaved, rotate_half and complex layouts; "
-            "converting layouts permutes W_q per head and W_k with n_kv_heads, and with n_heads "
-            "for W_k, or an interleaved cache with rotate_half pairing, scores change."
+            "The score depends on n − m only in the interleaved, rotate_half and complex layouts. "
+            "Converting layouts permutes W_q per query head and W_k per key-value head; permuting "
+            "W_k per query head, or pairing an interleaved cache as rotate_half, changes scores."
         ),
         formulas=(sp.Eq(score_form(M, N), relative_form(N - M), evaluate=False),),
         parts=(
@@ -545,7 +545,7 @@ def build(d_model: int = 8) -> Theorem:
             "Grouped-query attention: query head h reads key head floor(h·n_kv_heads/n_heads), so the "
             "key rows must be permuted within each of the n_kv_heads key heads, as "
             "permute_k_with_kv_heads shows. The failure is llama.cpp #2376 and TinyLlama #24 "
-            "(as issue 24 cites them; their text is not checked here).",
+            "(as pe-proofs issue 24 cites them; their text is not checked here).",
         ),
     )
 

@@ -405,7 +405,7 @@ def build(d_model: int = 8) -> Theorem:
             "The rounding formula is round to nearest, ties to even, written with floor and "
             "ceiling; every floor and ceiling of an irrational number is decided by a certified "
             "ball.",
-            "Issue 24 states the phase error bound as p·θ_i·2^(−9). With 8 significant bits the "
+            "pe-proofs issue 24 states the phase error bound as p·θ_i·2^(−9). With 8 significant bits the "
             "unit roundoff is 2^(−8) (Higham, Accuracy and Stability of Numerical Algorithms, "
             "section 2.1: u = β^(1−t)/2, t = 8), and pair 24 at d = 128, b = 10⁴ attains 0.003653·θ_24 > "
             "2^(−9)·θ_24; the numeric twin finds 21 of the 64 pairs above 2^(−9).",

@@ -5,7 +5,7 @@ Rows:
   for random complex h at sampled distances r below max_distance;
 - the bound it gives, |Σ_i h_i·e^{i·r·θ_i}| <= max_i |h_{i+1} − h_i| · Σ_j |S_j(r)|;
 - the values f(1000) and f(2000) of f(r) = (2/d)·Σ_j |S_j(r)|, float64 against mpmath (at
-  d = 128, b = 10⁴, the issue's setting), within average_tolerance(d);
+  d = 128, b = 10⁴, the setting of the refutation), within average_tolerance(d);
 - refuted: f is non-increasing in r, at the first integer r with f(r + 1) > f(r), and counted
   over every r below max_distance (streamed).
 

@@ -149,7 +149,7 @@ def _phase_rows(head_dim: int, base: float, max_position: int) -> list[tuple]:
             "holds",
         ),
         (
-            "bf16 inv_freq: |phase − p·θ_i| <= p·θ_i·2⁻⁹ (issue 24's bound)",
+            "bf16 inv_freq: |phase − p·θ_i| <= p·θ_i·2⁻⁹ (the bound stated in pe-proofs issue 24)",
             case,
             worst,
             2.0**-9,

@@ -173,7 +173,7 @@ def _llama3_claims() -> list[Claim]:
         ),
         _claim(
             "hf_yarn_over_llama3_pair_33",
-            "yarn θ′ / Llama 3 θ′ − 1 at pair 33 (the issue's 38%)",
+            "yarn θ′ / Llama 3 θ′ − 1 at pair 33 (stated as 38%)",
             "0.38",
             yarn64[i] / llama64[i] - 1,
             apart,
@@ -255,7 +255,7 @@ def _float_claims() -> list[Claim]:
     claims.append(
         _claim(
             "bf16_inv_freq_relative_error_times_2_9",
-            "max_i |fl_bf16(θ_i) − θ_i| / θ_i · 2⁹ at d = 128, b = 10⁴ (the issue's bound p·θ_i·2^−9 needs <= 1)",
+            "max_i |fl_bf16(θ_i) − θ_i| / θ_i · 2⁹ at d = 128, b = 10⁴ (the stated bound p·θ_i·2^−9 needs <= 1)",
             "",
             worst64 * 2**9,
             scaled,
@@ -286,7 +286,7 @@ def claims_table() -> Table:
     )
     checked = [c.agrees for c in rope_claims() if c.agrees is not None]
     return Table(
-        title="RoPE numbers of issue 24, recomputed",
+        title="RoPE numbers stated in pe-proofs issue 24, recomputed",
         columns=(
             "claim",
             "published",

@@ -16,7 +16,7 @@ import re
 
 from proofs.cli.terminal import add_style_arguments, style_from
 from proofs.cli.usage import user_input
-from proofs.engine.budget import DEFAULT_TIMEOUT
+from proofs.engine.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT
 
 # The names an expression may use (proofs.engine.parse.DEFAULT_SYMBOLS, with pi and E), written
 # out so that --help does not load the parser and SymPy; a test keeps the two lists equal.
@@ -45,13 +45,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help=f"give up (undecided, exit 3) after this many seconds (default {DEFAULT_TIMEOUT:g})",
+        help=f"give up (undecided, exit 3) after this many seconds (default {DEFAULT_TIMEOUT:g}; "
+        f"at most {MAX_TIMEOUT:g})",
     )
     add_style_arguments(parser)
     # argparse reads "-sin(pos)" as an unknown option. Marking every single-dash word as
     # "number-like" makes it a component instead; the options themselves (-v, -h) still match
-    # exactly. Set last: options added after it would count as number-like themselves.
-    parser._negative_number_matcher = re.compile(r"^-[^-]")
+    # exactly. So is a double-dash word holding a character no option name has ("--sin(pos)",
+    # which is sin(pos)). Set last: options added after it would count as number-like themselves.
+    parser._negative_number_matcher = re.compile(r"^-[^-]|^--[\w-]*[^\w\s=-]")
 
 
 def _seconds(text: str) -> float:
@@ -60,7 +62,9 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"must be a positive, finite number of seconds, got {text!r}"
+        )
     return value
 
 

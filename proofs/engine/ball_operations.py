@@ -33,6 +33,7 @@ from proofs.engine.balls import (
     Ball,
     IndeterminateError,
     UndefinedError,
+    UntranslatableError,
     as_acb,
     disc,
     exact_int,
@@ -167,6 +168,28 @@ def _binomial(n: Ball, k: Ball) -> arb:
     return rational(sp.binomial(sp.Integer(a), sp.Integer(b)))  # SymPy's own convention
 
 
+def _factorial_power(name: str, step: int) -> Callable[[Ball, Ball], Ball]:
+    """RisingFactorial (step 1) or FallingFactorial (step -1) at an exact integer count k, by
+    SymPy's convention: x(x + step)...(k factors), and 1/((x - step)...(|k| factors)) for k < 0."""
+
+    def g(z: Ball, k: Ball) -> Ball:
+        count = exact_int(k)
+        if count is None:
+            raise UntranslatableError(name, "at a count that is not an exact integer")
+        if abs(count) > MAX_BINOMIAL:
+            raise UntranslatableError(name, f"with {abs(count)} factors, more than {MAX_BINOMIAL}")
+        out: Ball = arb(1)
+        if count >= 0:
+            for i in range(count):
+                out = out * (z + step * i)
+            return out
+        for i in range(1, 1 - count):
+            out = out * (z - step * i)
+        return 1 / out
+
+    return g
+
+
 def _kronecker(i: Ball, j: Ball) -> arb:
     d = i - j
     if not d.contains(0):
@@ -236,6 +259,8 @@ FUNCTIONS: dict[type, Callable[..., Ball]] = {
     # factorial(x) is gamma(x + 1), as mpmath and SymPy's evalf define it for non-integers.
     sp.factorial: lambda z: (z + 1).gamma(),
     sp.binomial: _binomial,
+    sp.RisingFactorial: _factorial_power("RisingFactorial", 1),
+    sp.FallingFactorial: _factorial_power("FallingFactorial", -1),
     sp.loggamma: loggamma,
     sp.zeta: zeta,
     sp.erf: _method("erf"),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import flint
 import sympy as sp
 from flint import acb, arb, fmpz
+from sympy.matrices.expressions.matexpr import MatrixElement
 
 from proofs.engine.ball_operations import CONSTANTS, FUNCTIONS, RELATIONS, add, mul, pow, pow_int
 from proofs.engine.balls import (
@@ -42,20 +43,45 @@ class _Node:
     constant: bool
 
 
+@dataclass(frozen=True)
+class _Loop:
+    """A Sum (or Product) of function over limits, innermost first, as the compiler's own node.
+
+    Sum(f, l1, l2) is Sum(Sum(f, l1), l2); the inner loop is this node, never a SymPy Sum built
+    anew, since building one lets SymPy rewrite the summand (piecewise_fold).
+    """
+
+    product: bool
+    function: sp.Basic
+    limits: tuple[tuple[sp.Basic, ...], ...]
+
+    @property
+    def free_symbols(self) -> set[sp.Basic]:
+        free = set(self.function.free_symbols)
+        for index, *bounds in self.limits:
+            free.discard(index)
+            free |= set().union(*(b.free_symbols for b in bounds))
+        return free
+
+    def has(self, *patterns: sp.Basic) -> bool:
+        parts = (self.function, *(b for _, *bounds in self.limits for b in bounds))
+        return any(part.has(*patterns) for part in parts)
+
+
 class _Program:
     """Expressions compiled to a flat list of ball operations over shared subexpressions.
 
-    inputs: the symbols whose values are passed to run(), in order (slots 0..k-1).
-    outputs: the slots holding the compiled expressions' values.
+    inputs: the symbols (and matrix entries A[i, j]) whose values are passed to run(), in order
+    (slots 0..k-1). outputs: the slots holding the compiled expressions' values.
     """
 
-    def __init__(self, exprs: list[sp.Basic], inputs: tuple[sp.Symbol, ...]) -> None:
+    def __init__(self, exprs: list[sp.Basic], inputs: tuple[sp.Basic, ...]) -> None:
         self.inputs = inputs
         self.nodes: list[_Node] = []
         self._slots: dict[sp.Basic, int] = {}
         for s in inputs:
             self._slots[s] = len(self.nodes)
-            self.nodes.append(_Node(_input_marker, (), s.name, False))
+            self.nodes.append(_Node(_input_marker, (), str(s), False))
         self.outputs = [self._compile(e) for e in exprs]
         self._constants: dict[int, list[object]] = {}
 
@@ -80,6 +106,8 @@ class _Program:
 
     def _translate(self, node: sp.Basic) -> tuple[Callable[..., object], str, tuple[int, ...]]:
         """The operation computing node from its children's values, plus extra argument slots."""
+        if isinstance(node, _Loop):
+            return self._compile_loop(node)
         if isinstance(node, sp.Symbol):
             raise UntranslatableError(f"the symbol {node}", "it has no value at the point")
         if node.is_Rational:
@@ -102,34 +130,34 @@ class _Program:
         if node is sp.true or node is sp.false:
             return (lambda v=bool(node): v), str(node), ()
         if kind in (sp.Sum, sp.Product):
-            return self._compile_loop(node)
+            return self._compile_loop(_Loop(kind is sp.Product, node.function, node.limits))
         if kind is sp.Piecewise:
             return self._compile_piecewise(node)
         raise UntranslatableError(kind.__name__)
 
-    def _outer(self, expr: sp.Basic, bound: sp.Symbol | None) -> tuple[sp.Symbol, ...]:
-        # Symbols of a lazily evaluated part that come from this program's inputs.
-        return tuple(s for s in self.inputs if s in expr.free_symbols and s != bound)
+    def _outer(self, expr: sp.Basic | _Loop, bound: sp.Symbol | None) -> tuple[sp.Basic, ...]:
+        # Inputs of this program that a lazily evaluated part uses.
+        free = expr.free_symbols
+        return tuple(
+            s
+            for s in self.inputs
+            if s != bound and (s in free or (isinstance(s, MatrixElement) and expr.has(s)))
+        )
 
-    def _compile_loop(self, node: sp.Sum | sp.Product):
-        product = type(node) is sp.Product
-        # Sum(f, l1, l2) is Sum(Sum(f, l1), l2): the first limit is the innermost loop.
-        if len(node.limits) > 1:
-            inner = type(node)(node.function, *node.limits[:-1])
-            return self._compile_loop_one(product, inner, node.limits[-1])
-        return self._compile_loop_one(product, node.function, node.limits[0])
-
-    def _compile_loop_one(self, product: bool, body: sp.Expr, limit: tuple):
-        name = "Product" if product else "Sum"
+    def _compile_loop(self, loop: _Loop):
+        name = "Product" if loop.product else "Sum"
+        # The last limit is the outermost loop; the body is the loop over the others.
+        *inner, limit = loop.limits
         if len(limit) != 3:
             raise UntranslatableError(name, "without limits")
         index, a, b = limit
         if any(v.has(sp.oo, -sp.oo, sp.zoo) for v in (a, b)):
             raise UntranslatableError(name, "with an infinite limit")
+        body = _Loop(loop.product, loop.function, tuple(inner)) if inner else loop.function
         outer = self._outer(body, index)
         program = _Program([body], (*outer, index))
         extra = (self._compile(a), self._compile(b), *(self._slots[s] for s in outer))
-        return _loop(program, product, name), name, extra
+        return _loop(program, loop.product, name), name, extra
 
     def _compile_piecewise(self, node: sp.Piecewise):
         # Every piece sees all the Piecewise's symbols; pieces are evaluated only when reached.
@@ -193,7 +221,7 @@ _LAZY = ("Sum", "Product", "Piecewise")
 
 def _children(node: sp.Basic) -> tuple[sp.Basic, ...]:
     # Sums, Products and Piecewise evaluate their parts lazily, as sub-programs.
-    if isinstance(node, sp.Sum | sp.Product | sp.Piecewise):
+    if isinstance(node, _Loop | sp.Sum | sp.Product | sp.Piecewise):
         return ()
     if node.is_Pow and node.exp.is_Rational:
         return (node.base,)
@@ -266,7 +294,7 @@ def matrix_entries(expr: sp.Basic) -> tuple[list[sp.Basic], tuple[int, int] | No
     return [sp.Integer(expr) if isinstance(expr, int) else expr], None
 
 
-def _walk(exprs: list[sp.Basic]) -> Iterator[sp.Basic]:
+def walk(exprs: list[sp.Basic]) -> Iterator[sp.Basic]:
     """Every node once, children before parents, without recursion.
 
     SymPy's hash is recursive but cached: hashing each node after its children keeps it shallow,
@@ -287,17 +315,22 @@ def _walk(exprs: list[sp.Basic]) -> Iterator[sp.Basic]:
         stack.extend((a, False) for a in node.args if id(a) not in seen)
 
 
-def expression_symbols(exprs: list[sp.Basic]) -> tuple[sp.Symbol, ...]:
-    """The free symbols of exprs, in a fixed order (two may share a name)."""
-    found: set[sp.Symbol] = set()
+def expression_symbols(exprs: list[sp.Basic]) -> tuple[sp.Basic, ...]:
+    """The inputs of exprs in a fixed order: their free symbols (two may share a name), then
+    the entries A[i, j] of matrix symbols at integer indices, each an input of its own."""
+    found: set[sp.Basic] = set()
+    entries: set[MatrixElement] = set()
     binds = False
-    for node in _walk(exprs):
+    for node in walk(exprs):
         if isinstance(node, sp.Symbol):
             found.add(node)
+        elif isinstance(node, MatrixElement) and node.i.is_Integer and node.j.is_Integer:
+            entries.add(node)
         binds = binds or bool(getattr(node, "bound_symbols", ()))
     if binds:  # a Sum's index is bound, not free: SymPy's free_symbols knows which are which
-        found = set().union(*(e.free_symbols for e in exprs))
-    return tuple(sorted(found, key=lambda s: (s.name, str(sorted(s.assumptions0.items())))))
+        found = {s for e in exprs for s in e.free_symbols if isinstance(s, sp.Symbol)}
+    symbols = sorted(found, key=lambda s: (s.name, str(sorted(s.assumptions0.items()))))
+    return (*symbols, *sorted(entries, key=str))
 
 
 # Compiled programs, oldest first: a chain evaluates each step as the rhs of one link and the
@@ -312,7 +345,7 @@ def compiled(exprs: tuple[sp.Basic, ...]) -> _Program:
         try:
             program = _CACHE.get(exprs)
         except RecursionError:  # a first hash of a deep tree: hash it bottom-up, then look again
-            for _ in _walk(list(exprs)):
+            for _ in walk(list(exprs)):
                 pass
             program = _CACHE.get(exprs)
         if program is None:
@@ -329,7 +362,7 @@ def inputs(
         raise TypeError(
             f"point must be a mapping from symbols to values, got {type(point).__name__}"
         )
-    missing = [s.name for s in symbols if s not in point]
+    missing = [str(s) for s in symbols if s not in point]
     if missing:
         raise ValueError(f"the point gives no value for {', '.join(missing)}")
     return [point_value(s, point[s]) for s in symbols]

@@ -20,10 +20,22 @@ MAX_TERMS = 10**6
 # binomial(n, k) of integers is computed exactly by SymPy; beyond this size it is not attempted.
 MAX_BINOMIAL = 10**5
 PRECISIONS_START = 256
-PRECISION_CAP = 8192
-# 'agrees' certifies |lhs - rhs| <= TOLERANCE * max(|lhs|, |rhs|, 1); 2**-160 is about 7e-49,
-# well below the design's 1e-40, so a claim off by more than that is never called agreeing.
-TOLERANCE = 2.0**-160
+PRECISION_CAP = 32768
+# At p bits, 'agrees' needs the ball of lhs - rhs to lie within 2**-(p/2 + AGREEMENT_MARGIN) of
+# 0: an absolute bound, never one relative to the size of the sides. Half the working bits may
+# go to cancellation among large intermediate values (10**400 - 10**400); what is left must show
+# the difference small in absolute terms. At 256 bits the bound is 2**-160 (about 7e-49).
+AGREEMENT_MARGIN = 32
+
+
+def agreement_exponent(bits: int) -> int:
+    """k such that agreement at this precision certifies |lhs - rhs| <= 2**-k."""
+    return bits // 2 + AGREEMENT_MARGIN
+
+
+def agreement_bound(bits: int) -> arb:
+    """The exact ball 2**-agreement_exponent(bits), the most lhs - rhs may be off to agree."""
+    return arb((1, -agreement_exponent(bits)))
 
 
 class CertifiedError(Exception):

@@ -18,6 +18,9 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 DEFAULT_TIMEOUT = 60.0
+# A budget above this (about 11.6 days, inf included) is held at it: SIGALRM's timer cannot
+# hold 1e10 s, and no run is meant to last longer.
+MAX_TIMEOUT = 1e6
 # Seconds between repeated alarms once a budget has run out, until the work gives up.
 _REPEAT = 0.5
 
@@ -81,23 +84,25 @@ def _arm() -> None:
         signal.setitimer(signal.ITIMER_REAL, max(left, 1e-4), _REPEAT)
 
 
-def _check_timeout(timeout: float | None) -> float | None:
+def check_timeout(timeout: object) -> float | None:
+    """timeout as seconds (at most MAX_TIMEOUT), or None; ValueError for anything else."""
     if timeout is None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
-    return float(timeout)
+    return min(float(timeout), MAX_TIMEOUT)
 
 
 def run_with_budget(
     work: Callable[[], T], timeout: float | None, on_timeout: Callable[[str], T]
 ) -> T:
-    """work() within timeout seconds (None: no limit); past it, on_timeout(stage) instead.
+    """work() within timeout seconds (None: no limit; above MAX_TIMEOUT, MAX_TIMEOUT); past it,
+    on_timeout(stage) instead.
 
     An enclosing budget that ends sooner still applies. In a thread other than the main one the
     work runs in a forked child process, so its result must be picklable.
     """
-    timeout = _check_timeout(timeout)
+    timeout = check_timeout(timeout)
     deadlines = _state.deadlines
     if timeout is None and not deadlines:
         return work()

@@ -6,8 +6,9 @@ a branch cut or a discontinuity raises IndeterminateError instead of picking a s
 function without a certified translation raises UntranslatableError. Nothing here guesses.
 
 to_arb(expr, point, prec): the ball (or ball matrix) of expr at the point.
-certify_difference(lhs, rhs, point): 'differs' (certified), 'agrees' (certified to a tolerance,
-which is evidence of equality, not proof) or 'unknown', doubling the precision as needed.
+certify_difference(lhs, rhs, point): 'differs' (certified), 'agrees' (|lhs - rhs| certified
+below an absolute bound that shrinks as the precision rises: evidence of equality, never proof)
+or 'unknown', doubling the precision as needed.
 is_zero_certified(constant): True only by exact rational arithmetic, False by a ball, else None.
 
 The pieces: proofs.engine.balls (exact values, errors, precision), ball_functions and
@@ -35,17 +36,19 @@ from proofs.engine.ball_programs import (
 from proofs.engine.balls import (
     PRECISION_CAP,
     PRECISIONS_START,
-    TOLERANCE,
     Ball,
     CertifiedError,
     IndeterminateError,
     OutOfTimeError,
     UndefinedError,
     UntranslatableError,
+    agreement_bound,
+    agreement_exponent,
     as_acb,
     precision,
     show,
 )
+from proofs.engine.unevaluated import difference
 
 
 def to_arb(
@@ -79,15 +82,16 @@ Status = Literal["differs", "agrees", "unknown"]
 class Decision:
     """What ball arithmetic says about lhs - rhs at one exact point.
 
-    status 'differs': certified lhs != rhs there (a ball of lhs - rhs excludes 0).
-    status 'agrees': certified |lhs - rhs| <= tolerance * max(|lhs|, |rhs|, 1) there. That is
-    evidence, not proof, of equality: a difference below the tolerance looks the same.
+    status 'differs': certified lhs != rhs there (the ball of lhs - rhs excludes 0).
+    status 'agrees': the ball of lhs - rhs contains 0 and lies within 2**-(bits/2 + 32) of it,
+    so |lhs - rhs| <= 2**-(bits/2 + 32) there: evidence, never proof, of equality, since a
+    difference smaller than that looks the same.
     status 'unknown': neither within the precision and time budget; reason says why.
-    lhs, rhs: midpoints (decimal); difference: the ball of lhs - rhs; relative: an upper bound
-    of |lhs - rhs| / max(|lhs|, |rhs|, 1) (for reports); bits: the last precision used;
-    entry: the (row, column) of the deciding matrix entry. cause (for 'unknown'): "undefined"
-    when a side has no value at the point, "untranslatable" when a function has no ball
-    translation, "" otherwise.
+    lhs, rhs: midpoints (decimal); difference: the ball of lhs - rhs; absolute: an upper bound
+    of |lhs - rhs|; relative: an upper bound of |lhs - rhs| / max(|lhs|, |rhs|, 1) (for
+    reports); bits: the last precision used; entry: the (row, column) of the deciding matrix
+    entry. cause (for 'unknown'): "undefined" when a side has no value at the point,
+    "untranslatable" when a function has no ball translation, "" otherwise.
     """
 
     status: Status
@@ -99,6 +103,7 @@ class Decision:
     relative: float = math.nan
     entry: tuple[int, int] | None = None
     cause: str = ""
+    absolute: float = math.nan
 
 
 def _text(z: Ball, digits: int = 20) -> str:
@@ -117,28 +122,33 @@ def _to_float(x: arb) -> float:
 def certify_difference(
     lhs: sp.Basic,
     rhs: sp.Basic,
-    point: Mapping[sp.Symbol, object],
+    point: Mapping[sp.Basic, object],
     *,
     start_bits: int = PRECISIONS_START,
     budget_bits: int = PRECISION_CAP,
-    tolerance: float = TOLERANCE,
     deadline: float | None = None,
 ) -> Decision:
     """Decide lhs - rhs at the exact point by ball arithmetic, doubling the precision as needed.
 
-    'differs' is a certificate that lhs != rhs at the point; 'agrees' only bounds |lhs - rhs|
-    (see Decision), so it is evidence of equality, never a proof of it.
+    The difference is one tree (proofs.engine.unevaluated.difference: the terms common to both
+    sides cancelled exactly, nothing re-evaluated), and its ball decides: 'differs' when the ball
+    excludes 0, a certificate that lhs != rhs at the point; 'agrees' when the ball lies within
+    2**-(bits/2 + 32) of 0 (see Decision), which bounds |lhs - rhs| but never proves it 0. The
+    bound is absolute: adding 10**400 to both sides cannot hide a difference. Both sides are
+    evaluated as well, so a point where either has no value is 'unknown', cause "undefined".
 
-    lhs, rhs: SymPy scalars or same-shape matrices (compared entrywise). start_bits/budget_bits:
-    the first and the largest precision in bits. tolerance: the relative size below which a
-    difference counts as agreement. deadline: a time.monotonic() instant to stop at, or None.
+    lhs, rhs: SymPy scalars or same-shape matrices (compared entrywise). point: each symbol
+    (or matrix entry A[i, j]) -> an exact value. start_bits/budget_bits: the first and the
+    largest precision in bits. deadline: a time.monotonic() instant to stop at, or None.
     """
     left, shape = matrix_entries(lhs)
     right, other = matrix_entries(rhs)
     if shape != other:
         raise ValueError(f"lhs and rhs must have the same shape, got {shape} and {other}")
-    if not 0 < tolerance < 1:
-        raise ValueError(f"tolerance must be in (0, 1), got {tolerance}")
+    if not left:
+        raise ValueError(
+            f"lhs and rhs have no entries (shape {shape}): there is nothing to compare"
+        )
     if not 2 <= start_bits <= budget_bits:
         raise ValueError(
             f"need 2 <= start_bits <= budget_bits, got start_bits={start_bits}, "
@@ -146,7 +156,8 @@ def certify_difference(
         )
     cols = shape[1] if shape else 0
     try:
-        program = compiled(tuple(left + right))
+        differences = [difference(a, b) for a, b in zip(left, right, strict=True)]
+        program = compiled(tuple(left + right + differences))
         parts = inputs(program.inputs, point)
     except UntranslatableError as exc:
         return Decision("unknown", str(exc), cause="untranslatable")
@@ -174,29 +185,28 @@ def certify_difference(
         except RecursionError:
             return Decision("unknown", "the expression is nested too deeply to evaluate", bits)
         with precision(bits):
-            decision, reason = _decide(values, len(left), cols, bits, tolerance)
+            decision, reason = _decide(values, len(left), cols, bits)
         if decision is not None:
             return decision
         bits *= 2
     return Decision("unknown", f"not decided within {budget_bits} bits ({reason})", bits // 2)
 
 
-def _decide(
-    values: list, n: int, cols: int, bits: int, tolerance: float
-) -> tuple[Decision | None, str]:
+def _decide(values: list, n: int, cols: int, bits: int) -> tuple[Decision | None, str]:
     """A Decision when every entry is decided at this precision, else (None, why not).
 
-    values: the n lhs entries then the n rhs entries; cols: the matrix width, 0 for a scalar.
+    values: the n lhs entries, the n rhs entries, then the n differences; cols: the matrix
+    width, 0 for a scalar.
     """
-    worst = 0.0
+    bound = agreement_bound(bits)
+    worst = worst_relative = 0.0
     undecided = ""
     for k in range(n):
-        a, b = values[k], values[n + k]
-        d = a - b
+        a, b, d = values[k], values[n + k], values[2 * n + k]
         entry = divmod(k, cols) if cols else None
+        size = d.abs_upper()
         scale = arb.max(arb.max(a.abs_lower(), b.abs_lower()), arb(1))
-        bound = d.abs_upper()
-        relative = _to_float(bound / scale)
+        relative = _to_float(size / scale)
         if not d.contains(0):
             return Decision(
                 "differs",
@@ -207,23 +217,29 @@ def _decide(
                 show(d),
                 relative,
                 entry,
+                absolute=_to_float(size),
             ), ""
-        if bound <= tolerance * scale:
-            worst = max(worst, relative)
+        if size <= bound:
+            worst = max(worst, _to_float(size))
+            worst_relative = max(worst_relative, relative)
         elif not undecided:
             where = f" (entry {entry[0]},{entry[1]})" if entry else ""
-            undecided = f"lhs - rhs = {show(d)}{where} contains 0 but is wider than the tolerance"
+            undecided = (
+                f"lhs - rhs = {show(d)}{where} contains 0 but is not yet within "
+                f"2^-{agreement_exponent(bits)} of it"
+            )
     if undecided:
         return None, undecided
     where = f"all {n} entries" if n > 1 else "lhs - rhs"
     return Decision(
         "agrees",
-        f"{where} certified within {tolerance:.1e} relative at {bits} bits",
+        f"{where} certified within 2^-{agreement_exponent(bits)} of 0 at {bits} bits",
         bits,
         _text(values[0]),
         _text(values[n]),
-        show(values[0] - values[n]),
-        worst,
+        show(values[2 * n]),
+        worst_relative,
+        absolute=worst,
     ), ""
 
 
@@ -243,7 +259,7 @@ def is_zero_certified(expr: sp.Expr, *, budget_bits: int = 2048) -> bool | None:
     except RecursionError:
         return None
     if symbols:
-        names = ", ".join(s.name for s in symbols)
+        names = ", ".join(str(s) for s in symbols)
         raise ValueError(f"is_zero_certified takes a constant; this one has symbols {names}")
     try:
         exact = _exact_rational(expr)

@@ -13,15 +13,24 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import sympy as sp
+from sympy.core.facts import InconsistentAssumptions
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget, stage
+from proofs.engine.budget import DEFAULT_TIMEOUT, check_timeout, run_with_budget, stage
 from proofs.engine.citation import Citation, lemmas_of, words
 from proofs.engine.floats import exact_floats, float_note
-from proofs.engine.pointwise import Counterexample, NumericResult, check_numeric
+from proofs.engine.number_size import check_exact_size
+from proofs.engine.pointwise import (
+    Counterexample,
+    NumericResult,
+    bits_resolving,
+    check_numeric,
+)
 from proofs.engine.rules.matrices import explicit
 from proofs.engine.show import show
 from proofs.engine.symbolic import SymbolicResult, check_cited, check_uncited
+from proofs.engine.unevaluated import carried_out
+from proofs.engine.zero_test import shield_misjudged
 
 Status = Literal["proved", "refuted", "undecided"]
 
@@ -131,48 +140,112 @@ def _entries_as_symbols(a: sp.Basic, b: sp.Basic) -> tuple[sp.Basic, sp.Basic]:
     return a.xreplace(names), b.xreplace(names)
 
 
-# The deeper look (and the confirmation of a zero reached by trigsimp or simplify) asks each of
-# these points for agreement within 2**-1000 relative, far below the 24-point check's 2**-160.
+# The deeper look (and the confirmation of a zero reached by trigsimp or simplify) evaluates these
+# points from 2048 bits up, so agreement there certifies |lhs - rhs| <= 2**-1056 (absolute),
+# where the 24-point check from 256 bits certifies 2**-160.
 _DEEP_POINTS = 8
-_DEEP_TOLERANCE = 2.0**-1000
+_DEEP_BITS = 2048
+# A nonzero constant left by the exact reduction is confirmed at this many points.
+_CONFIRM_POINTS = 4
 
 
 def check_link(
     a: sp.Basic, b: sp.Basic, *, seed: int = 0, by: Citation | None = None
 ) -> LinkResult:
     """Check a = b twice: symbolically (by the cited rule or lemma if by is given, else by any
-    rule) and at seeded points in ball arithmetic."""
-    cited_a, cited_b = a, b
-    a, b = _entries_as_symbols(exact_floats(explicit(a)), exact_floats(explicit(b)))
-    numeric = check_numeric(a, b, seed=seed)
-    # A certified counterexample already refutes the link; the algebra is then only asked for
-    # its cheap reductions, since simplify() on a false claim can run for minutes.
+    rule) and at seeded points in ball arithmetic.
+
+    The numeric check evaluates the trees as given (proofs.engine.unevaluated: nothing rebuilt,
+    so nothing re-evaluated by SymPy); the symbolic check works on SymPy's own copy, with Floats
+    at their exact value, matrix entries as symbols, and constants whose zero or sign SymPy
+    misjudges shielded (proofs.engine.zero_test.shield_misjudged). Building that copy lets SymPy
+    evaluate, so every answer of the algebra is held against the given trees: a zero it reaches
+    stands only where they agree, and a nonzero constant refutes only where they confirm it.
+    """
+    for step in (a, b):
+        check_exact_size(step, "a step")
+    with stage("multiplying out the matrices"):
+        given_a, given_b = carried_out(a), carried_out(b)
+    numeric = check_numeric(given_a, given_b, seed=seed)
     if by is not None:
-        symbolic = check_cited(cited_a, cited_b, by)
+        symbolic = check_cited(a, b, by)
+        # A cited rule rewrites SymPy's copy too: where that copy holds a constant SymPy
+        # misjudges, its zero is confirmed on the given trees like an uncertified rule's.
+        _, misjudged = shield_misjudged(given_a, given_b)
+        confirm = symbolic.needs_confirmation or (misjudged and bool(symbolic.passed))
     else:
-        symbolic = check_uncited(a, b, thorough=numeric.passed is not False)
-    if numeric.passed and symbolic.passed is None and symbolic.residue is not None:
-        # The sides agree within the tolerance everywhere sampled, but lhs - rhs equals the
-        # exactly reduced residue: where a ball of the residue excludes 0, the claim is false
-        # (10**5000*x/3 + x/3 = 10**5000*x/3 agrees to 5000 digits, and is false).
-        with stage("numeric check of the exact residue"):
-            residue = check_numeric(symbolic.residue, sp.Integer(0), seed=seed, points=4)
-        if residue.passed is False:
-            return LinkResult(symbolic, residue)
-    # A cited link needs the deeper look only when its rule may have answered wrongly.
-    if numeric.passed and (
-        symbolic.needs_confirmation or (by is None and symbolic.passed is not True)
-    ):
+        # A certified counterexample already refutes the link; the algebra is then only asked
+        # for its cheap reductions, since simplify() on a false claim can run for minutes.
+        symbolic, confirm = _reduce(a, b, given_a, given_b, thorough=numeric.passed is not False)
+    if symbolic.passed is False and numeric.passed is not False:
+        with stage("numeric check of the nonzero constant"):
+            symbolic, confirmed = _confirm_nonzero(symbolic, given_a, given_b, seed)
+        if confirmed is not None and confirmed.passed is False:
+            return LinkResult(symbolic, confirmed)
+    # A cited link that did not close is not proved whatever the points say; an uncited one
+    # gets the deeper look that may refute it.
+    if numeric.passed and (confirm or (by is None and symbolic.passed is not True)):
         # The algebra did not prove the link, or reached 0 by a rewrite that may have evaluated
-        # numbers: look much closer for a tiny discrepancy. A zero from trigsimp or simplify
-        # stands only if every deeper point agrees within 2**-1000.
+        # numbers: look much closer for a tiny discrepancy. Such a zero stands only if every
+        # deeper point agrees within 2**-1056.
         with stage("numeric check (deeper look)"):
             deeper = check_numeric(
-                a, b, seed=seed + 1, points=_DEEP_POINTS, tolerance=_DEEP_TOLERANCE
+                given_a, given_b, seed=seed + 1, points=_DEEP_POINTS, start_bits=_DEEP_BITS
             )
-        if deeper.passed is False or (symbolic.needs_confirmation and not deeper.passed):
+        if deeper.passed is False or (confirm and not deeper.passed):
             numeric = deeper
     return LinkResult(symbolic, numeric)
+
+
+def _reduce(
+    a: sp.Basic, b: sp.Basic, given_a: sp.Basic, given_b: sp.Basic, *, thorough: bool
+) -> tuple[SymbolicResult, bool]:
+    """The symbolic check of a = b, and whether a zero it reached needs numeric confirmation.
+
+    First with the constants SymPy misjudges shielded, where it cannot evaluate them wrongly;
+    if that does not close, on SymPy's plain copy, whose zero may then come from such a
+    misjudgement and is confirmed like one from trigsimp or simplify.
+    """
+    (shielded_a, shielded_b), shielded = shield_misjudged(given_a, given_b)
+    symbolic = None
+    if shielded:
+        symbolic = check_uncited(*_prepared(shielded_a, shielded_b), thorough=thorough)
+        if symbolic.passed:
+            return symbolic, symbolic.needs_confirmation
+    try:
+        plain = check_uncited(*_prepared(explicit(a), explicit(b)), thorough=thorough)
+    except (InconsistentAssumptions, TypeError) as exc:
+        # On the misjudged constants SymPy's judgements can contradict each other (acos(1 -
+        # 10**-20) both positive and zero; "Invalid comparison of non-real"): no answer.
+        if not shielded or not (
+            isinstance(exc, InconsistentAssumptions) or "Invalid comparison" in str(exc)
+        ):
+            raise
+        return symbolic, False
+    return plain, plain.needs_confirmation or (shielded and bool(plain.passed))
+
+
+def _prepared(a: sp.Basic, b: sp.Basic) -> tuple[sp.Basic, sp.Basic]:
+    return _entries_as_symbols(exact_floats(a), exact_floats(b))
+
+
+def _confirm_nonzero(
+    symbolic: SymbolicResult, a: sp.Basic, b: sp.Basic, seed: int
+) -> tuple[SymbolicResult, NumericResult | None]:
+    """Hold the exact reduction's nonzero constant c = lhs - rhs against the given trees.
+
+    They are evaluated at a precision whose agreement bound is below |c|: a point where they
+    differ confirms the refutation (and shows a counterexample); agreement everywhere shows that
+    SymPy's copy was not the claim, and the algebra's answer is withdrawn (undecided). When no
+    precision can tell, the exact algebra's certificate stands.
+    """
+    bits = bits_resolving(symbolic.residue)
+    if bits is None:
+        return symbolic, None
+    confirmed = check_numeric(a, b, seed=seed, points=_CONFIRM_POINTS, start_bits=bits)
+    if confirmed.passed:
+        return SymbolicResult(None, "", symbolic.residue), confirmed
+    return symbolic, confirmed
 
 
 @dataclass(frozen=True)
@@ -276,6 +349,35 @@ def _rest(verdict: Verdict) -> tuple:
     return verdict.counterexample, verdict.links
 
 
+# prove_identity checks at most this many entries: a 100 x 100 matrix (as_explicit() of a
+# 1000 x 1000 MatrixSymbol alone takes a minute).
+_MAX_ENTRIES = 10_000
+
+
+def _claim_side(value: object, what: str) -> sp.Basic:
+    """value checked as one side of a claim, before any work: a matrix expression (A*B) is
+    multiplied out later, by the check and within its budget."""
+    _check_size(value, what)
+    return value if isinstance(value, sp.MatrixExpr) else as_sympy(value, what)
+
+
+def _check_size(value: object, what: str) -> None:
+    """ValueError for an empty or oversized matrix or an oversized number."""
+    if isinstance(value, sp.MatrixBase | sp.MatrixExpr):
+        rows, cols = value.shape
+        if not (isinstance(rows, int | sp.Integer) and isinstance(cols, int | sp.Integer)):
+            raise ValueError(f"{what} must have a numeric shape, got {value.shape}")
+        if rows * cols == 0:
+            raise ValueError(f"{what} is an empty matrix (shape {value.shape}): nothing to prove")
+        if rows * cols > _MAX_ENTRIES:
+            raise ValueError(
+                f"{what} has {rows * cols} entries (shape {value.shape}); "
+                f"at most {_MAX_ENTRIES} are checked"
+            )
+    if isinstance(value, sp.Basic):
+        check_exact_size(value, what)
+
+
 def prove_identity(
     lhs: object, rhs: object, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT
 ) -> Verdict:
@@ -285,8 +387,9 @@ def prove_identity(
     numeric check samples only points that satisfy them. seed: the random stream. timeout:
     seconds (None: no limit); past it the verdict is undecided, "timed out in <stage>".
     """
+    check_timeout(timeout)
     try:
-        a, b = as_sympy(lhs, "lhs"), as_sympy(rhs, "rhs")
+        a, b = _claim_side(lhs, "lhs"), _claim_side(rhs, "rhs")
         if _shape(a) != _shape(b):
             raise ValueError(
                 f"lhs and rhs must have the same shape, got {_shape(a)} and {_shape(b)}"

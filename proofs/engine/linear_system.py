@@ -20,6 +20,7 @@ from sympy.solvers.solveset import NonlinearError
 
 from proofs.engine.certified import CertifiedError, to_arb
 from proofs.engine.floats import exact_floats
+from proofs.engine.number_size import largest_number_bits
 from proofs.engine.radicals import radicals_as_powers
 from proofs.engine.show import show
 from proofs.engine.zero_test import is_zero as _zero
@@ -208,8 +209,15 @@ def _eliminate(
     return LinearSolution("solved", "consistent", solution, free)
 
 
+# factor() reads exp(k) and exp((1 + 10**-30)*k) as powers of exp(k/10**30), a polynomial of
+# degree 10**30: a value holding a number wider than this is shown unfactored.
+_FACTOR_MAX_NUMBER_BITS = 64
+
+
 def _tidy(value: sp.Expr, back: dict[sp.Symbol, sp.Expr]) -> sp.Expr:
     """value in a form to show: factored (over its radicals' symbols, put back afterwards)."""
+    if largest_number_bits(value) > _FACTOR_MAX_NUMBER_BITS:
+        return value.xreplace(back)
     return sp.factor(value).xreplace(back)
 
 

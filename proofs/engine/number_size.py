@@ -85,3 +85,35 @@ def bound(number: sp.Basic) -> float:
 def to_float(value: int) -> float:
     # Far above any limit; avoids OverflowError in float().
     return float(value) if value.bit_length() < 1000 else math.inf
+
+
+# The library refuses a claim holding a number whose exact value takes more bits than this:
+# the big-integer work on it (2**(10**9), a Float with binary exponent 10**9 taken at its exact
+# value) runs in C, where no time budget can interrupt it.
+MAX_EXACT_BITS = 100_000
+
+
+def exact_bits(number: sp.Basic) -> float:
+    """Bits of the exact value of a Rational, a Float, or an unevaluated power of a rational to
+    an integer (2**(10**9) has 10**9); 0 for anything else."""
+    if number.is_Rational:
+        return rational_bits(number)
+    if number.is_Float:
+        _, mantissa, exponent, _ = number._mpf_
+        return int(mantissa).bit_length() + abs(int(exponent)) if mantissa else 0.0
+    if number.is_Pow and number.base.is_Rational and number.exp.is_Integer:
+        if number.base in (0, 1, -1):
+            return 0.0
+        return max(1.0, rational_bits(number.base)) * abs(to_float(int(number.exp)))
+    return 0.0
+
+
+def check_exact_size(expr: sp.Basic, what: str) -> None:
+    """ValueError naming what when expr holds a number of more than MAX_EXACT_BITS bits."""
+    for node in sp.preorder_traversal(expr):
+        bits = exact_bits(node) if isinstance(node, sp.Expr) else 0.0
+        if bits > MAX_EXACT_BITS:
+            raise ValueError(
+                f"{what} holds a number too large to compute exactly ({node.func.__name__} of "
+                f"about {bits:.3g} bits); numbers are limited to {MAX_EXACT_BITS} bits"
+            )

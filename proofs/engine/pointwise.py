@@ -1,11 +1,15 @@
 """The numeric half of a link check: both sides at many seeded points, in certified ball arithmetic.
 
-At each exact point (symbol -> Rational, or Rational + I*Rational) both sides are evaluated as
-balls that provably contain their exact values (proofs.engine.certified), with the precision
-raised until the ball of lhs - rhs either excludes 0, which certifies that the sides differ
-there (a counterexample), or lies within TOLERANCE of 0, relative to max(|lhs|, |rhs|, 1):
-agreement at that point. A point where neither happens within the precision or time budget
-makes the check undecided, never passed; a point where a side has no value is skipped.
+At each exact point (symbol -> Rational, or Rational + I*Rational) the difference lhs - rhs, as
+the one tree the claim gives (terms common to both sides cancelled exactly, nothing
+re-evaluated), is evaluated as a ball that provably contains its exact value
+(proofs.engine.certified). The precision is raised until the ball either excludes 0, which
+certifies that the sides differ there (a counterexample), or lies within 2**-(p/2 + 32) of 0 at
+p bits: agreement at that point, an absolute bound whatever the size of the sides. A point where
+neither happens within the precision or time budget makes the check undecided, never passed; a
+point where a side has no value is skipped.
+
+The entries A[i, j] of a MatrixSymbol are inputs of their own, sampled as complex numbers.
 """
 
 from __future__ import annotations
@@ -15,19 +19,26 @@ from dataclasses import dataclass, field
 
 import mpmath
 import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixElement
 
 from proofs.engine import budget
-from proofs.engine.certified import TOLERANCE, certify_difference
+from proofs.engine.balls import (
+    PRECISION_CAP,
+    PRECISIONS_START,
+    agreement_bound,
+    agreement_exponent,
+)
+from proofs.engine.certified import CertifiedError, certify_difference, to_arb
 from proofs.engine.sampling import sample_points, symbol_order
 
 MIN_POINTS = 24
 MAX_ATTEMPTS = 200
-# The first precision tried, in bits (about 77 digits), and the largest (about 2466 digits).
-START_BITS = 256
-MAX_BITS = 8192
-# Agreement at a point means |lhs - rhs| <= TOLERANCE * max(|lhs|, |rhs|, 1), certified;
-# 2**-160 is about 7e-49, below the design's 1e-40.
-RELATIVE_TOLERANCE = TOLERANCE
+# The first precision tried, in bits (about 77 digits), and the largest (about 9864 digits).
+# Agreement at p bits certifies |lhs - rhs| <= 2**-(p/2 + 32): 2**-160 (about 7e-49) at the
+# first precision, below the design's 1e-40, and smaller at every precision after it. Sides
+# as large as e**6000 (sin(omega*pos) at complex omega) need the top of the range.
+START_BITS = PRECISIONS_START
+MAX_BITS = PRECISION_CAP
 
 
 @dataclass(frozen=True)
@@ -53,8 +64,10 @@ class NumericResult:
 
     passed: True if every evaluated point was certified to agree, False if a point was
     certified to differ (counterexample), None if too few points could be decided.
-    points: how many were compared. max_relative: the largest certified bound on the
-    relative difference (a float, for reports). tolerance: the agreement tolerance used.
+    points: how many were compared. max_relative: the largest certified bound on
+    |lhs - rhs| / max(|lhs|, |rhs|, 1) (a float, for reports). tolerance: the absolute bound
+    every agreeing point certified, |lhs - rhs| <= tolerance. max_difference: the largest
+    certified bound on |lhs - rhs| over the points (at most tolerance).
     """
 
     passed: bool | None
@@ -62,7 +75,8 @@ class NumericResult:
     max_relative: float
     counterexample: Counterexample | None = None
     detail: str = field(default="")
-    tolerance: float = RELATIVE_TOLERANCE
+    tolerance: float = 2.0 ** -agreement_exponent(START_BITS)
+    max_difference: float = 0.0
 
     def summary(self) -> str:
         """A short human-readable line."""
@@ -72,7 +86,7 @@ class NumericResult:
             return "numeric ✗ counterexample found (certified by ball arithmetic)"
         return (
             f"numeric ✓ {self.points} points certified by ball arithmetic, "
-            f"max rel. diff ≤ {self.max_relative:.1e}"
+            f"|lhs - rhs| ≤ {self.max_difference:.1e}"
         )
 
 
@@ -94,9 +108,19 @@ def _decimal(ball: str, digits: int = 20) -> str:
         return mpmath.nstr(value, digits)
 
 
-def _symbols(pairs: list[tuple[sp.Expr, sp.Expr]]) -> list[sp.Symbol]:
-    found = set().union(*(a.free_symbols | b.free_symbols for a, b in pairs))
-    return sorted(found, key=symbol_order)
+def _inputs(pairs: list[tuple[sp.Expr, sp.Expr]]) -> dict[sp.Symbol, sp.Basic]:
+    """Each input of the claim keyed by the symbol its values are sampled for: a free symbol by
+    itself, an entry A[i, j] of a MatrixSymbol by a complex symbol named "A[i, j]"."""
+    found = {}
+    for a, b in pairs:
+        for side in (a, b):
+            for s in side.free_symbols:
+                if isinstance(s, sp.Symbol):
+                    found[s] = s
+            for e in side.atoms(MatrixElement):
+                if e.i.is_Integer and e.j.is_Integer:
+                    found[sp.Symbol(f"{e.parent.name}[{e.i},{e.j}]")] = e
+    return dict(sorted(found.items(), key=lambda item: symbol_order(item[0])))
 
 
 def check_numeric(
@@ -105,24 +129,31 @@ def check_numeric(
     *,
     seed: int = 0,
     points: int = MIN_POINTS,
-    tolerance: float = RELATIVE_TOLERANCE,
+    start_bits: int = START_BITS,
 ) -> NumericResult:
     """Compare lhs and rhs (scalars or same-shape matrices) at seeded points, certified.
 
-    seed: the random stream; points: how many points must be decided; tolerance: the
-    relative difference below which a point counts as agreeing (certified by a ball).
+    lhs and rhs are evaluated as given: never simplified, rebuilt or re-evaluated by SymPy.
+    seed: the random stream; points: how many points must be decided; start_bits: the first
+    precision (agreement at p bits certifies |lhs - rhs| <= 2**-(p/2 + 32), so a larger start
+    asks for closer agreement, at most MAX_BITS).
     """
+    if not START_BITS <= start_bits <= MAX_BITS:
+        raise ValueError(f"start_bits must be in [{START_BITS}, {MAX_BITS}], got {start_bits}")
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     left = list(lhs) if isinstance(lhs, sp.MatrixBase) else [lhs]
     right = list(rhs) if isinstance(rhs, sp.MatrixBase) else [rhs]
     if len(left) != len(right):
         raise ValueError(f"lhs and rhs must have the same shape, got {len(left)} and {len(right)}")
-    symbols = _symbols(list(zip(left, right, strict=True)))
+    start_bits = max(start_bits, _holding(left + right))
+    tolerance = 2.0 ** -agreement_exponent(start_bits)
+    inputs = _inputs(list(zip(left, right, strict=True)))
+    symbols = list(inputs)
     # A claim between constants has one point: evaluating it again would show nothing new.
     points = points if symbols else 1
     compared = 0
     uncertain = ""
-    worst = 0.0
+    worst = worst_relative = 0.0
     attempts = 0
     for point in sample_points(symbols, seed=seed):
         if compared >= points or attempts >= MAX_ATTEMPTS:
@@ -132,10 +163,9 @@ def check_numeric(
             decision = certify_difference(
                 lhs,
                 rhs,
-                point,
-                start_bits=START_BITS,
+                {inputs[s]: value for s, value in point.items()},
+                start_bits=start_bits,
                 budget_bits=MAX_BITS,
-                tolerance=tolerance,
                 deadline=budget.deadline(),
             )
         if decision.status == "differs":
@@ -149,22 +179,59 @@ def check_numeric(
             return NumericResult(False, compared, decision.relative, cx, tolerance=tolerance)
         if decision.status == "agrees":
             compared += 1
-            worst = max(worst, decision.relative)
+            worst = max(worst, decision.absolute)
+            worst_relative = max(worst_relative, decision.relative)
             continue
         if decision.cause == "undefined":
             continue  # outside the expression's domain: not evidence either way
         if decision.cause == "untranslatable" or not symbols:
             detail = f"cannot be evaluated numerically with certified bounds ({decision.reason})"
-            return NumericResult(None, compared, worst, detail=detail, tolerance=tolerance)
+            return NumericResult(None, compared, worst_relative, detail=detail, tolerance=tolerance)
         compared += 1
         uncertain = uncertain or decision.reason
     if uncertain:
         detail = f"a point could not be certified to agree or differ: {uncertain}"
-        return NumericResult(None, compared, worst, detail=detail, tolerance=tolerance)
+        return NumericResult(None, compared, worst_relative, detail=detail, tolerance=tolerance)
     if compared < points:
         detail = f"only {compared} of {points} points could be evaluated"
-        return NumericResult(None, compared, worst, detail=detail, tolerance=tolerance)
-    return NumericResult(True, compared, worst, tolerance=tolerance)
+        return NumericResult(None, compared, worst_relative, detail=detail, tolerance=tolerance)
+    return NumericResult(True, compared, worst_relative, tolerance=tolerance, max_difference=worst)
+
+
+def _holding(exprs: list[sp.Basic]) -> int:
+    """The first precision that holds every number of exprs twice over (twice its bits, plus 64).
+
+    A number of the claim is rounded to the working precision; a difference that comes from it
+    (x*exp(loggamma(1 + 10**-400)) - x is about 6e-401*x) could hide below that rounding, and
+    one that comes from its square (cos(acosh(1 + 10**-400)) is 1 - 1e-400) below its square.
+    """
+    largest = 0
+    for e in exprs:
+        for number in e.atoms(sp.Rational, sp.Float):
+            if number.is_Rational:
+                size = max(abs(int(number.p)).bit_length(), int(number.q).bit_length())
+            else:
+                size = int(number._mpf_[1]).bit_length()
+            largest = max(largest, size)
+    bits = START_BITS
+    while bits < 2 * largest + 64 and bits < MAX_BITS:
+        bits *= 2
+    return bits
+
+
+def bits_resolving(c: sp.Expr) -> int | None:
+    """The first start precision for check_numeric at which agreement would certify
+    |lhs - rhs| < |c|, for a nonzero constant c; None when no precision up to MAX_BITS does."""
+    try:
+        size = abs(to_arb(c, {}, MAX_BITS // 4))
+    except (CertifiedError, ValueError, TypeError, RecursionError):
+        return None
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        if agreement_bound(bits) < size:
+            return bits
+        bits *= 2
+    return None
 
 
 _HEADLINE_FACTS = (

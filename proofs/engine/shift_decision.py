@@ -46,6 +46,7 @@ from proofs.engine.exp_poly import (
 )
 from proofs.engine.floats import exact_floats, float_note
 from proofs.engine.linear_system import solve_linear
+from proofs.engine.number_size import check_exact_size, largest_number_bits
 from proofs.engine.rules import MATRIX_PRODUCT
 from proofs.engine.show import show
 from proofs.engine.symbolic import diagnose
@@ -126,6 +127,10 @@ def _euler(expr: sp.Expr) -> sp.Expr:
     return expr.replace(lambda e: isinstance(e, sp.exp), split)
 
 
+# simplify() is skipped for values holding a number wider than this (see _tidy).
+_SIMPLIFY_MAX_NUMBER_BITS = 64
+
+
 def _tidy(expr: sp.Expr) -> sp.Expr:
     """simplify(expr) only when it is shorter: simplify also rewrites 10000**(2i/d) as 10**(8i/d).
 
@@ -134,6 +139,8 @@ def _tidy(expr: sp.Expr) -> sp.Expr:
     """
     if len(expr.atoms(sp.Function)) <= 1 and sp.count_ops(expr) <= 3 and not _radical(expr):
         return expr  # ±f(c·k): nothing shorter to find, and simplify costs milliseconds
+    if largest_number_bits(expr) > _SIMPLIFY_MAX_NUMBER_BITS:
+        return expr  # exp((1 + 10**-30)*k) would be a power of exp(k/10**30) of degree 10**30
     shielded, back = shield(expr)
     simpler = sp.simplify(shielded).xreplace(back)
     return simpler if sp.count_ops(simpler) < sp.count_ops(expr) else expr
@@ -151,6 +158,35 @@ def _real_form(expr: sp.Expr) -> sp.Expr:
     # of e^{k}·(cos k + i sin k) cancel term by term instead of only after a trig identity.
     trig = sp.expand(_euler(sp.powsimp(sp.expand(expr), combine="exp")))
     return _tidy(trig if not trig.has(sp.I) else expr)
+
+
+def _power_bases(comps: Sequence[sp.Expr], pos: sp.Symbol) -> tuple[sp.Expr, ...]:
+    """The constant bases a of the powers a**(c·pos + d) in the components."""
+    return tuple(
+        dict.fromkeys(
+            p.base for c in comps for p in c.atoms(sp.Pow) if p.exp.has(pos) and not p.base.has(pos)
+        )
+    )
+
+
+def _as_powers(expr: sp.Expr, bases: tuple[sp.Expr, ...]) -> sp.Expr:
+    """expr with each exp(t·log a), for a base a of the components, written a**t.
+
+    Exact: SymPy defines a**t as exp(t·log a) on the principal branch. exp_poly wrote the
+    component (-2)**pos as exp(pos·(log 2 + iπ)); its map entry exp(k·(log 2 + iπ)) is (-2)**k,
+    the form in which M·f = f(pos + k) is the exponent law (-2)**k·(-2)**pos = (-2)**(pos + k).
+    """
+    for a in bases:
+        log_a = sp.log(a)
+        if log_a.is_zero is not False:
+            continue
+
+        def power(e: sp.exp, a: sp.Expr = a, log_a: sp.Expr = log_a) -> sp.Expr:
+            t = sp.cancel(e.args[0] / log_a)
+            return a**t if not t.has(sp.log, sp.I) else e
+
+        expr = expr.replace(lambda e: isinstance(e, sp.exp), power)
+    return expr
 
 
 def _defined(expr: sp.Expr) -> bool:
@@ -219,6 +255,12 @@ def _check_arguments(components: object, pos: object, k: object) -> tuple[sp.Exp
             raise ValueError(
                 f"component {j + 1} ({c}) contains the shift symbol {k}; use another name"
             )
+        if c.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+            raise ValueError(
+                f"component {j + 1} ({c}) is not a finite function of pos: "
+                "nan, oo and zoo are not allowed"
+            )
+        check_exact_size(c, f"component {j + 1}")
         out.append(c)
     return tuple(out)
 
@@ -239,6 +281,8 @@ def find_shift_map(
     exists is True (with a verified matrix), False (with a certificate) or None (undecided,
     with the reason); it never guesses.
     """
+    if not isinstance(affine, bool):
+        raise TypeError(f"affine must be True or False, got {affine!r}")
     given = _check_arguments(components, pos, k)
     comps = tuple(exact_floats(c) for c in given)
     note = float_note(*given)
@@ -336,10 +380,15 @@ def _generic_candidate(
 def _confirm(answer, values, m, b, comps, pos, k, affine, basis, free) -> ShiftMap:
     """Turn a solution of the coefficient system into a map, and keep it only if it verifies."""
     size = len(comps)
+    bases = _power_bases(comps, pos)
+
+    def entry(value: sp.Expr) -> sp.Expr:
+        return _as_powers(_real_form(value), bases)
+
     matrix = sp.ImmutableMatrix(
-        [[_real_form(values[m[i][j]]) for j in range(size)] for i in range(size)]
+        [[entry(values[m[i][j]]) for j in range(size)] for i in range(size)]
     )
-    offset = _vector([_real_form(values[u]) for u in b]) if affine else None
+    offset = _vector([entry(values[u]) for u in b]) if affine else None
     entries = list(matrix) + (list(offset) if affine else [])
     undefined = [e for e in entries if not _defined(e)]
     if undefined:

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import sympy as sp
 from flint import arb
+from sympy.core.facts import InconsistentAssumptions
 from sympy.polys.polyerrors import BasePolynomialError
 
+from proofs.engine.ball_programs import walk
+from proofs.engine.balls import PRECISION_CAP
 from proofs.engine.certified import CertifiedError, is_zero_certified, to_arb
 from proofs.engine.floats import exact_floats
 
@@ -27,10 +30,17 @@ _BALL_BITS = (128, 512, 2048)
 
 def is_zero(expr: sp.Expr) -> bool | None:
     """True if expr is 0 (for every value of its symbols), False if it is nonzero for every
-    admissible value, None if that cannot be certified."""
-    expr = exact_floats(sp.sympify(expr))
+    admissible value, None if that cannot be certified.
+
+    A constant goes to the certified test as it is (Floats are exact there too). In an
+    expression with symbols, constants SymPy misjudges are shielded first (shield_misjudged), so
+    that the rewriting below cannot evaluate them away: x*exp(acosh(1 + 10**-20)) - x is not 0.
+    """
+    expr = sp.sympify(expr)
     if not expr.free_symbols:
         return constant_is_zero(expr)
+    (expr,), _ = shield_misjudged(expr)
+    expr = exact_floats(expr)
     cheap = sp.cancel(sp.expand(expr))
     if cheap == 0:
         return True
@@ -200,3 +210,68 @@ def _stand_in(c: sp.Expr) -> sp.Expr:
             facts = {"nonzero": True}
             break
     return sp.Dummy("c", **facts)
+
+
+def shield_misjudged(*exprs: sp.Basic) -> tuple[tuple[sp.Basic, ...], bool]:
+    """exprs with every constant whose zero or sign SymPy misjudges replaced by a Dummy, and
+    whether any was.
+
+    SymPy judges a constant by evaluating it in floating point: acosh(1 + 10**-20).is_zero is
+    True, so rebuilding exp(acosh(1 + 10**-20)) gives 1. Such a constant (the innermost one, where
+    one holds another) becomes a Dummy that is nonzero, positive or negative only where a ball
+    says so, the same Dummy wherever the constant occurs; then SymPy cannot evaluate it wrongly.
+    Matrices are shielded entry by entry.
+    """
+    entries = [list(e) if isinstance(e, sp.MatrixBase) else [e] for e in exprs]
+    misjudged: set[sp.Basic] = set()
+    holds: set[sp.Basic] = set()  # nodes that hold a misjudged constant
+    try:
+        for node in walk([x for part in entries for x in part]):
+            if any(a in misjudged or a in holds for a in node.args):
+                holds.add(node)
+            elif _judged_wrongly(node):
+                misjudged.add(node)
+    except RecursionError:
+        return exprs, False
+    if not misjudged:
+        return exprs, False
+    stand_ins = {c: shielded(c) for c in misjudged}
+    out = []
+    for e, part in zip(exprs, entries, strict=True):
+        shielded_part = [x.xreplace(stand_ins) for x in part]
+        out.append(
+            sp.ImmutableMatrix(*e.shape, shielded_part)
+            if isinstance(e, sp.MatrixBase)
+            else shielded_part[0]
+        )
+    return tuple(out), True
+
+
+def _judged_wrongly(c: sp.Basic) -> bool:
+    """c is a constant that SymPy evaluates to exactly 0, or of which it asserts zero, positive
+    or negative (or contradicts itself), where a ball certifies otherwise."""
+    if not isinstance(c, sp.Expr) or not c.args or c.free_symbols or _trusted(c):
+        return False
+    if c.has(sp.Sum, sp.Product, sp.Integral):
+        # SymPy leaves these unevaluated and judges them by their terms, which are walked
+        # themselves; evaluating a long sum by Euler-Maclaurin costs seconds and decides nothing.
+        return False
+    try:
+        rounded = c.evalf(2) == 0  # SymPy's own floating-point value: acos(1 - 10**-20) is 0
+    except (TypeError, ValueError, ArithmeticError):
+        rounded = False  # SymPy has no value for c: it cannot have evaluated it wrongly
+    try:
+        said = [n for n in ("zero", "positive", "negative") if getattr(c, "is_" + n) is True]
+    except InconsistentAssumptions:
+        return True  # SymPy's judgements of c contradict each other
+    if not (rounded or said):
+        return False
+    if (rounded or "zero" in said) and is_zero_certified(c, budget_bits=PRECISION_CAP) is False:
+        return True
+    try:
+        ball = to_arb(c, {}, 2048)
+    except (CertifiedError, ValueError, TypeError):
+        return False
+    if not isinstance(ball, arb):
+        return False
+    return ("positive" in said and ball < 0) or ("negative" in said and ball > 0)

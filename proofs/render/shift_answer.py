@@ -10,6 +10,7 @@ from typing import Any
 
 import sympy as sp
 
+from proofs.engine.number_size import largest_number_bits
 from proofs.engine.shift_decision import ShiftMap
 from proofs.render.terminal_math import block
 from proofs.render.text import render_part
@@ -54,9 +55,15 @@ def words(expr: sp.Basic, style: Style) -> str:
     return style.text(text)
 
 
+# factor() reads exp(k) and exp((1 + 10**-30)*k) as powers of exp(k/10**30), a polynomial of
+# degree 10**30: a value holding a number wider than this is not factored.
+_FACTOR_MAX_NUMBER_BITS = 64
+
+
 def _nonzero_core(value: sp.Expr) -> sp.Expr:
     """value without the factors the hypotheses make nonzero (k/L -> k for L > 0)."""
-    factors = sp.Mul.make_args(sp.factor(value))
+    wide = largest_number_bits(value) > _FACTOR_MAX_NUMBER_BITS
+    factors = sp.Mul.make_args(value if wide else sp.factor(value))
     return sp.Mul(*[f for f in factors if f.is_zero is not False])
 
 

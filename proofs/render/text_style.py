@@ -125,6 +125,12 @@ def ascii_text(words: str) -> str:
             out.append(char)
         elif char in _ASCII:
             out.append(_ASCII[char])
+        elif unicodedata.name(char, "").startswith(
+            ("GREEK SMALL LETTER ", "GREEK CAPITAL LETTER ")
+        ):
+            # Every Greek letter by its name: α -> alpha, Φ -> Phi.
+            letter = unicodedata.name(char).split()[-1].lower()
+            out.append(letter if "SMALL" in unicodedata.name(char) else letter.capitalize())
         else:
             # Subscripts and accented letters decompose to ASCII (ᵢ -> i, é -> e).
             base = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()

@@ -67,16 +67,24 @@ def hypotheses(expr: sp.Basic) -> list[str]:
     out = []
     for s in sorted(expr.free_symbols, key=lambda s: s.name):
         facts = s.assumptions0
+        name = _name(s)
         if facts.get("integer"):
             kind = next((w for w in ("positive", "nonzero") if facts.get(w)), "")
-            out.append(f"{s.name} a {kind} integer" if kind else f"{s.name} an integer")
+            out.append(f"{name} a {kind} integer" if kind else f"{name} an integer")
         elif facts.get("positive"):
-            out.append(f"{s.name} > 0")
+            out.append(f"{name} > 0")
         elif facts.get("nonzero"):
-            out.append(f"{s.name} ≠ 0")
+            out.append(f"{name} ≠ 0")
         elif facts.get("real"):
-            out.append(f"{s.name} real")
+            out.append(f"{name} real")
     return out
+
+
+def _name(symbol: sp.Symbol) -> str:
+    """The symbol as the math shows it: alpha as α (the ASCII style spells it out again), a
+    solver's unknown _a as a."""
+    shown = sp.pretty(sp.Symbol(symbol.name.lstrip("_")), use_unicode=True)
+    return shown if "\n" not in shown else symbol.name.lstrip("_")
 
 
 @proved_words.register
@@ -119,10 +127,6 @@ def _plain(expr: sp.Basic) -> str:
     """expr on one line, as SymPy's Unicode printer writes it when it fits one ("k/L", "σ")."""
     pretty = sp.pretty(expr, use_unicode=True)
     return pretty if "\n" not in pretty else sp.sstr(expr)
-
-
-def _name(symbol: sp.Symbol) -> str:
-    return symbol.name.lstrip("_")
 
 
 def _contradiction(value: sp.Expr) -> str:

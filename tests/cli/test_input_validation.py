@@ -43,6 +43,7 @@ def test_every_option_of_every_command_has_a_bad_value_row(command: str, option:
     assert any(option in row.split("|")[1] for row in rows), f"{command} {option} never tried"
 
 
+@pytest.mark.slow
 def test_library_checks_survive_python_dash_o() -> None:
     """Input checks are not asserts: under -O (asserts removed) every library row still fails
     with the same message."""

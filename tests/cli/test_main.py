@@ -12,6 +12,7 @@ import pytest
 
 from proofs.cli import terminal
 from proofs.cli.main import COMMANDS, main, run_theorem_module
+from proofs.engine.pointwise import MAX_BITS, START_BITS
 
 
 def test_prove_one_theorem_prints_steps_and_verdict(capsys):
@@ -22,11 +23,23 @@ def test_prove_one_theorem_prints_steps_and_verdict(capsys):
     assert "✓ numeric twin ramp_table" in out
 
 
-def test_default_command_proves_everything_in_a_summary(capsys):
+@pytest.fixture(scope="module")
+def default_run() -> str:
+    """What `pe-proofs` alone prints at 100 columns into a UTF-8 pipe: one run for the tests
+    that read it (each run proves every theorem and runs every twin)."""
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COLUMNS", "100")
+        patch.setattr(sys, "stdout", stream)
+        assert main([]) == 0
+    return raw.getvalue().decode("utf-8")
+
+
+def test_default_command_proves_everything_in_a_summary(default_run):
     from proofs import registry
 
-    assert main(["--no-twin"]) == 0
-    out = capsys.readouterr().out
+    out = default_run
     names = registry.names()
     blocks = [line.split(":")[0][2:] for line in out.splitlines() if line.startswith("✓ ")]
     assert blocks[: len(names)] == names  # every theorem, in the lesson's order, proved
@@ -36,6 +49,7 @@ def test_default_command_proves_everything_in_a_summary(capsys):
     assert "pe-proofs prove NAME" in out
 
 
+@pytest.mark.slow
 def test_steps_prints_every_chain(capsys):
     assert main(["--steps", "--no-twin"]) == 0
     out = capsys.readouterr().out
@@ -43,10 +57,8 @@ def test_steps_prints_every_chain(capsys):
     assert "✓ matrix product" in out
 
 
-def test_the_default_run_fits_two_screens_at_100_columns(capsys, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "100")
-    assert main([]) == 0
-    lines = capsys.readouterr().out.splitlines()
+def test_the_default_run_fits_two_screens_at_100_columns(default_run):
+    lines = default_run.splitlines()
     assert len(lines) <= 100 and max(map(len, lines)) <= 100
 
 
@@ -68,9 +80,8 @@ JARGON = (
 )
 
 
-def test_the_default_run_speaks_to_a_reader(capsys):
-    assert main([]) == 0
-    out = capsys.readouterr().out
+def test_the_default_run_speaks_to_a_reader(default_run):
+    out = default_run
     assert not [word for word in JARGON if word in out]
     assert not re.search(r"\d{8}", out)  # no 22-digit denominators
 
@@ -203,7 +214,7 @@ def test_details_per_link_only_with_verbose(capsys):
     quiet = capsys.readouterr().out
     assert main(["prove", "ramp", "--no-twin", "--verbose"]) == 0
     verbose = capsys.readouterr().out
-    detail = "numeric: 24 points, arb balls of 256 to 8192 bits, |difference| ≤"
+    detail = f"numeric: 24 points, arb balls of {START_BITS} to {MAX_BITS} bits, |difference| ≤"
     assert detail not in quiet and detail in verbose
     assert "symbolic: closed by algebra" in verbose
     # Each step still names its rule, in both.
@@ -215,7 +226,9 @@ def test_json_always_has_the_link_details(capsys):
     assert main(["prove", "ramp", "--json", "--no-twin"]) == 0
     (theorem,) = json.loads(capsys.readouterr().out)
     numeric = [s["numeric"] for s in theorem["steps"] if s["numeric"]]
-    assert numeric and all(n["points"] == 24 and n["bits"] == [256, 8192] for n in numeric)
+    assert numeric and all(
+        n["points"] == 24 and n["bits"] == [START_BITS, MAX_BITS] for n in numeric
+    )
     assert theorem["links"] == 3 and "seconds" in theorem
 
 

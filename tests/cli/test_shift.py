@@ -58,6 +58,7 @@ def test_the_module_names_are_accepted(name, capsys):
     assert "✗ No" in out and f"0 = k/{name}" in out
 
 
+@pytest.mark.slow
 def test_one_notation_for_the_frequency(capsys):
     out = _out(["sin(pos/10000**(2*i/d_model))", "cos(pos/10000**(2*i/d_model))"], capsys)
     assert "✓ Yes" in out and "10000" in out
@@ -135,3 +136,40 @@ def test_the_help_names_the_parser_s_names() -> None:
     from proofs.engine.parse import DEFAULT_SYMBOLS
 
     assert NAMES_HELP.split(", ") == [*DEFAULT_SYMBOLS, "pi", "E"]
+
+
+def test_an_expression_may_start_with_two_minuses(capsys):
+    out = _out(["--sin(pos)", "cos(pos)"], capsys)
+    assert "✓ Yes" in out and "⎡cos(k)   sin(k)⎤" in out  # --sin(pos) is sin(pos)
+
+
+@pytest.mark.parametrize("seconds", ["1e10", "1e300"])
+def test_a_huge_timeout_is_held_not_a_crash(seconds, capsys):
+    out = _out(["sin(pos)", "cos(pos)", "--timeout", seconds], capsys)
+    assert "✓ Yes" in out
+
+
+@pytest.mark.parametrize("seconds", ["inf", "nan", "-1", "0"])
+def test_a_timeout_that_is_not_a_positive_finite_number_is_one_line(seconds, capsys):
+    assert main(["shift", "sin(pos)", f"--timeout={seconds}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        f"pe-proofs: error: --timeout must be a positive, finite number of seconds, got '{seconds}'"
+    )
+
+
+@pytest.mark.parametrize("component", ["nan", "zoo*pos", "oo"])
+def test_a_component_that_is_not_finite_is_refused_in_one_line(component, capsys):
+    status = main(["shift", "sin(pos)", component])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and "\n" not in err and err.startswith("pe-proofs: error:")
+
+
+def test_distinct_rates_answer_no_at_once(capsys):
+    out = _out(["exp(pos) + exp((1 + 10**-30)*pos)", "--timeout", "30"], capsys)
+    assert "✗ No" in out
+
+
+def test_a_negative_base_has_its_power_as_the_map(capsys):
+    out = _out(["(-2)**pos"], capsys)
+    assert "✓ Yes" in out and "(−2)" in out

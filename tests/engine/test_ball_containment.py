@@ -228,6 +228,8 @@ def test_the_reference_table_covers_every_head():
         "Min",
         "Max",
         "binomial",
+        "RisingFactorial",
+        "FallingFactorial",
         "KroneckerDelta",
         "atan2",
         "elliptic_f",
@@ -526,6 +528,26 @@ def test_binomial_follows_sympys_integer_convention():
         _value(sp.binomial(a, b), {a: 10**5 + 1, b: 2})
     _check(sp.binomial(a, b), {a: 10**5, b: 1}, lambda u, v: _exact(10**5))
     _check(sp.binomial(a, b), {a: 3, b: -(10**5)}, lambda u, v: _exact(0))
+
+
+def test_rising_and_falling_factorials_follow_sympys_convention():
+    # SymPy's own exact values are the spec, negative counts included (1/((x - 1)(x - 2))).
+    for xv in (sp.Rational(7, 3), sp.Integer(-2), sp.Integer(5), sp.Rational(-1, 2)):
+        for kv in (0, 1, 3, -1, -2):
+            for head in (sp.RisingFactorial, sp.FallingFactorial):
+                want = head(xv, kv)
+                if want.is_finite:
+                    _check(head(x, a), {x: xv, a: kv}, lambda u, v, w=want: _mp(w))
+                else:
+                    with pytest.raises(UndefinedError):
+                        _value(head(x, a), {x: xv, a: kv})
+    complex_point = sp.Rational(1, 3) + I / 5
+    want = complex_point * (complex_point + 1)
+    _check(sp.RisingFactorial(z, 2), {z: complex_point}, lambda u: _mp(want))
+    with pytest.raises(UntranslatableError):
+        _value(sp.RisingFactorial(x, y), {x: 2, y: sp.Rational(1, 2)})
+    with pytest.raises(UntranslatableError):
+        _value(sp.FallingFactorial(x, a), {x: 2, a: 10**5 + 1})
 
 
 def test_kronecker_delta():

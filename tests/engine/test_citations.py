@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from proofs import registry
 from proofs.definitions import OMEGA_I, POS, K, omega, pe_pair, rotation_matrix
 from proofs.engine.citation import Lemma, Termwise, substitute
 from proofs.engine.derivation import Derivation, Step
@@ -36,8 +35,8 @@ def _links(run):
 
 
 @pytest.fixture(scope="module")
-def runs():
-    return list(registry.run(twin=False))
+def runs(checked_notes):
+    return checked_notes  # every theorem, verified once per session (tests/conftest.py)
 
 
 def test_every_link_of_every_theorem_is_closed_by_what_it_cites(runs) -> None:

@@ -81,6 +81,7 @@ def safetensors_header(header: dict | bytes, claimed: int | None = None) -> byte
     return struct.pack("<Q", claimed if claimed is not None else len(text)) + text
 
 
+@pytest.mark.slow
 def test_a_zip_bomb_npz_is_refused_from_its_directory(tmp_path):
     """256 MiB of zeros compressed into a few hundred KB: its size is read from the zip."""
     path = tmp_path / "bomb.npz"
@@ -132,6 +133,7 @@ def test_a_safetensors_header_claiming_more_than_the_limit_is_refused(tmp_path, 
     assert "headers of at most" in outcome and mb < 128
 
 
+@pytest.mark.slow
 def test_a_safetensors_header_listing_a_million_tensors_is_refused_in_one_short_line(tmp_path):
     entry = '{"dtype": "F32", "shape": [1, 1], "data_offsets": [0, 4]}'
     header = ("{" + ", ".join(f'"t{i}": {entry}' for i in range(10**6)) + "}").encode()
@@ -199,6 +201,7 @@ def test_a_large_sinusoidal_table_is_audited_in_bounded_memory(tmp_path):
     assert outcome == "audited: sound" and mb < BOUND_MB
 
 
+@pytest.mark.slow
 def test_wide_tables_are_read_a_few_rows_at_a_time(tmp_path):
     """Every sample of rows is bounded in bytes: a 65536-wide table costs what a narrow one does,
     and a wider one is refused from its header."""

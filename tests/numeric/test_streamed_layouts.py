@@ -77,6 +77,7 @@ def test_a_wrong_permutation_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert table.rows[0][:3] == ("P·Pᵀ = I", "exact", 1.0) and table.passed is False
 
 
+@pytest.mark.slow
 def test_a_wide_twin_holds_no_dense_matrix() -> None:
     d_model = 4096  # one dense d_model × d_model float64 matrix: 128 MiB
     tracemalloc.start()

@@ -34,6 +34,7 @@ def test_streamed_search_equals_the_whole_table_search(
     assert _answer(nearest_pair_streamed(max_len, d_model)) == _answer(whole)
 
 
+@pytest.mark.slow
 def test_streamed_search_equals_the_whole_table_when_pruning_needs_many_offsets(
     small_blocks: None,
 ) -> None:
@@ -62,6 +63,7 @@ def test_streamed_search_matches_brute_force(
     assert np.linalg.norm(table[best.p] - table[best.q]) == pytest.approx(best.distance, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_twin_streams_long_tables_with_the_same_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     whole = nearest_rows_table(max_lens=(50, 1000, 3000), d_model=8)
 

@@ -94,6 +94,7 @@ def test_brief_fits_eleven_pages_and_the_pdf_has_its_title(compiled):
         assert int(info["Pages"]) <= 11
 
 
+@pytest.mark.slow
 def test_figures_are_vector_graphics_without_dates(checked_notes, lesson_tables):
     if not plotting_available():
         pytest.skip("matplotlib is not installed")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from proofs.engine.theorem import PartResult
 from proofs.render import latex_lesson
 from proofs.render.lesson import build_lesson
@@ -21,6 +23,7 @@ def _retitled(run):
     return dataclasses.replace(run, parts=parts)
 
 
+@pytest.mark.slow
 def test_every_title_can_change_and_the_notes_still_build(checked_notes, lesson_tables) -> None:
     retitled = [_retitled(run) for run in checked_notes]
     for brief in (True, False):

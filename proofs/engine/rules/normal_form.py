@@ -77,8 +77,10 @@ class Atoms:
         key = self.key(e)
         dummy = self._dummy.get(key)
         if dummy is None:
+            # An atom SymPy cannot call commutative (a limit of a shielded constant) is
+            # treated as one that may not commute: that allows fewer rewrites, never a wrong one.
             dummy = self._dummy[key] = sp.Dummy(
-                f"a{len(self._dummy)}", commutative=e.is_commutative
+                f"a{len(self._dummy)}", commutative=bool(e.is_commutative)
             )
             self.original[dummy] = e
         return dummy
