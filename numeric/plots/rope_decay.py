@@ -44,7 +44,7 @@ def decay_figure(
         ax.set_ylim(0, None)
         ax.set_xlabel(r"relative distance $r = m - n$")
         ax.set_ylabel(r"$f(r) = (2/d)\,\sum_j\, |S_j(r)|$")
-        ax.set_title(f"RoFormer's decay bound is not monotone: d = {dim}, b = {base:g}")
+        ax.set_title(f"RoFormer's average f(r) is not monotone: d = {dim}, b = {base:g}")
         ax.grid(True, which="both", lw=0.3, color="0.85")
         ax.legend(loc="lower left", frameon=True, framealpha=0.9)
         # The first rise is one step on a log axis: an inset shows the integers around it.

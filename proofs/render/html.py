@@ -10,6 +10,7 @@ over the size of the text), which the tests read.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -90,6 +91,7 @@ summary { cursor: pointer; font-style: italic; }
 .table { overflow-x: auto; }
 table.prose td, table.prose th { vertical-align: top; text-align: left; }
 code { font-size: 0.9em; }
+.nowrap { white-space: nowrap; }
 .qed { text-align: right; }
 table { border-collapse: collapse; margin: 0.5rem auto; font-size: 0.9rem; }
 th, td { padding: 0.15rem 0.6rem; border-bottom: 1px solid #ddd; overflow-wrap: anywhere; }
@@ -105,10 +107,23 @@ def esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
+# Punctuation that must not start a line after inline math ("… is not μz." with the period alone).
+_TRAILING = re.compile(r"[.,;:!?)\]’”]+")
+
+
+def is_math(piece: Piece) -> bool:
+    """Whether piece is inline math (every other piece is prose, a reference, code or a link)."""
+    return not isinstance(piece, str | Ref | Emph | Mono | Link)
+
+
 def inline(pieces: Sequence[Piece], pages: dict[str, str]) -> str:
     out = []
-    for piece in pieces:
+    for j, piece in enumerate(pieces):
         if isinstance(piece, str):
+            if j and is_math(pieces[j - 1]) and (stick := _TRAILING.match(piece)):
+                # The math before and its punctuation stay on one line.
+                out[-1] = f'<span class="nowrap">{out[-1]}{esc(stick.group())}</span>'
+                piece = piece[stick.end() :]
             out.append(esc(piece))
         elif isinstance(piece, Ref):
             out.append(

@@ -81,7 +81,11 @@ def inline(pieces: Sequence[Piece], *, pdf_string: bool = False) -> str:
         elif isinstance(piece, Link):
             out.append(rf"\url{{{piece.url}}}")
         elif isinstance(piece, Mono):
-            out.append(rf"\texttt{{{tex_code(piece.text)}}}")
+            # A long identifier may break after an inner underscore, as a table cell's may.
+            code = re.sub(
+                r"(?<=[A-Za-z0-9])\\_(?=[A-Za-z0-9])", r"\\_\\allowbreak{}", tex_code(piece.text)
+            )
+            out.append(rf"\texttt{{{code}}}")
         else:
             tex = f"${math(piece, fold=True)}$"
             plain = str(piece).replace("_", " ")
@@ -131,6 +135,11 @@ def _column_specs(block: TableBlock, header: list[str]) -> tuple[str, float]:
     return "".join(out), height
 
 
+# A table without a caption taller than this many lines (about a page of small type) is set as
+# a longtable.
+LONG_TABLE_LINES = 40
+
+
 def _breakable(tex: str) -> str:
     """Text of a table cell that may break after / and _ (math left as it is)."""
     parts = tex.split("$")
@@ -175,6 +184,19 @@ def table_tex(block: TableBlock) -> str:
             + (f"\\\\[2pt]\n{note_tex}" if note_tex else "")
             + "\n\\end{table}"
         )
+    if height > LONG_TABLE_LINES and not caption_tex:
+        # Taller than a page (an appendix table of many parts): a longtable breaks between rows
+        # and repeats its header, where a minipage would run off the page's foot.
+        head = body[0]
+        return (
+            "{\\footnotesize\\setlength{\\LTpre}{6pt}\\setlength{\\LTpost}{6pt}\n"
+            f"\\begin{{longtable}}{{@{{}}{align}@{{}}}}\n\\toprule\n{head}\n\\midrule\n\\endhead\n"
+            "\\bottomrule\n\\endlastfoot\n"
+            + "\n".join(body[2:])
+            + "\n\\end{longtable}"
+            + (f"\n{note_tex}" if note_tex else "")
+            + "}"
+        )
     size = "\\footnotesize" if wrapped else "\\small"
     # A minipage keeps the caption, the table and its note on one page.
     return (
@@ -189,7 +211,8 @@ def table_tex(block: TableBlock) -> str:
 def prose_table_tex(block: ProseTable) -> str:
     """A table of prose: columns of equal share of the line, ragged right, small type."""
     n = len(block.header)
-    width = f"{0.94 / n:.3f}\\linewidth"
+    # The columns and the space between them fill the line, and no more.
+    width = f"\\dimexpr(\\linewidth-{2 * (n - 1)}\\tabcolsep)/{n}\\relax"
     spec = "".join(f">{{\\raggedright\\arraybackslash}}p{{{width}}}" for _ in range(n))
     rows = [" & ".join(rf"\textbf{{{inline(h)}}}" for h in block.header) + r" \\", r"\midrule"]
     rows += [" & ".join(inline(c) for c in row) + r" \\" for row in block.rows]
@@ -284,7 +307,7 @@ PREAMBLE = r"""\documentclass[FONTSIZE]{article}
 \usepackage[margin=MARGIN]{geometry}
 \usepackage{amsmath,amssymb,amsthm}
 \allowdisplaybreaks
-\usepackage{booktabs,array}
+\usepackage{booktabs,array,longtable}
 \usepackage{graphicx}
 \usepackage{microtype}
 \usepackage[skip=4pt,font=small]{caption}

@@ -15,7 +15,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.printing.conventions import split_super_sub
 from sympy.printing.latex import LatexPrinter, greek_letters_set
-from sympy.printing.precedence import precedence_traditional
+from sympy.printing.precedence import PRECEDENCE, precedence_traditional
 from sympy.simplify.radsimp import fraction
 
 from proofs.definitions import LATEX_NAMES
@@ -171,6 +171,11 @@ class NotesLatexPrinter(LatexPrinter):
         if isinstance(expr, AppliedUndef) and match and not re.search(r"\\frac|matrix", match[2]):
             return f"{match[1]}({match[2]})"
         return tex
+
+    def _print_re(self, expr: sp.Basic, exp: str | None = None) -> str:
+        # The real part as an upright Re (SymPy sets a lowercase re, easily read as a product).
+        tex = r"\operatorname{Re}" + self.parenthesize(expr.args[0], PRECEDENCE["Atom"])
+        return self._do_exponent(tex, exp)
 
     def _print_Rational(self, expr: sp.Rational) -> str:
         if expr.q != 1 and (self.script or self.fold):

@@ -26,6 +26,8 @@ def readable(title: str) -> str:
 
     >>> readable("M_j·M_k = M_(j+k), ω_0 = 1, d_model = 8")
     'Mⱼ·Mₖ = M₍ⱼ₊ₖ₎, ω₀ = 1, d_model = 8'
+    >>> readable("θ′_38 = (73/208)·θ_38, λ_i < L")
+    'θ′₃₈ = (73/208)·θ₃₈, λᵢ < L'
     """
 
     def sub(match: re.Match[str]) -> str:
@@ -34,7 +36,7 @@ def readable(title: str) -> str:
             return text.translate(_SUBSCRIPT)
         return match.group(0)
 
-    return re.sub(r"(?<=[A-Za-zωθκσ])_(\([^)]*\)|[0-9]+|[ijkmnp](?![a-z]))", sub, title)
+    return re.sub(r"(?<=[A-Za-zωθκσλ′])_(\([^)]*\)|[0-9]+|[ijkmnp](?![a-z]))", sub, title)
 
 
 def _rules(citations: Sequence[object]) -> str:

@@ -43,6 +43,7 @@ from proofs.render.lesson_parts import (
     OMEGA_LAST,
     PE,
     PE_I,
+    ROPE_NAMES,
     THETA,
     P,
     R,
@@ -86,6 +87,37 @@ def _symbols() -> dict[str, sp.Symbol]:
         "beta": sp.Symbol("beta", real=True),
         "gamma": sp.Symbol("gamma", real=True),
         "delta": sp.Symbol("delta", real=True),
+        # Rotary embeddings (the notes' RoPE sections): head width d, sequence length l, the
+        # frequencies θ_i and their scaled θ′_i, wavelengths, turns r_i, ramp values γ_i.
+        "d": sp.Symbol("d", integer=True, positive=True),
+        "l": sp.Symbol("l", positive=True),
+        "t": sp.Symbol("t", real=True),
+        "u": sp.Symbol("u", positive=True),
+        "r": sp.Symbol("r", real=True),
+        "mu": sp.Symbol("mu", positive=True),
+        "Delta": sp.Symbol("Delta", real=True),
+        "lambda_i": sp.Symbol("lambda_i", positive=True),
+        "r_i": sp.Symbol("r_i", positive=True),
+        "r_33": sp.Symbol("r_33", positive=True),
+        "r_38": sp.Symbol("r_38", positive=True),
+        "gamma_i": sp.Symbol("gamma_i", real=True),
+        "h_i": sp.Symbol("h_i"),
+        "z_i": sp.Symbol("z_i"),
+        "S_j": sp.Symbol("S_j"),
+        "S_0": sp.Symbol("S_0"),
+        "z": sp.Symbol("z"),
+        "e_0": sp.Symbol("e_0"),
+        "e_1": sp.Symbol("e_1"),
+        "y": sp.Symbol("y", real=True),
+        "phi": sp.Symbol("phi", real=True),
+        "sigma": sp.Symbol("sigma", nonnegative=True),
+        "W_q": sp.Symbol("W_q"),
+        "W_k": sp.Symbol("W_k"),
+        **{
+            name: sp.Symbol(name, positive=True)
+            for name in ("theta_i", "theta_0", "theta_1", "theta_24", "theta_33", "theta_38")
+        },
+        **{name: sp.Symbol(name, positive=True) for name in ROPE_NAMES},
     }
     wholes = {name: named(name) for name in NAMES if name not in plain}
     return {**wholes, **plain}
@@ -99,6 +131,15 @@ FUNCTIONS: Mapping[str, Callable[..., sp.Basic]] = {
     "PE_0": sp.Function("PE_0"),
     "R": R,
     "r": r,
+    # Rotary embeddings: the libraries' rotation G(φ) (the transpose of R), a whole head
+    # rotated, RoFormer's average f(r), and rounding to a floating-point format.
+    "G": sp.Function("G"),
+    "RoPE": sp.Function("RoPE"),
+    "f": sp.Function("f"),
+    "fl": sp.Function("fl"),
+    # Rounding to nearest written with floor and ceiling, as rope_precision writes it.
+    "floor": sp.floor,
+    "ceiling": sp.ceiling,
 }
 # Matrices by name (a block of the layouts' shift matrix).
 MATRIX_SYMBOLS: Mapping[str, sp.MatrixSymbol] = {

@@ -37,6 +37,32 @@ OMEGA_1 = sp.Symbol("omega_1", positive=True)
 OMEGA_LAST = sp.Symbol("omega_last", positive=True)
 r = sp.Function("r")
 
+# Numbers of the RoPE sections set as the notes set them (θ′_i, b′, the ramp's low and high):
+# ordinary positive symbols (proofs.render.lesson_math), printed as this table says.
+ROPE_LATEX: dict[str, str] = {
+    "theta_prime_i": r"\theta'_{i}",
+    "theta_prime_0": r"\theta'_{0}",
+    "theta_prime_33": r"\theta'_{33}",
+    "theta_prime_38": r"\theta'_{38}",
+    "theta_last": r"\theta_{d/2-1}",
+    "theta_prime_last": r"\theta'_{d/2-1}",
+    "b_prime": r"b'",
+    "theta_prime_next": r"\theta'_{i+1}",
+    "gamma_next": r"\gamma_{i+1}",
+    "h_next": r"h_{i+1}",
+    "S_next": r"S_{i+1}",
+    "two_m8": r"2^{-8}",
+    "two_m9": r"2^{-9}",
+    "two_m22": r"2^{-22}",
+    "two_24_plus_1": r"2^{24} + 1",
+    "three_roundings": r"(1 + 2^{-24})^{2}(1 + 2^{-8}) - 1",
+    "nearest_half": r"\lvert n - y \rvert \le 1/2",
+    "fl_error": r"\lvert \operatorname{fl}(x) - x \rvert \le 2^{-p} x",
+    "low": r"\mathrm{low}",
+    "high": r"\mathrm{high}",
+}
+ROPE_NAMES = tuple(ROPE_LATEX)
+
 # Names of things the lesson mentions as wholes (vectors, norms, matrices by name): each is a
 # SymPy symbol, set by the printer from this table as pos and ω_i are (proofs.definitions).
 NAMES: dict[str, str] = {
@@ -94,6 +120,13 @@ NAMES: dict[str, str] = {
     "sqrt_d": r"\sqrt{d_{\mathrm{model}}}",
     "R2": r"\mathbb{R}^{2}",
     "q_vec": r"q",
+    # Rotary embeddings: the whole sums and maxima the RoPE sections name.
+    "abs_S_sum": r"\sum_{j=1}^{d/2} \lvert S_{j}(r) \rvert",
+    "abel_sum": r"\sum_{i} h_{i} z_{i} = -\sum_{i} S_{i+1} \left(h_{i+1} - h_{i}\right)",
+    "max_step": r"\max_{i} \lvert h_{i+1} - h_{i} \rvert",
+    "rope_score": r"\langle G(m\theta)\, q,\; G(n\theta)\, \kappa \rangle",
+    "rope_score_rel": r"\langle q,\; G\bigl((n - m)\theta\bigr)\, \kappa \rangle",
+    **{name: latex for name, latex in ROPE_LATEX.items()},
 }
 
 
@@ -108,6 +141,15 @@ FIGURES: dict[str, tuple[str, dict[str, object]]] = {
     "spectrum": ("numeric.plots.frequencies.frequencies_figure", {"max_len": 50, "d_model": 8}),
     "circle": ("numeric.plots.circle.circle_figure", {"k": 5, "positions": (0, 3, 7)}),
     "similarity": ("numeric.plots.similarity.similarity_figure", {"d_model": 8, "max_len": 50}),
+    # The RoPE sections: Llama 3's settings, and RoFormer's d = 128, b = 10^4 at every distance.
+    "rope_scaling": (
+        "numeric.plots.rope_scaling.scaling_figure",
+        {"dim": 128, "base": 500000.0, "factor": 8.0, "original": 8192},
+    ),
+    "rope_decay": (
+        "numeric.plots.rope_decay.decay_figure",
+        {"dim": 128, "base": 10000.0, "max_distance": 131072},
+    ),
 }
 
 

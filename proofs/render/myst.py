@@ -1,19 +1,25 @@
 """The lesson as MyST Markdown pages: a page per section, theorems, proofs and exercises as the
 directives of sphinx-proof and sphinx-exercise (which Jupyter Book 2 reads too).
 
+The lesson comes built for its edition (proofs.render.lesson.build_lesson): the author notes
+are there or not, and each answer is a Solution block. This printer only sets them: an exercise
+(a heading whose Solution follows before the next heading) is an exercise directive and its
+solution a solution directive; an answer without a heading of its own (the challenge's model
+answer, the quiz's answers) an admonition under its title. The student edition folds every
+one of them away (class dropdown); the author's shows them open.
+
 Math is $…$ and $$…$$ (MyST's dollarmath), set by the same SymPy printer as the PDF; a chain is
-an aligned block. A theorem is a prf:theorem with its label, the blocks up to the end of its
-proof a prf:proof; an exercise is an exercise directive followed by its solution, which the
-student edition folds away (class dropdown). Cross-references are links to labels,
-[Theorem 4](#thm-rotation), which Sphinx and mystmd both resolve.
+an aligned block. A theorem is a prf:theorem with its label, its proof (from the "Proof." lead
+to the proof's end) a prf:proof. Cross-references are links to labels, [Theorem 4](#thm-rotation),
+which Sphinx and mystmd both resolve.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-from numeric.result_table import Table
-from proofs.render.latex_chains import derivation_rows
 from proofs.render.latex_lesson import math
 from proofs.render.latex_tables import is_number
 from proofs.render.lesson_blocks import (
@@ -23,27 +29,40 @@ from proofs.render.lesson_blocks import (
     Code,
     Emph,
     Equations,
+    Exercise,
     Figure,
     Heading,
     Items,
     Lesson,
     Link,
+    Mono,
+    NotebookOnly,
     Para,
     Piece,
     ProofEnd,
+    ProseTable,
     Quote,
     Ref,
     Section,
+    Solution,
     TableBlock,
     TheoremStatement,
 )
-from proofs.render.lesson_parts import SUBTITLE
-from proofs.render.markdown_lesson import anchor, cell_md, md_text, section_number
-from proofs.render.myst_edition import Edition, Practice
+from proofs.render.markdown_lesson import (
+    anchor,
+    cell_md,
+    chain_rows,
+    md_text,
+    pieces_of,
+    section_number,
+)
 
 # A figure's width in the lesson is a fraction of the PDF's text width; the book's column is
 # narrower, so a figure takes this much more of it (as a percentage, at most all).
 COLUMN_SCALE = 150
+# sphinx-exercise numbers the exercises itself: the lesson's "Exercise 2 — " goes.
+_EXERCISE_NUMBER = re.compile(r"^Exercise \d+\s*[—-]\s*")
+_PROOF = Emph("Proof.")
 
 
 def page_stem(lesson: Lesson, section: Section) -> str:
@@ -58,7 +77,7 @@ def text(words: str) -> str:
 
 
 def inline(pieces: Sequence[Piece]) -> str:
-    """Prose, $inline math$, emphasis, links and cross-references."""
+    """Prose, $inline math$, emphasis, code, links and cross-references."""
     out = []
     for piece in pieces:
         if isinstance(piece, str):
@@ -68,10 +87,12 @@ def inline(pieces: Sequence[Piece]) -> str:
         elif isinstance(piece, Emph):
             words = text(piece.text)
             out.append(f"*{words.strip()}*" + (" " if words.endswith(" ") else ""))
+        elif isinstance(piece, Mono):
+            out.append(f"`{piece.text}`")
         elif isinstance(piece, Link):
             out.append(f"<{piece.url}>")
         else:
-            out.append(f"${math(piece)}$")
+            out.append(f"${math(piece, fold=True)}$")
     return "".join(out)
 
 
@@ -88,31 +109,44 @@ def directive(name: str, argument: str, options: dict[str, str], body: str, dept
     return "\n".join(lines) + "\n\n" + body + "\n" + fence
 
 
-def table_myst(table: Table, caption: str | Sequence[Piece], note: str | None) -> str:
-    """A module table as a MyST table directive: caption, the rows, the note under it."""
+def table_myst(block: TableBlock) -> str:
+    """A computed table as a MyST table directive: caption, the rows, the note under it."""
+    table = block.table
     specs = table.formats or ("",) * len(table.columns)
-    align = [
-        "---:" if table.rows and all(is_number(r[c]) for r in table.rows) else ":---"
+    numeric = [
+        bool(table.rows) and all(is_number(r[c]) for r in table.rows)
         for c in range(len(table.columns))
     ]
+    header = [inline(h) for h in block.header] or [text(c) for c in table.columns]
     rows = [
-        "| " + " | ".join(c.replace("|", "\\|") for c in table.columns) + " |",
-        "| " + " | ".join(align) + " |",
-        *(
-            "| " + " | ".join(cell_md(c, s) for c, s in zip(row, specs, strict=True)) + " |"
-            for row in table.rows
-        ),
+        "| " + " | ".join(h.replace("|", "\\|") for h in header) + " |",
+        "| " + " | ".join("---:" if n else ":---" for n in numeric) + " |",
     ]
-    words = table.note if note is None else note
+    for j, row in enumerate(table.rows):
+        cells = [cell_md(c, s) for c, s in zip(row, specs, strict=True)]
+        if block.labels:
+            cells[0] = inline(block.labels[j]).replace("|", "\\|")
+        rows.append("| " + " | ".join(cells) + " |")
+    note = inline(pieces_of(table.note if block.note is None else block.note)).strip()
     if table.passed is False:
-        words += " (check FAILED)"
-    title = inline((caption,) if isinstance(caption, str) else caption)
+        note += " **(check FAILED)**"
+    title = inline(pieces_of(block.caption))
     body = directive("table", title, {"align": "center"}, "\n".join(rows), 0)
-    return body + (f"\n\n{text(words.strip())}" if words.strip() else "")
+    return body + (f"\n\n{note}" if note else "")
+
+
+def prose_table_myst(block: ProseTable) -> str:
+    """A pipe table of prose and $math$."""
+
+    def row(cells: Sequence[Sequence[Piece]]) -> str:
+        return "| " + " | ".join(inline(c).replace("|", "\\|") for c in cells) + " |"
+
+    lines = [row(block.header), "| " + " | ".join(":---" for _ in block.header) + " |"]
+    return "\n".join(lines + [row(r) for r in block.rows])
 
 
 def block_myst(block: Block, levels: dict[int, int]) -> str:
-    """One block of the lesson in MyST (a theorem's proof is set by section_body)."""
+    """One block of the lesson in MyST (theorems' proofs and exercises: section_body)."""
     if isinstance(block, Heading):
         return f"{'#' * levels[block.level]} {inline(block.text)}"
     if isinstance(block, Para):
@@ -122,19 +156,21 @@ def block_myst(block: Block, levels: dict[int, int]) -> str:
     if isinstance(block, Equations):
         return "\n\n".join(display(math(e, block.display)) for e in block.lines)
     if isinstance(block, Chain):
-        rows = derivation_rows(block.derivation, justify="text")
-        tex = display("\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}")
+        tex = display("\\begin{aligned}\n" + " \\\\\n".join(chain_rows(block)) + "\n\\end{aligned}")
         return (inline(block.intro) + "\n\n" if block.intro else "") + tex
     if isinstance(block, TheoremStatement):
         body = [inline(block.pieces), *(display(math(f, block.display)) for f in block.formulas)]
         # Labelled twice: sphinx-proof files its :label: where a [Theorem 4](#thm-rotation)
         # link does not look, and the target before the directive is where it does.
         label = anchor(block.label)
-        options = {"label": label}
-        theorem = directive("prf:theorem", text(block.title), options, "\n\n".join(body), 0)
+        theorem = directive(
+            "prf:theorem", text(block.title), {"label": label}, "\n\n".join(body), 0
+        )
         return f"({label})=\n" + theorem
     if isinstance(block, TableBlock):
-        return table_myst(block.table, block.caption, block.note)
+        return table_myst(block)
+    if isinstance(block, ProseTable):
+        return prose_table_myst(block)
     if isinstance(block, Figure):
         width = min(100, round(block.width * COLUMN_SCALE))
         options = {"name": anchor(block.label), "width": f"{width}%"}
@@ -144,7 +180,7 @@ def block_myst(block: Block, levels: dict[int, int]) -> str:
             (f"{j}. " if block.numbered else "- ") + inline(item)
             for j, item in enumerate(block.items, 1)
         )
-    if isinstance(block, AppendixStart | Code | ProofEnd):
+    if isinstance(block, AppendixStart | Code | Exercise | NotebookOnly | ProofEnd):
         return ""
     raise TypeError(f"cannot print a block of type {type(block).__name__}")
 
@@ -154,113 +190,150 @@ def _nested(blocks: Sequence[Block]) -> int:
     return int(any(isinstance(b, TableBlock | Figure | TheoremStatement) for b in blocks))
 
 
-def practice_myst(practice: Practice, levels: dict[int, int], edition: Edition) -> str:
-    """An exercise and its solution, or a task and its answer; what answers it is folded away
-    in the student edition."""
-    folded = {"class": "dropdown"} if edition == "student" else {}
-    body = "\n\n".join(t for t in (block_myst(b, levels) for b in practice.solution) if t)
-    depth = _nested(practice.solution)
-    if not practice.numbered:
-        # The challenge and the quiz's questions stand as they are, with an Answer under each.
-        task = "\n\n".join(t for t in (block_myst(b, levels) for b in practice.task) if t)
-        if not practice.solution:
-            return task
-        return task + "\n\n" + directive("admonition", practice.answer, folded, body, depth)
-    options = {"label": practice.label}
-    # The task is the module's words; inside the exercise box they need no quotation bar.
-    task_blocks = [Para(b.pieces) if isinstance(b, Quote) else b for b in practice.task]
-    task = "\n\n".join(t for t in (block_myst(b, levels) for b in task_blocks) if t)
-    out = directive("exercise", inline(practice.title), options, task, _nested(practice.task))
-    if practice.solution:
-        out += "\n\n" + directive("solution", practice.label, folded, body, depth)
-    return out
+def _joined(blocks: Sequence[Block], levels: dict[int, int]) -> str:
+    return "\n\n".join(t for t in (block_myst(b, levels) for b in blocks) if t)
+
+
+@dataclass(frozen=True)
+class _Practice:
+    """An exercise: its heading's words, the task under it and the lesson's Solution to it."""
+
+    title: tuple[Piece, ...]
+    task: tuple[Block, ...]
+    solution: Solution
+
+
+def _practice(blocks: Sequence[Block]) -> list[Block | _Practice]:
+    """blocks with each exercise gathered: a heading, what follows it, and the Solution whose
+    topic it is, when that comes before the next heading."""
+    out: list[Block | _Practice] = []
+    heading: Heading | None = None  # the last heading, while no Solution has answered it
+    task: list[Block] = []
+
+    for block in blocks:
+        if isinstance(block, Heading):
+            out += [heading, *task] if heading else []
+            heading, task = block, []
+        elif heading and isinstance(block, Solution) and block.topic == heading.text:
+            title = list(block.topic)
+            if title and isinstance(title[0], str):
+                title[0] = _EXERCISE_NUMBER.sub("", title[0])
+            out.append(_Practice(tuple(title), tuple(task), block))
+            heading, task = None, []
+        elif heading:
+            task.append(block)
+        else:
+            out.append(block)
+    return out + ([heading, *task] if heading else [])
+
+
+class _Printer:
+    """Prints one section's blocks, numbering the exercises through the whole lesson."""
+
+    def __init__(self, student: bool) -> None:
+        self.folded = {"class": "dropdown"} if student else {}
+        self.exercises = 0
+
+    def exercise(self, practice: _Practice, levels: dict[int, int]) -> str:
+        """The exercise directive and its solution (folded for the student)."""
+        self.exercises += 1
+        label = f"exercise-{self.exercises}"
+        # The task is the module's words; inside the exercise box they need no quotation bar.
+        task = [Para(b.pieces) if isinstance(b, Quote) else b for b in practice.task]
+        body = _joined(task, levels)
+        out = directive("exercise", inline(practice.title), {"label": label}, body, _nested(task))
+        blocks = practice.solution.blocks
+        answer = directive("solution", label, self.folded, _joined(blocks, levels), _nested(blocks))
+        return out + "\n\n" + answer
+
+    def answer(self, solution: Solution, levels: dict[int, int]) -> str:
+        """An answer with no exercise heading: an admonition under its title."""
+        body = _joined(solution.blocks, levels)
+        return directive(
+            "admonition", text(solution.title), self.folded, body, _nested(solution.blocks)
+        )
+
+    def section_body(self, blocks: Sequence[Block], levels: dict[int, int]) -> list[str]:
+        """The section's blocks in MyST; a proof, from its "Proof." lead to its end, is a
+        prf:proof (which prints its own "Proof.")."""
+        out: list[str] = []
+        proof: list[str] | None = None
+        for block in _practice(blocks):
+            if isinstance(block, _Practice):
+                out.append(self.exercise(block, levels))
+                continue
+            if isinstance(block, Solution):
+                out.append(self.answer(block, levels))
+                continue
+            if proof is None and _leads_proof(block):
+                proof = []
+                block = _without_proof_lead(block)
+            if isinstance(block, ProofEnd) and proof is not None:
+                out.append(directive("prf:proof", "", {}, "\n\n".join(proof), _nested_proof(proof)))
+                proof = None
+                continue
+            shown = block_myst(block, levels)
+            if shown:
+                (out if proof is None else proof).append(shown)
+        if proof:
+            out += proof  # a proof without its end: its blocks stay as they are
+        return out
+
+
+def _nested_proof(shown: Sequence[str]) -> int:
+    return int(any(s.startswith(":::") for s in shown))
+
+
+def _leads_proof(block: Block) -> bool:
+    pieces = block.pieces if isinstance(block, Para) else getattr(block, "intro", ())
+    return bool(pieces) and pieces[0] == _PROOF
 
 
 def _without_proof_lead(block: Block) -> Block:
     """A paragraph or chain of a proof without its "Proof." lead-in: prf:proof prints its own."""
-    pieces = block.pieces if isinstance(block, Para) else getattr(block, "intro", ())
-    if not pieces or pieces[0] != Emph("Proof."):
-        return block
+    pieces = block.pieces if isinstance(block, Para) else block.intro  # type: ignore[union-attr]
     rest = list(pieces[1:])
     if rest and isinstance(rest[0], str):
         rest[0] = rest[0].lstrip()
     if isinstance(block, Para):
         return Para(tuple(rest))
-    return Chain(block.derivation, tuple(rest))
-
-
-def section_body(blocks: Sequence[Block], levels: dict[int, int], edition: Edition) -> list[str]:
-    """The section's blocks in MyST; the blocks between a theorem and its proof's end form a
-    prf:proof."""
-    out: list[str] = []
-    proof: list[str] | None = None
-    for block in blocks:
-        if isinstance(block, Practice):
-            out.append(practice_myst(block, levels, edition))
-            continue
-        shown = block_myst(block, levels)
-        if isinstance(block, ProofEnd) and proof is not None:
-            out.append(directive("prf:proof", "", {}, "\n\n".join(proof), 0))
-            proof = None
-        elif proof is not None:
-            shown = block_myst(_without_proof_lead(block), levels)
-            if shown:
-                proof.append(shown)
-        elif shown:
-            out.append(shown)
-        if isinstance(block, TheoremStatement):
-            proof = []
-    if proof:
-        out += proof  # a theorem without a proof end: its blocks stay as they are
-    return out
+    return replace(block, intro=tuple(rest))  # type: ignore[arg-type]
 
 
 def heading_levels(section: Section) -> dict[int, int]:
     """The lesson's heading levels in a section -> Markdown levels under the page's # title,
     consecutive as MyST wants (a section with level-3 headings only sets them as ##)."""
-    used = sorted(
-        {
-            b.level
-            for b in (
-                *section.blocks,
-                *(
-                    inner
-                    for p in section.blocks
-                    if isinstance(p, Practice)
-                    for inner in (*p.task, *p.solution)
-                ),
-            )
-            if isinstance(b, Heading)
-        }
-    )
+    inner = [b for s in section.blocks if isinstance(s, Solution) for b in s.blocks]
+    used = sorted({b.level for b in (*section.blocks, *inner) if isinstance(b, Heading)})
     return {level: min(2 + j, 6) for j, level in enumerate(used)}
 
 
-def section_myst(lesson: Lesson, section: Section, edition: Edition) -> str:
+def section_myst(lesson: Lesson, section: Section, printer: _Printer) -> str:
     """A section's page: its numbered title and its blocks."""
     body = [f"# {section_number(lesson, section)}. {text(section.title)}"]
-    body += section_body(section.blocks, heading_levels(section), edition)
+    body += printer.section_body(section.blocks, heading_levels(section))
     return "\n\n".join(body) + "\n"
 
 
 EDITION_WORDS = {
-    "student": "Student edition: the solutions are folded away; open one once you have tried.",
-    "author": "Author edition: with the solutions open and the notes for the course author.",
+    "student": "The solutions are folded away: open one once you have tried.",
+    "author": "The solutions are open, and the notes for the course author follow the summary.",
 }
 
 
-def index_myst(lesson: Lesson, edition: Edition) -> str:
+def index_myst(lesson: Lesson) -> str:
     """index.md: the title, the edition, and the table of contents (a toctree)."""
     pages = "\n".join(page_stem(lesson, s) for s in lesson.sections)
     return (
-        f"# {text(lesson.title)}\n\n*{text(SUBTITLE)}*\n\n{EDITION_WORDS[edition]}\n\n"
+        f"# {text(lesson.title)}\n\n*{text(lesson.subtitle)}.* {EDITION_WORDS[lesson.edition]}\n\n"
         f"```{{toctree}}\n:maxdepth: 1\n\n{pages}\n```\n"
     )
 
 
-def myst_pages(lesson: Lesson, edition: Edition) -> dict[str, str]:
-    """index.md and one page per section, as MyST Markdown."""
-    out = {"index.md": index_myst(lesson, edition)}
+def myst_pages(lesson: Lesson) -> dict[str, str]:
+    """index.md and one page per section, as MyST Markdown, for the lesson's edition."""
+    out = {"index.md": index_myst(lesson)}
+    printer = _Printer(lesson.student)
     for section in lesson.sections:
-        out[page_stem(lesson, section) + ".md"] = section_myst(lesson, section, edition)
+        out[page_stem(lesson, section) + ".md"] = section_myst(lesson, section, printer)
     return out

@@ -17,9 +17,9 @@ from numeric.result_table import Table
 from proofs.engine.theorem import TheoremRun
 from proofs.render.figures import figure_files
 from proofs.render.html import RENDER_SCRIPT
+from proofs.render.lesson import build_lesson
 from proofs.render.lesson_blocks import Lesson
 from proofs.render.myst import myst_pages, page_stem
-from proofs.render.myst_edition import Edition, edition_lesson
 from proofs.render.notes import katex_files
 
 # KaTeX's math a little larger than the book's text, not a fifth. The theme lays display math
@@ -120,12 +120,16 @@ def myst_files(
     katex_dist: Path,
     *,
     brief: bool = False,
-    edition: Edition = "author",
+    edition: str = "author",
 ) -> dict[str, bytes]:
-    """The project: index.md, a page per section, SVG figures, conf.py, myst.yml and KaTeX."""
-    lesson = edition_lesson(checked, tables, brief=brief, edition=edition)
+    """The project: index.md, a page per section, SVG figures, conf.py, myst.yml and KaTeX.
+
+    brief: the module's sections only; edition: "student" (solutions folded, no author notes)
+    or "author" (proofs.render.lesson.build_lesson makes each).
+    """
+    lesson = build_lesson(checked, tables, brief=brief, edition=edition)
     files = figure_files(lesson.figures, ".svg")
-    for name, page in myst_pages(lesson, edition).items():
+    for name, page in myst_pages(lesson).items():
         files[name] = page.encode("utf-8")
     static = {
         **katex_files(katex_dist),

@@ -32,7 +32,8 @@ from proofs.render.lesson_parts import NAMES
 from proofs.render.steps import step_text
 
 CORE = ["formula", "bounded", "unique", "rotation", "ramp"]
-FULL_ONLY = ["dot_product", "group", "layouts", "rope"]
+ROPE = ["rope_layouts", "rope_group", "rope_scaling", "rope_decay", "rope_precision"]
+FULL_ONLY = ["dot_product", "group", "layouts", "rope", *ROPE]
 BACK = ["reference", "exercises", "challenge", "mistakes", "quiz", "summary"]
 # What must never reach the lesson's body (the appendix may name the checks).
 FORBIDDEN = (
@@ -158,6 +159,13 @@ def test_every_figure_caption_states_d_model_and_the_table_length(full):
             if isinstance(block, Figure):
                 caption = block.caption
                 math = [p for p in caption if isinstance(p, sp.Basic)]
+                if block.stem.startswith("rope_"):
+                    # RoPE's figures are one head: its width d and base b, as the papers set them.
+                    named = {s.name for p in math for s in p.free_symbols}
+                    assert {"d", "b"} <= named, block.stem
+                    if block.stem == "rope_scaling":
+                        assert {"L", "s"} <= named, block.stem
+                    continue
                 assert any(p.has(D_MODEL) for p in math), block.stem
                 if block.stem != "circle":  # the circle shows one pair, at any d_model
                     assert any(p.has(sp.Symbol("L", positive=True)) for p in math), block.stem
@@ -206,9 +214,10 @@ def test_the_attention_theorem_is_stated_proved_and_cited(full, brief):
 
 def test_the_ramp_and_attention_are_told_right(full):
     notes = blocks(full, "author_notes")
-    (items,) = [b for b in notes if isinstance(b, Items)]
     ramp = next(
         i
+        for items in notes
+        if isinstance(items, Items)
         for i in items.items
         if i[0] == Emph("The ramp (Discussion of the challenge, quiz answer 5).")
     )

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from proofs.cli.main import main
-from proofs.render.lesson_blocks import TheoremStatement
-from proofs.render.myst_edition import edition_lesson
+from proofs.render.lesson import build_lesson
+from proofs.render.lesson_blocks import Solution, TheoremStatement
 from proofs.render.myst_project import myst_files
 
 
@@ -58,25 +58,33 @@ def test_the_student_edition_has_no_author_notes(projects, checked_notes, lesson
     assert not [n for n in student if "author_notes" in n]
     assert [n for n in author if "author_notes" in n]
     assert "Notes for the course author" not in "".join(student.values())
-    lesson = edition_lesson(checked_notes, lesson_tables, brief=False, edition="student")
+    lesson = build_lesson(checked_notes, lesson_tables, brief=False, edition="student")
     assert len(student) == len(lesson.sections) == len(author) - 1
 
 
-def test_every_exercise_has_its_solution_folded_for_students_open_for_authors(projects):
+def test_every_solution_of_the_lesson_is_folded_for_students_open_for_authors(
+    projects, checked_notes, lesson_tables
+):
+    lesson = build_lesson(checked_notes, lesson_tables, brief=False, edition="student")
+    titles = [b.title for s in lesson.sections for b in s.blocks if isinstance(b, Solution)]
+    assert titles == ["Solution"] * 3 + ["Model answer", "Answers"]
     for edition, project in projects.items():
         text = "\n".join(pages(project).values())
-        exercises = re.findall(r"^:{3,}\{exercise\}.*\n:label: (\S+)", text, re.M)
+        exercises = re.findall(r"^:{3,}\{exercise\} (.*)\n:label: (\S+)", text, re.M)
         solutions = re.findall(r"^:{3,}\{solution\} (\S+)\n(:class: dropdown\n)?", text, re.M)
-        assert (
-            exercises == [label for label, _ in solutions] == [f"exercise-{n}" for n in (1, 2, 3)]
-        )
-        # The challenge's model answer and an answer to each of the quiz's five questions.
+        labels = [f"exercise-{n}" for n in (1, 2, 3)]
+        assert [label for _, label in exercises] == [label for label, _ in solutions] == labels
+        # sphinx-exercise numbers them: the lesson's "Exercise 1 — " is not in the title.
+        assert exercises[0][0].startswith("the full table") and "Exercise" not in exercises[0][0]
+        # The answers without an exercise heading: the challenge's and the quiz's, by title.
         answers = re.findall(r"^:{3,}\{admonition\} (.+)\n(:class: dropdown\n)?", text, re.M)
-        assert [title for title, _ in answers] == ["Model answer"] + ["Answer"] * 5
+        assert [title for title, _ in answers] == ["Model answer", "Answers"]
         folded = [bool(fold) for _, fold in solutions + answers]
-        assert folded == [edition == "student"] * 9
+        assert folded == [edition == "student"] * 5
         # The directive names the solution: no "Solution." or "Model answer." inside it.
         assert "*Solution.*" not in text and "*Model answer.*" not in text
+        # The notebook's cells are the notebook's alone.
+        assert "---answer---" not in text and "not answered yet" not in text
 
 
 def test_theorems_are_prf_theorems_with_their_labels_and_proofs(
@@ -84,7 +92,7 @@ def test_theorems_are_prf_theorems_with_their_labels_and_proofs(
 ):
     text = "\n".join(pages(projects["author"]).values())
     labels = re.findall(r"^\((thm-\w+)\)=\n:::\{prf:theorem\} .+\n:label: (thm-\w+)$", text, re.M)
-    lesson = edition_lesson(checked_notes, lesson_tables, brief=False, edition="author")
+    lesson = build_lesson(checked_notes, lesson_tables, brief=False, edition="author")
     statements = [b for s in lesson.sections for b in s.blocks if isinstance(b, TheoremStatement)]
     assert len(statements) >= 10
     assert [a for a, b in labels if a == b] == [s.label.replace(":", "-") for s in statements]
@@ -100,7 +108,7 @@ def test_theorems_are_prf_theorems_with_their_labels_and_proofs(
 def test_the_theorems_keep_the_lesson_s_numbers(checked_notes, lesson_tables):
     # Sphinx numbers theorems in the order the pages give them; the lesson numbers them so too.
     for brief in (False, True):
-        lesson = edition_lesson(checked_notes, lesson_tables, brief=brief, edition="student")
+        lesson = build_lesson(checked_notes, lesson_tables, brief=brief, edition="student")
         numbers = [
             b.number for s in lesson.sections for b in s.blocks if isinstance(b, TheoremStatement)
         ]
@@ -109,9 +117,11 @@ def test_the_theorems_keep_the_lesson_s_numbers(checked_notes, lesson_tables):
 
 def test_math_is_dollar_math_and_tables_are_table_directives(projects):
     rotation = pages(projects["author"])["06-rotation.md"]
-    assert r"$R{\left(k \omega_{i} \right)}$" in rotation
+    assert r"$R(k \omega_{i})$" in rotation
     assert "$$\n\\begin{aligned}" in rotation
-    assert re.search(r"^:::\{table\} .+\n:align: center\n\n\| pos \|", rotation, re.M)
+    assert re.search(
+        r"^:::\{table\} .+\n:align: center\n\n\| \$\\mathrm\{pos\}\$ \|", rotation, re.M
+    )
     assert "(check passed)" not in "\n".join(pages(projects["author"]).values())
 
 
@@ -140,7 +150,10 @@ def test_conf_py_builds_offline_with_the_files_beside_it(projects):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["myst", "--out", "x", "--for", "teacher"], "--for: invalid choice: 'teacher'"),
+        (
+            ["myst", "--out", "x", "--for", "teacher"],
+            "--for must be student or author, got 'teacher'",
+        ),
         (["myst", "--out", "x", "--katex", "/nonexistent"], "KaTeX not found"),
     ],
 )
