@@ -41,6 +41,7 @@ def written(tmp_path_factory) -> tuple[Path, str]:
     return folder, "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_development_and_lists_what_has_no_theorem(written) -> None:
     folder, stdout = written
     project = (folder / "_CoqProject").read_text().splitlines()

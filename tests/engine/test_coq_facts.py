@@ -107,10 +107,12 @@ def texts() -> dict[str, str]:
         ),
     ],
 )
+@pytest.mark.slow
 def test_a_fact_is_the_statement_it_decides(texts, theorem: str, fact: str, expected: str) -> None:
     assert statement(texts[theorem], fact) == expected
 
 
+@pytest.mark.slow
 def test_the_nonzero_facts_rest_on_pi_being_irrational(texts) -> None:
     unique = texts["unique"]
     assert "apply cos_int_minus_1" in unique and "apply int_minus_pi_multiple" in unique
@@ -128,6 +130,7 @@ def test_a_fact_built_as_x_equals_x_has_no_theorem() -> None:
     assert entry.reason.startswith("no proof found") and "tautology" in entry.reason
 
 
+@pytest.mark.slow
 def test_no_fact_of_a_shipped_theorem_is_x_equals_x() -> None:
     for name in registry.names():
         for entry in theorem_module(registry.build(name)).entries:

@@ -88,6 +88,7 @@ def development():
     return build_development([registry.build(n) for n in registry.names()])
 
 
+@pytest.mark.slow
 def test_a_matrix_product_link_shows_the_product_and_its_result(development) -> None:
     rotation = next(m for m in development.modules if m.theorem.name == "rotation")
     text = lemma_text(rotation.text(), "rotation_pair_shift_link1")
@@ -96,6 +97,7 @@ def test_a_matrix_product_link_shows_the_product_and_its_result(development) -> 
     assert right.startswith("col [cos (k * omega i d_model) * sin (pos * omega i d_model)")
 
 
+@pytest.mark.slow
 def test_the_parity_link_is_cos_of_minus_x(development) -> None:
     dot = next(m for m in development.modules if m.theorem.name == "dot_product")
     text = lemma_text(dot.text(), "dot_product_pair_dot_even_link2")
@@ -103,6 +105,7 @@ def test_the_parity_link_is_cos_of_minus_x(development) -> None:
     assert "rewrite ?sin_neg, ?cos_neg" in text
 
 
+@pytest.mark.slow
 def test_every_link_is_proved_by_its_cited_rule_or_lemma(development) -> None:
     checked = 0
     for module in development.modules:
@@ -135,6 +138,7 @@ def _linked_steps(module):
             yield entry, parts[entry.part].steps[entry.link]
 
 
+@pytest.mark.slow
 def test_links_are_about_omega_with_only_the_hypotheses_they_use(development) -> None:
     modules = {m.theorem.name: m.text() for m in development.modules}
     pair = lemma_text(modules["rotation"], "rotation_pair_shift_link2")
@@ -147,6 +151,7 @@ def test_links_are_about_omega_with_only_the_hypotheses_they_use(development) ->
     assert "omega (INR i) (INR (2 * S n))" in summed
 
 
+@pytest.mark.slow
 def test_each_part_is_one_theorem_composed_from_its_links(development) -> None:
     rotation = next(m for m in development.modules if m.theorem.name == "rotation")
     text = lemma_text(rotation.text(), "pair_shift")
@@ -244,6 +249,7 @@ def test_a_step_that_is_x_equals_x_as_printed_gets_no_lemma() -> None:
     assert "the same Coq term: a tautology" in link.reason and not part.lemma
 
 
+@pytest.mark.slow
 def test_every_link_and_part_is_a_lemma_or_listed_with_its_reason(development) -> None:
     report = development.files()[REPORT]
     for module in development.modules:
@@ -257,6 +263,7 @@ def test_every_link_and_part_is_a_lemma_or_listed_with_its_reason(development) -
     assert "not expressible" not in report.lower()
 
 
+@pytest.mark.slow
 def test_the_helpers_are_shared_and_nothing_is_assumed(development) -> None:
     files = development.files()
     assert files["_CoqProject"].splitlines()[0] == "-R . PeProofs"
