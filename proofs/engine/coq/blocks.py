@@ -46,6 +46,7 @@ from proofs.engine.coq.printer import (
 )
 from proofs.engine.coq.script import NoProofError
 from proofs.engine.coq.statement import Binder, CoqLemma
+from proofs.engine.rules import PARITY
 from proofs.engine.rules.matrices import explicit
 from proofs.engine.rules.normal_form import equal_by_algebra
 
@@ -327,7 +328,8 @@ def _instance(fact, translator, chains, lt, rt) -> str | None:
     if fact.lemma is None:
         fixed = dict(translator.family.fixed)
         lhs, rhs = (substitute(explicit(e), fixed) for e in (lt[0], rt[0]))
-        if not _same_matrix(lhs, rhs):
+        # The lemma-free block script is parity, then ring: the sides must meet so.
+        if not _same_matrix(PARITY(lhs), PARITY(rhs)):
             raise NoProofError("the fact cites no lemma and a block's two sides differ")
         return None
     chain = chains.get(fact.lemma.name)
