@@ -11,7 +11,10 @@ from proofs.render.text import render_summary, render_theorem, summary_table
 from proofs.render.text_style import Style
 
 
-@pytest.mark.parametrize("width", [80, 100, 120])
+@pytest.mark.parametrize(
+    "width",
+    [80, pytest.param(100, marks=pytest.mark.slow), pytest.param(120, marks=pytest.mark.slow)],
+)
 def test_every_theorem_fits_the_width(checked_notes, width):
     style = Style(width=width)
     for checked in checked_notes:

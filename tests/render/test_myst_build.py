@@ -104,6 +104,7 @@ def student_site(checked_notes, lesson_tables, tmp_path_factory) -> tuple[Path, 
     return build(root)
 
 
+@pytest.mark.slow
 @pytest.mark.sphinx
 @needs_sphinx
 def test_sphinx_builds_the_student_project_with_no_warning(student_site):
@@ -114,6 +115,7 @@ def test_sphinx_builds_the_student_project_with_no_warning(student_site):
     assert not [p for p in pages if "author_notes" in p]
 
 
+@pytest.mark.slow
 @pytest.mark.sphinx
 @needs_sphinx
 def test_no_page_loads_anything_from_the_network(student_site):
@@ -127,6 +129,7 @@ def test_no_page_loads_anything_from_the_network(student_site):
         assert not re.search(r"url\(\s*['\"]?https?:", sheet.read_text(encoding="utf-8")), sheet
 
 
+@pytest.mark.slow
 @pytest.mark.sphinx
 @needs_sphinx
 def test_sphinx_numbers_theorems_and_figures_as_the_lesson_does(student_site):
@@ -138,6 +141,7 @@ def test_sphinx_numbers_theorems_and_figures_as_the_lesson_does(student_site):
     assert exercises.count('class="solution dropdown admonition"') == 3
 
 
+@pytest.mark.slow
 @pytest.mark.sphinx
 @pytest.mark.browser
 @needs_sphinx

@@ -107,6 +107,7 @@ def test_every_page_renders_its_math_and_images_in_chromium(site, tmp_path):
     assert rendered > 250
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @needs_browser
 def test_at_1200_pixels_nothing_overflows_and_math_matches_the_text(site, tmp_path):

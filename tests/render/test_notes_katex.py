@@ -60,6 +60,7 @@ def display_blocks(pages: dict[str, bytes]) -> list[tuple[str, str]]:
     return out
 
 
+@pytest.mark.slow
 @needs_katex
 def test_every_formula_of_the_markdown_notes_renders_with_katex(checked_notes, lesson_tables):
     blocks = display_blocks(notes.markdown_files(checked_notes, lesson_tables))
