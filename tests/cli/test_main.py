@@ -24,14 +24,17 @@ def test_prove_one_theorem_prints_steps_and_verdict(capsys):
 
 
 @pytest.fixture(scope="module")
-def default_run() -> str:
-    """What `pe-proofs` alone prints at 100 columns into a UTF-8 pipe: one run for the tests
-    that read it (each run proves every theorem and runs every twin)."""
+def default_run(checked_notes) -> str:
+    """What `pe-proofs` alone prints at 100 columns into a UTF-8 pipe, printed from the session's
+    verified theorems (tests/conftest.py) rather than proving them all again."""
+    from proofs import registry
+
     raw = io.BytesIO()
     stream = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("COLUMNS", "100")
         patch.setattr(sys, "stdout", stream)
+        patch.setattr(registry, "run", lambda names, **options: iter(checked_notes))
         assert main([]) == 0
     return raw.getvalue().decode("utf-8")
 
