@@ -402,3 +402,16 @@ def test_a_zero_the_deeper_look_cannot_confirm_is_not_proved(monkeypatch) -> Non
     link = check_link(X**2 - 1, (X - 1) * (X + 1))
     assert link.symbolic.passed is True and link.numeric.passed is None
     assert link.status == "undecided"
+
+
+def test_a_nonzero_constant_below_the_first_bound_refutes_with_a_counterexample() -> None:
+    """x(x + 1) + e**-200 = x² + x: the algebra leaves the constant e**-200 (about 2**-288),
+    which the first check's 256 bits take for agreement (within 2**-160). The confirmation at a
+    precision that resolves it finds the sides differ: the link is refuted, with the point."""
+    lhs, rhs = X * (X + 1) + sp.exp(-200), X**2 + X
+    assert check_numeric(lhs, rhs).passed is True
+    link = check_link(lhs, rhs)
+    assert link.symbolic.passed is False and link.numeric.passed is False
+    assert link.status == "refuted" and link.numeric.counterexample is not None
+    verdict = prove_identity(lhs, rhs)
+    assert verdict.status == "refuted" and verdict.counterexample is not None
