@@ -367,7 +367,8 @@ def test_the_start_precision_holds_every_number_twice_over(number: sp.Expr, bits
     assert _holding([X, sp.Mul(number, X, **U)]) >= 2 * bits + 64
 
 
-def test_a_cited_link_on_a_misjudged_constant_gets_the_deeper_look(monkeypatch) -> None:
+@pytest.mark.parametrize("swap", [False, True], ids=["constant-left", "constant-right"])
+def test_a_cited_link_on_a_misjudged_constant_gets_the_deeper_look(monkeypatch, swap) -> None:
     """A cited rule works on SymPy's copy, where exp(acosh(1 + 10**-20))**0 may be rebuilt.
     Its zero (pretended here, exact) must stand only where the given trees agree at 2048 bits:
     x·(1 + e**-1000) = x agrees at all 24 points from 256 bits and differs at 2048."""
@@ -376,8 +377,9 @@ def test_a_cited_link_on_a_misjudged_constant_gets_the_deeper_look(monkeypatch) 
     )
     e = sp.exp(sp.acosh(sp.Add(1, sp.Rational(1, 10**20), **U), **U), **U)
     lhs = sp.Mul(X, sp.Add(1, sp.exp(-1000), **U), sp.Pow(e, 0, **U), **U)
-    assert check_numeric(lhs, X).passed is True
-    link = check_link(lhs, X, by=ALGEBRA)
+    a, b = (X, lhs) if swap else (lhs, X)
+    assert check_numeric(a, b).passed is True
+    link = check_link(a, b, by=ALGEBRA)
     assert link.status == "refuted" and link.numeric.passed is False
 
 
