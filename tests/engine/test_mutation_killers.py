@@ -12,11 +12,13 @@ import mpmath
 import pytest
 import sympy as sp
 
-from proofs.engine.derivation import Derivation, Step, prove_identity
-from proofs.engine.pointwise import check_numeric
-from proofs.engine.rules import PYTHAGOREAN
+from proofs.engine import derivation, pointwise
+from proofs.engine.certified import Decision
+from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
+from proofs.engine.pointwise import _holding, check_numeric
+from proofs.engine.rules import ALGEBRA, PYTHAGOREAN
 from proofs.engine.sampling import sample_points, satisfies
-from proofs.engine.symbolic import _sums_termwise, check_uncited, reduce_to_zero
+from proofs.engine.symbolic import SymbolicResult, _sums_termwise, check_uncited, reduce_to_zero
 
 X = sp.Symbol("x", real=True)
 Y = sp.Symbol("y", real=True)
@@ -325,3 +327,93 @@ def test_every_assumption_is_checked_not_only_the_first_few() -> None:
     p = sp.Symbol("p", prime=True, odd=True)
     assert all(sp.isprime(v) for v in _draws(p, 60))
     assert prove_identity(sp.Mod(2 ** (p - 1), p), 1).status != "refuted"
+
+
+# --- The absolute comparison (issue 20): the start precision and the cited link's look ------
+
+U = {"evaluate": False}
+# 10**-700 is about 2**-2325: beyond what the deeper look's 2048 bits resolve (2**-1056).
+T700 = sp.Rational(1, 10**700)
+NEAR_ONE = {
+    "rational": sp.Add(1, T700, **U),
+    "float": sp.Float(1 + T700, 760),  # a 2525-bit mantissa, binary exponent -2524
+}
+
+
+@pytest.mark.parametrize("q", NEAR_ONE.values(), ids=NEAR_ONE)
+def test_the_start_precision_resolves_the_claims_own_numbers(q: sp.Expr) -> None:
+    """x·exp(loggamma(q)) = x is false by about 6e-701·x. SymPy evaluates loggamma(q) to 0, so
+    the algebra closes the claim, and at 256 or 2048 bits every point agrees. Only a start
+    precision sized by the claim's largest number (twice its bits, plus 64) tells them apart:
+    numbers a precision ignores must never hide a wrong claim."""
+    lhs = sp.Mul(X, sp.exp(sp.loggamma(q, **U), **U), **U)
+    assert prove_identity(lhs, X, timeout=60).status == "refuted"
+
+
+@pytest.mark.parametrize(
+    ("number", "bits"),
+    [
+        (sp.Rational(1, 10**700), 2326),  # the denominator's bits
+        (sp.Integer(-(10**700)), 2326),  # the magnitude, whatever the sign
+        (sp.Rational(10**700 + 1, 10**700 - 1), 2326),
+        (sp.Float(1 + T700, 760), 2525),  # a Float's mantissa, not its exponent
+    ],
+    ids=["denominator", "negative-integer", "numerator", "float-mantissa"],
+)
+def test_the_start_precision_holds_every_number_twice_over(number: sp.Expr, bits: int) -> None:
+    """The start precision of the numeric check is at least 2·(bits of the largest number) + 64
+    for every kind of number in a claim, on either side."""
+    assert _holding([X + number]) >= 2 * bits + 64
+    assert _holding([X, sp.Mul(number, X, **U)]) >= 2 * bits + 64
+
+
+@pytest.mark.parametrize("swap", [False, True], ids=["constant-left", "constant-right"])
+def test_a_cited_link_on_a_misjudged_constant_gets_the_deeper_look(monkeypatch, swap) -> None:
+    """A cited rule works on SymPy's copy, where exp(acosh(1 + 10**-20))**0 may be rebuilt.
+    Its zero (pretended here, exact) must stand only where the given trees agree at 2048 bits:
+    x·(1 + e**-1000) = x agrees at all 24 points from 256 bits and differs at 2048."""
+    monkeypatch.setattr(
+        derivation, "check_cited", lambda a, b, by: SymbolicResult(True, "algebra", cited="algebra")
+    )
+    e = sp.exp(sp.acosh(sp.Add(1, sp.Rational(1, 10**20), **U), **U), **U)
+    lhs = sp.Mul(X, sp.Add(1, sp.exp(-1000), **U), sp.Pow(e, 0, **U), **U)
+    a, b = (X, lhs) if swap else (lhs, X)
+    assert check_numeric(a, b).passed is True
+    link = check_link(a, b, by=ALGEBRA)
+    assert link.status == "refuted" and link.numeric.passed is False
+
+
+def test_a_zero_the_deeper_look_cannot_confirm_is_not_proved(monkeypatch) -> None:
+    """A zero reached by simplify (pretended here) stands only if the deeper look agrees at every
+    point. When the deeper look decides nothing (every 2048-bit point made to answer "unknown"),
+    the link is undecided: an undecided confirmation must never leave the first check's "passed"
+    in place."""
+    monkeypatch.setattr(
+        derivation,
+        "check_uncited",
+        lambda a, b, thorough=True: SymbolicResult(True, "simplify", exact=False),
+    )
+    real = pointwise.certify_difference
+
+    def undecided_when_deep(lhs, rhs, point, *, start_bits, **kwargs):
+        if start_bits >= 2048:
+            return Decision("unknown", "made undecided for the test", start_bits)
+        return real(lhs, rhs, point, start_bits=start_bits, **kwargs)
+
+    monkeypatch.setattr(pointwise, "certify_difference", undecided_when_deep)
+    link = check_link(X**2 - 1, (X - 1) * (X + 1))
+    assert link.symbolic.passed is True and link.numeric.passed is None
+    assert link.status == "undecided"
+
+
+def test_a_nonzero_constant_below_the_first_bound_refutes_with_a_counterexample() -> None:
+    """x(x + 1) + e**-200 = x² + x: the algebra leaves the constant e**-200 (about 2**-288),
+    which the first check's 256 bits take for agreement (within 2**-160). The confirmation at a
+    precision that resolves it finds the sides differ: the link is refuted, with the point."""
+    lhs, rhs = X * (X + 1) + sp.exp(-200), X**2 + X
+    assert check_numeric(lhs, rhs).passed is True
+    link = check_link(lhs, rhs)
+    assert link.symbolic.passed is False and link.numeric.passed is False
+    assert link.status == "refuted" and link.numeric.counterexample is not None
+    verdict = prove_identity(lhs, rhs)
+    assert verdict.status == "refuted" and verdict.counterexample is not None
