@@ -48,7 +48,9 @@ def versions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, dict
     assert _quiet_main([*NOTES, "--out", str(old), "--d-model", "4"])[0] == 0
     assert _quiet_main([*NOTES, "--out", str(new), "--d-model", "6"])[0] == 0
     old_files, new_files = _contents(old), _contents(new)
-    assert old_files["03-formula.md"] != new_files["03-formula.md"]
+    # The whole-vector statements (the appendix's table of them, at least) depend on d_model:
+    # an interrupted run must leave each such file wholly old or wholly new.
+    assert any(old_files[name] != new_files.get(name) for name in old_files)
     return old, old_files, new_files
 
 
@@ -134,12 +136,14 @@ def test_ctrl_c_leaves_every_file_whole(versions, tmp_path, wait) -> None:
     shutil.copytree(old_dir, out)
     status, err = _interrupted_run(out, wait)
     _check_whole(out, old, new)
-    if status == 130:
-        assert err == ["pe-proofs: interrupted\n"]
+    if err:
+        # Interrupted: 130, or death by SIGINT when the signal lands while Python is already
+        # shutting down after the message (a shell reports both as 130).
+        assert err == ["pe-proofs: interrupted\n"] and status in (130, -signal.SIGINT)
     else:  # the signal came after the run had finished (possibly while Python was exiting)
-        assert status in (0, -signal.SIGINT) and err == [] and _contents(out) == new
+        assert status in (0, -signal.SIGINT) and _contents(out) == new
     if wait == 0.0:  # sent as the command starts: it cannot have finished
-        assert status == 130 and _contents(out) == old
+        assert status in (130, -signal.SIGINT) and _contents(out) == old
     # The files are still recognisably pe-proofs' own: a full run completes the rewrite.
     assert _quiet_main([*NOTES, "--out", str(out), "--d-model", "6"]) == (0, "")
     assert _contents(out) == new

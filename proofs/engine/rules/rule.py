@@ -36,7 +36,12 @@ class Rule:
     joint: bool = False
 
     def __call__(self, expr: sp.Basic) -> sp.Basic:
-        return self.rewrite(expr)
+        try:
+            return self.rewrite(expr)
+        except ValueError:
+            # A SymPy constructor refused the rewritten tree (Max of a constant it cannot
+            # compare): the rule does not apply here, which can only lose a proof.
+            return expr
 
     def __str__(self) -> str:
         return self.words
