@@ -164,6 +164,7 @@ def test_keyboard_interrupt_in_any_command_is_one_line_and_130(monkeypatch, caps
     assert capsys.readouterr().err == "pe-proofs: interrupted\n"
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_is_quiet() -> None:
     """`pe-proofs tables ... | head -1`: exit 0, nothing on stderr."""
     positions = ",".join(map(str, range(3000)))

@@ -32,6 +32,7 @@ def test_every_summary_fits_the_width(checked_notes, width):
         assert len(lines) <= 9, checked.theorem.name
 
 
+@pytest.mark.slow
 def test_every_chain_is_not_a_flood(checked_notes):
     # Before the terminal printer was rewritten, the theorems alone took about 2,000 lines.
     total = sum(len(render_theorem(c).splitlines()) for c in checked_notes)
@@ -46,6 +47,7 @@ def test_the_closing_total_is_the_wall_clock_time(checked_notes):
     assert sum(c.seconds for c in checked_notes) > 0.5
 
 
+@pytest.mark.slow
 def test_ascii_style_prints_only_ascii(checked_notes):
     for checked in checked_notes:
         assert render_theorem(checked, Style(unicode=False)).isascii()
@@ -105,6 +107,7 @@ def test_a_large_d_model_prints_as_much_as_a_small_one(name):
     assert sizes[64] <= sizes[8] * 1.2
 
 
+@pytest.mark.slow
 def test_reused_pictures_typeset_exactly_as_fresh_ones(monkeypatch) -> None:
     # The printer keeps each subexpression's picture while an expression is fitted; SymPy sets
     # the baseline of a picture it is given (a Sum's or an Integral's body), so a kept picture

@@ -287,6 +287,7 @@ WRONG_STATEMENTS = {
 }
 
 
+@pytest.mark.slow
 @needs_coqc
 @pytest.mark.parametrize("change", list(WRONG_STATEMENTS), ids=list(WRONG_STATEMENTS))
 def test_a_wrong_statement_is_rejected(change: str, built: Path, tmp_path: Path) -> None:

@@ -15,6 +15,9 @@ from proofs.render.lesson import build_lesson
 from proofs.render.lesson_blocks import Solution, TheoremStatement
 from proofs.render.myst_project import myst_files
 
+# Every test here writes MyST projects of the whole lesson: with the slow checks (CI runs them).
+pytestmark = pytest.mark.slow
+
 
 def fake_katex(root: Path) -> Path:
     """A KaTeX dist folder with the files the project copies (their content does not matter)."""

@@ -12,6 +12,9 @@ import pytest
 
 from proofs.render import notes
 
+# The notebook is written and executed by nbclient: with the slow checks (CI runs them).
+pytestmark = pytest.mark.slow
+
 
 def notebook_of(checked_notes, lesson_tables, **edition) -> dict:
     return json.loads(notes.notebook_files(checked_notes, lesson_tables, **edition)["lesson.ipynb"])

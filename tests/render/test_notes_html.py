@@ -19,6 +19,9 @@ from proofs.cli.html import katex_dist
 from proofs.cli.usage import UsageError
 from proofs.render import notes
 
+# Every test here renders the site or loads it in Chromium: with the slow checks (CI runs them).
+pytestmark = pytest.mark.slow
+
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
