@@ -46,6 +46,15 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(_reword(message))
 
 
+def _value_missing(message: str, argv: list[str]) -> str:
+    """message, without the hint about values that start with '-' when the option is the last
+    word: then no value was given at all (`--key` at the end of the line)."""
+    match = re.match(r"(--?[\w-]+) expected one argument; ", message)
+    if match and argv and argv[-1].split("=")[0] == match[1]:
+        return f"{match[1]} expected one argument, and none was given"
+    return message
+
+
 def _reword(message: str) -> str:
     """argparse's message in the commands' style: the option first, then what it allows.
 
@@ -134,7 +143,10 @@ def _main(argv: list[str], only: str | None = None) -> int:
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, DEFAULT_COMMAND)
     try:
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except UsageError as error:
+            raise UsageError(_value_missing(str(error), argv)) from None
         if only is not None and args.names != [only]:
             extra = ", ".join(repr(n) for n in args.names[1:])
             raise UsageError(
