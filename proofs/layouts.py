@@ -18,6 +18,9 @@ The whole-vector statements are checked at concrete sizes: d_model for the layou
 size 2n + 1 = 7 for item 3.
 
 Numeric twin: numeric.checks.layouts.layout_table.
+
+One file because a theorem module reads as its derivation (statement, parts, done): its
+length is the number of parts (14), each a short named function.
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ Whole-head statements are checked at the concrete head size d = --d-model, by st
 pair lemma instantiated at every pair); the pair lemmas hold with i, d and b symbolic.
 
 Numeric twin: numeric.checks.rope_layouts.rope_layouts_table.
+
+One file because a theorem module reads as its derivation (statement, parts, done): its
+length is its 14 parts, each a short named function.
 """
 
 from __future__ import annotations

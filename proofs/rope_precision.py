@@ -15,6 +15,9 @@ bf16 has p = 8, fp16 p = 11, fp32 p = 24 (IEEE 754 binary16/32 and bfloat16, nor
    fl_bf16(θ_24) = 65/2048 and its relative error is 0.003653… > 2^(−9).
 
 Numeric twin: numeric.checks.rope_precision.rope_precision_table.
+
+One file because a theorem module reads as its derivation (statement, parts, done): its
+length is its 20 parts, each a short named function.
 """
 
 from __future__ import annotations

@@ -20,6 +20,9 @@ Every certified number is a ball of the exact expression (floor and ceiling deci
 too), never a float64 value.
 
 Numeric twin: numeric.checks.rope_scaling.rope_scaling_table.
+
+One file because a theorem module reads as its derivation (statement, parts, done): its
+length is its 33 parts, one short named function each, in the order of the methods.
 """
 
 from __future__ import annotations

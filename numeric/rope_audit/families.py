@@ -19,6 +19,10 @@ accepted only if its frequencies agree with every fitted one within the fit's bo
 - custom: nothing agrees.
 When no candidate agrees as computed, each is tried again with its frequencies rounded to
 bfloat16 or float16 first (inv_freq left in a 16-bit buffer: transformers #29496).
+
+One file because it is one decision: every family's test (none, linear, NTK-aware, dynamic, YaRN,
+Llama 3, LongRoPE) is tried against the same fitted frequencies with the same bound, and the
+first that fits every pair names the method; split, the order and the shared bound would drift.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ The steps, each in its own module:
    grades the arithmetic from that error and its growth;
 6. config_check and findings: every difference and fault as a sentence naming its bug class.
 The cache is sound when nothing is a fault: exit status 0 on the command line, 1 otherwise.
+
+One file because it is the audit's one sequence: each step is a call into its own module, and
+what stays here is the order and the hand-over of results between them (what the cache alone
+decides, what the config overrides, which findings follow).
 """
 
 from __future__ import annotations

@@ -25,6 +25,10 @@ a verified map is trusted regardless, because its identity holds term by term.
 
 One procedure, kept in one file though it is a little over 400 lines: the candidate map, its
 verification and the certificate of impossibility share the same basis and coefficient system.
+
+One file because the method is one argument: rewrite over independent functions, solve the
+coefficient system, then verify the map or certify the contradiction; each stage's output is
+the next one's input, and the helpers (real forms, powers, notation) serve all three.
 """
 
 from __future__ import annotations

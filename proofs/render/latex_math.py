@@ -4,6 +4,9 @@ Every expression is set by SymPy's LaTeX printer (NotesLatexPrinter below), with
 rules added: terms are ordered for reading (pos before k, sin before cos, coefficients before
 variables) and large matrices are shown block-wise or with the middle elided. Wide expressions
 are broken at top-level operators into rows that fit a budget in pt.
+
+One file because it is one printer: NotesLatexPrinter (a SymPy LatexPrinter subclass) and
+the layout rules that decide where its output may break.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ proofs/lesson/ (proofs.render.lesson_source) and resolves every role and directi
 format prints the blocks it returns (proofs.render.lesson_blocks). Chains are taken from the
 verified theorems, never rebuilt here, so what the notes show is what was checked. A role that
 names no theorem, part, table or figure stops the build with the file and line that named it.
+
+One file because it is the one place where prose meets computed results: each role of the
+prose files ({thm}, {chain}, {math}, tables, figures) is resolved here against the verified runs.
 """
 
 from __future__ import annotations

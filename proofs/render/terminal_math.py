@@ -3,6 +3,9 @@ broken where it may break to fit the terminal's width.
 
 Large matrices print by their block structure or with the middle elided, long sums with their
 middle terms elided, so the output does not grow with d_model.
+
+One file because it is one printer: SymPy's PrettyPrinter subclass with the rules for large
+matrices and long sums, and the width fitting that uses them.
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ The proof: component 2i or 2i + 1 (or, summed, pair i) of both sides is written 
 entries (Headline's pe_even, shift_even, ...), and is the lemma's instance at pair i, entry by
 entry. The concatenated layout's statements are checked component by component instead, for
 d_model up to MAX_ENUMERATED.
+
+One file because a whole-vector fact is proved in one shape: the statement over pe and shift,
+the pair-by-pair split, and the lemma's instance at pair i must agree on the same block layout;
+the three halves (scalar, vector, matrix facts) share every helper below.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ ShiftMapFact, a map:     exists M, forall pos, M·f(pos) = f(pos + k)   (with b 
 ShiftMapFact, no map:    c(k) <> 0 -> ~ exists M, forall pos, M·f(pos) = f(pos + k)
 Blockwise facts are stated in proofs.engine.coq.blocks. A fact for which no proof is found gets
 no lemma and the reason, "no proof found: ...".
+
+One file because every fact kind maps to one Coq statement and its one proof plan, and the
+kinds share the hypothesis and witness translation; each kind is a short function here.
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ product. Anything else raises NotExpressibleError with a reason.
 A Printer can print canonically (for proof scripts): every atom (a function application, a
 power with a non-integer exponent, a Σ) is printed as the first atom met with the same normal
 form, so atoms that are equal by algebra on their arguments get one text.
+
+One file because it is one printer: SymPy's CodePrinter subclass with a method per node
+type, as SymPy's own printers are; splitting it would split the class.
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ by each rule in turn, then equal by algebra. In Coq:
    `field`, or, when the Pythagorean identity is cited, a certificate lhs − rhs =
    Σ q_j·(sin²B_j + cos²B_j − 1), checked by ring, its brackets then 0 by `rewrite !pyth`.
 A matrix step is proved entry by entry, after `mat_unfold` computes the entries (Helpers.v).
+
+One file because it maps each rule to its tactic plan: the rules table and the plans it
+dispatches to change together whenever a rule is added.
 """
 
 from __future__ import annotations
