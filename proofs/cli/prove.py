@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from proofs import registry
-from proofs.cli.options import job_count, positive_even_int
+from proofs.cli.options import course_module, job_count, positive_even_int
 from proofs.cli.terminal import Progress, add_style_arguments, style_from
 from proofs.cli.usage import user_input
 
@@ -19,13 +19,23 @@ if TYPE_CHECKING:
     from proofs.render.text_style import Style
 
 NAME = "prove"
-HELP = "verify theorems (all by default): every step checked symbolically and numerically"
+HELP = "verify theorems (module 10's by default): every step checked symbolically and numerically"
 EXAMPLE = "pe-proofs prove rotation ramp --d-model 16 --verbose"
 STEPS_HINT = "Each theorem's steps: pe-proofs prove NAME (every one: pe-proofs --steps)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("names", nargs="*", metavar="NAME", help="theorems to prove (default: all)")
+    parser.add_argument(
+        "names", nargs="*", metavar="NAME", help="theorems to prove (default: --module's)"
+    )
+    parser.add_argument(
+        "--module",
+        type=course_module,
+        default=registry.DEFAULT_MODULE,
+        metavar="{10,11,all}",
+        help=f"the course module whose theorems to prove when no NAME is given (default "
+        f"{registry.DEFAULT_MODULE}: sinusoidal encoding; 11: rotary embeddings; all: both)",
+    )
     parser.add_argument(
         "--d-model",
         type=positive_even_int,
@@ -102,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     from proofs.render.text import summary_table
 
     with user_input():
-        names = [registry.check_name(n) for n in args.names] or registry.names()
+        names = [registry.check_name(n) for n in args.names] or registry.names(args.module)
     style = None if args.json else style_from(args)
     # The whole run is a summary a student reads in two screens; the chains come with names,
     # --steps or --verbose.

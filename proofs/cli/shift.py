@@ -69,10 +69,10 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    from proofs.definitions import POS, K
     from proofs.engine.parse import parse_expression
     from proofs.engine.shift_decision import find_shift_map
     from proofs.render.shift_answer import as_json, render
+    from proofs.theorems.sinusoidal.definitions import POS, K
 
     # The expressions are the user's input; find_shift_map refuses components it cannot take.
     with user_input():

@@ -154,7 +154,7 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
 
 def test_theorem_module_runs_by_itself():
     done = subprocess.run(
-        [sys.executable, "-m", "proofs.ramp", "--no-twin"],
+        [sys.executable, "-m", "proofs.theorems.sinusoidal.ramp", "--no-twin"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -201,7 +201,10 @@ def test_a_theorem_module_proves_its_theorem_only(capsys):
     assert run_theorem_module("ramp", ["unique", "rotation"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "python -m proofs.ramp proves ramp only, got also 'unique', 'rotation'" in err
+    assert (
+        "python -m proofs.theorems.sinusoidal.ramp proves ramp only, got also 'unique', 'rotation'"
+        in err
+    )
 
 
 def test_one_theorem_reads_with_the_right_plurals(capsys):
