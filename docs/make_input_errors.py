@@ -39,8 +39,8 @@ import numeric  # noqa: E402
 import proofs  # noqa: E402
 from proofs import registry  # noqa: E402
 from proofs.cli.main import main  # noqa: E402
-from proofs.theorems.sinusoidal.definitions import POS, K  # noqa: E402
 from proofs.engine.parse import parse_expression  # noqa: E402
+from proofs.theorems.sinusoidal.definitions import POS, K  # noqa: E402
 
 DOC = ROOT / "docs" / "input-errors.md"
 NAN, INF = math.nan, math.inf

@@ -104,7 +104,9 @@ def test_a_toy_theorem_needs_four_files_only(tmp_path: Path) -> None:
     )
     (tree / "proofs" / "theorems" / "sinusoidal" / "toy.py").write_text(TOY, encoding="utf-8")
     (tree / "numeric" / "checks" / "toy.py").write_text(TWIN, encoding="utf-8")
-    (tree / "tests" / "theorems" / "sinusoidal" / "test_toy.py").write_text(f"TREE = {str(tree)!r}\n" + TEST, encoding="utf-8")
+    (tree / "tests" / "theorems" / "sinusoidal" / "test_toy.py").write_text(
+        f"TREE = {str(tree)!r}\n" + TEST, encoding="utf-8"
+    )
     registry = tree / "proofs" / "registry.py"
     text = registry.read_text(encoding="utf-8")
     line = '        ("layouts", "sinusoidal.layouts"),\n'
