@@ -39,6 +39,11 @@ COURSE_MODULES: dict[int, tuple[tuple[str, str], ...]] = {
         ("rope_precision", "rope.precision"),
     ),
 }
+# What each course module is about, as `pe-proofs list` and the lessons head it.
+MODULE_TITLES: dict[int, str] = {
+    10: "the sinusoidal positional encoding",
+    11: "rotary embeddings (RoPE)",
+}
 # The course module whose theorems `pe-proofs` proves when no theorem or module is named.
 DEFAULT_MODULE = 10
 
