@@ -268,6 +268,36 @@ def test_every_path_named_exists(page, name):
     assert (ROOT / name).exists(), f"{page} names {name}, which does not exist"
 
 
+DOTTED = re.compile(r"`((?:proofs|numeric)\.[A-Za-z_][\w.]*)`")
+
+
+def dotted_names() -> list[tuple[str, str]]:
+    found = set()
+    for path in PAGES:
+        if rel(path) not in HISTORICAL:
+            found |= {(rel(path), name) for name in DOTTED.findall(path.read_text("utf-8"))}
+    return sorted(found)
+
+
+@pytest.mark.parametrize(("page", "name"), dotted_names(), ids=lambda v: v)
+def test_every_python_name_named_exists(page, name):
+    """`numeric.checks.rotation.rotation_table`: the longest importable module, then attributes."""
+    if name.startswith("proofs.theorems.") and not THEOREM_PACKAGES.is_dir():
+        pytest.skip(NOT_YET)
+    parts = name.split(".")
+    value, cut = importlib.import_module(parts[0]), 1
+    # A sub-module is imported while the name names one (a module's attribute ends it).
+    while cut < len(parts) and hasattr(value, "__path__"):
+        try:
+            value = importlib.import_module(".".join(parts[: cut + 1]))
+        except ModuleNotFoundError:
+            break
+        cut += 1
+    for attribute in parts[cut:]:
+        assert hasattr(value, attribute), f"{page} names {name}: no {attribute}"
+        value = getattr(value, attribute)
+
+
 # --- commands ---------------------------------------------------------------------------------
 
 
