@@ -11,11 +11,11 @@ proofs.cli.audit_rope, which says when a file is read as one.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 
 from proofs.cli import audit_rope
 from proofs.cli.usage import UsageError, user_input
+from proofs.render.json_text import dumps
 
 NAME = "audit"
 HELP = (
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
                 f"out of memory auditing {path}; the audit needs about 512 MB free"
             ) from None
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, allow_nan=False))
+        print(dumps(result.to_json(), ensure_ascii=True))
     else:
         width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
         print("\n".join(result.report_lines(width)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -12,6 +11,7 @@ from proofs import registry
 from proofs.cli.options import course_module, job_count, positive_even_int
 from proofs.cli.terminal import Progress, add_style_arguments, style_from
 from proofs.cli.usage import user_input
+from proofs.render.json_text import dumps
 
 if TYPE_CHECKING:
     from numeric.result_table import Table
@@ -82,9 +82,9 @@ def _rendered(run: TheoremRun, style: Style, steps: bool) -> str:
 
 def _as_json(run: TheoremRun, coq_asked: bool) -> dict:
     from proofs.render.json import theorem_json
-    from proofs.render.tables import render_tables
+    from proofs.render.tables import table_object
 
-    twin = None if run.table is None else json.loads(render_tables([run.table], "json"))[0]
+    twin = None if run.table is None else table_object(run.table)
     out = theorem_json(run, twin) | {"seconds": round(run.seconds, 3)}
     if coq_asked:
         out["coq"] = None if run.coq is None else run.coq.as_json()
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
             progress.show(f"proving {names[number]} ({number + 1} of {len(names)}) …")
     progress.clear()
     if style is None:
-        print(json.dumps([_as_json(r, args.coq) for r in runs], indent=2, ensure_ascii=False))
+        print(dumps([_as_json(r, args.coq) for r in runs]))
     else:
         if not steps:
             print()
