@@ -54,11 +54,13 @@ def clean(stderr: str) -> None:
 
 
 def listed_names() -> list[str]:
-    """The theorems `pe-proofs list` names: the first word of each unindented line."""
+    """The theorems `pe-proofs list` names: the first word of each unindented line that is
+    not a course module's heading."""
     listed = pe_proofs("list")
     assert listed.returncode == 0, listed.stderr
     clean(listed.stderr)
-    return [line.split()[0] for line in listed.stdout.splitlines() if line[:1].strip()]
+    lines = listed.stdout.splitlines()
+    return [line.split()[0] for line in lines if line[:1].strip() and not line.startswith("#")]
 
 
 @pytest.fixture(scope="module")
