@@ -12,7 +12,8 @@ from proofs.engine.rules.rule import CoqPlan, Diagnosis, Round, Rule, bottom_up
 
 
 def unchanged(expr: sp.Basic) -> sp.Basic:
-    """The rewrite of the rules that only close: algebra and cancel rewrite nothing first.
+    """Nothing rewritten: the two sides are compared as written, by ring arithmetic (algebra) or
+    by field arithmetic, denominators cleared (cancel).
 
     >>> unchanged(sp.Symbol("x") + 1)
     x + 1

@@ -74,7 +74,7 @@ class CoqPlan(Enum):
     NEGATED_ANGLE = "each sine or cosine of −x rewritten"
     FULL_TURNS = "each sine or cosine of x + 2nπ rewritten (n an integer)"
     HALF_TURNS = "each sine or cosine of x + nπ rewritten (n an integer)"
-    ANGLE_MULTIPLE = "each sine or cosine of n·x written of x + … + x and rewritten"
+    ANGLE_MULTIPLE = "each sine or cosine of n·x rewritten, its angle written x + … + x"
     SUM_TERMS = "each Σ of a constant rewritten"
     EXPONENT_LAWS = "powers of one number: the tactic, then algebra; other powers through a basis"
     POWER_LAWS = "products and powers of powers split and joined, then powers through a basis"
