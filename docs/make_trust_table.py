@@ -39,10 +39,12 @@ answer that can be wrong stands only after the certified numeric confirmation.
 RULES_HEADER = """## Each rule
 
 *Uncited claims*: the search runs in rounds, cheapest first; round 0 is algebra alone, and round
-k applies every rule of rounds 1 to k in one sequence, in the order below; the last resorts come
-one by one after every round, on claims with symbols. *Wrong citations*: when a cited rule does
+k applies every rule of rounds 1 to k in one sequence, ordered by position (the place in the
+sequence in brackets); the last resorts come one by one after every round, on claims with
+symbols. *Wrong citations*: when a cited rule does
 not close its link, the single rules and pairs are tried in turn (after algebra alone) so the
-verdict can name what does ("closed by angle addition, not by the cited parity"). *Coq*: the
+verdict can name what does ("closed by angle addition, not by the cited parity"), ordered by
+their declared places. *Coq*: the
 tactic a Coq proof of a step citing the rule uses, and how the generator applies it.
 """
 
@@ -57,25 +59,29 @@ def _ordinal(n: int) -> str:
 
 
 def uncited(rule: Rule) -> str:
-    """Where a claim citing nothing tries rule, in words."""
+    """Where a claim citing nothing tries rule, in words, with its declared position."""
     if isinstance(rule.search, Round):
         if rule.search.round == 0:
             return "round 0, alone"
-        sequence = STRATEGIES[-1]
-        return f"from round {rule.search.round}, {_ordinal(sequence.index(rule) + 1)} in sequence"
+        place = _ordinal(STRATEGIES[-1].index(rule) + 1)
+        return f"from round {rule.search.round}, position {rule.search.position} ({place})"
     if isinstance(rule.search, LastResort):
         then = ", then the rounds" if rule.search.then_exact else ""
-        return f"last resort, {_ordinal(LAST_RESORTS.index(rule) + 1)}{then}"
+        place = _ordinal(LAST_RESORTS.index(rule) + 1)
+        return f"last resort, position {rule.search.position} ({place}){then}"
     return "only where cited"
 
 
 def diagnosis(rule: Rule) -> str:
-    """The tries of a wrong citation's diagnosis that begin with rule, in words."""
+    """The tries of a wrong citation's diagnosis that begin with rule, in words, with their
+    declared places."""
+    places = {(rule,): rule.diagnosis.alone}
+    places |= {(rule, RULES[second]): place for place, second in rule.diagnosis.then}
     tries = []
     for number, rules in enumerate(DIAGNOSIS, start=1):
         if rules[0] is rule:
             what = "alone" if len(rules) == 1 else "then " + ", ".join(r.words for r in rules[1:])
-            tries.append(f"{what} ({_ordinal(number)})")
+            tries.append(f"{what} at {places[rules]} ({_ordinal(number)})")
     return "; ".join(tries) or "—"
 
 

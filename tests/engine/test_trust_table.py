@@ -50,5 +50,5 @@ def test_each_rule_has_one_row_saying_what_it_does_and_its_coq_tactic() -> None:
 def test_the_uncited_column_follows_the_search_order() -> None:
     # The rounds' last sequence holds every rule of the rounds, in order: its k-th is "k-th".
     for k, rule in enumerate(make.STRATEGIES[-1], start=1):
-        assert make.uncited(rule).endswith(f"{make._ordinal(k)} in sequence")
+        assert make.uncited(rule).endswith(f"position {rule.search.position} ({make._ordinal(k)})")
     assert make.uncited(RULES["angle_subtraction"]) == "only where cited"
