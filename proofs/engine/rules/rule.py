@@ -101,9 +101,9 @@ class Rule:
     for what closes a wrongly cited link tries it. coq: the tactic a Coq proof of the step uses
     ("" for none), applied as coq_plan says.
 
-    >>> double = Rule("double", "double", lambda e: 2 * e)
-    >>> double(sp.Symbol("x")), double.coq_plan
-    (2*x, <CoqPlan.NONE: 'no Coq proof: the step gets no lemma, and the reason says so'>)
+    >>> double = Rule("double", "double", lambda e: 2 * e, search=Round(1, 5))
+    >>> double(sp.Symbol("x")), double.search.round, double.coq_plan.name
+    (2*x, 1, 'NONE')
     """
 
     name: str
