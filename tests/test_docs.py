@@ -247,6 +247,24 @@ PATH = re.compile(r"`((?:proofs|numeric|tests|benchmarks|docs|\.ci)/[^`\s]*)`")
 
 # A report of past runs names the files as they were at the commits it cites.
 HISTORICAL = {"docs/mutation-testing.md"}
+# A recipe shows files a reader creates, and code that runs only once they exist: the test named
+# here follows the recipe in a copy of the tree, and this file checks that it reads the page.
+RECIPES = {
+    "docs/how-to/add-a-rule.md": "tests/test_adding_a_rule.py",
+    "docs/how-to/add-a-scaling-method.md": "tests/numeric/test_adding_a_scaling_method.py",
+}
+
+
+def test_every_recipe_is_followed_by_its_test():
+    for page, test in RECIPES.items():
+        if (ROOT / page).exists():
+            assert Path(page).name in (ROOT / test).read_text(encoding="utf-8"), (page, test)
+
+
+def created_by_recipe(page: str, name: str) -> bool:
+    """name is a file the recipe on page has its reader create, and that its test creates."""
+    test = ROOT / RECIPES.get(page, "-")
+    return test.is_file() and Path(name).name in test.read_text(encoding="utf-8")
 
 
 def named_paths() -> list[tuple[str, str]]:
@@ -265,6 +283,8 @@ def named_paths() -> list[tuple[str, str]]:
 def test_every_path_named_exists(page, name):
     if name.startswith("proofs/theorems/") and not THEOREM_PACKAGES.is_dir():
         pytest.skip(NOT_YET)
+    if not (ROOT / name).exists() and created_by_recipe(page, name):
+        pytest.skip(f"{name} is what {page} has its reader create; {RECIPES[page]} creates it")
     assert (ROOT / name).exists(), f"{page} names {name}, which does not exist"
 
 
@@ -336,6 +356,8 @@ def test_every_long_command_runs_as_shown(command, workdir):
 def python_blocks() -> list:
     found = []
     for path in PAGES:
+        if rel(path) in RECIPES:
+            continue  # its test runs its blocks, in a copy of the tree with the files created
         blocks = _blocks(path)
         chain = [
             (body, blocks[j + 1][1] if j + 1 < len(blocks) and blocks[j + 1][0] == "text" else None)
