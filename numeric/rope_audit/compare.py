@@ -3,7 +3,7 @@
 Both are audited (numeric.audit_rope); their pairs are matched in order (pair i of each is its
 i-th frequency, whatever the layout), and on the positions both hold every pair's cos and sin
 are compared, a block of rows at a time, within the two caches' float32 caps (the accuracy of
-ordinary float32 code, numeric.rope_audit.accuracy). The first position where a pair differs,
+ordinary float32 code, numeric.audit.grading). The first position where a pair differs,
 and the lowest pair there, are reported with the reason the two audits give: the scaling
 methods or their parameters, the base, the attention factor, a 16-bit rounding, the offset.
 """
@@ -15,12 +15,13 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from numeric.rope_audit.accuracy import cap
+from numeric.audit.grading import cap
+from numeric.audit.precision import rounding_bound
+from numeric.audit.quiet import quiet
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.identify import audit_rope
 from numeric.rope_audit.result import RopeAudit, finite_json, scaling_words, wrapped
 from numeric.rope_audit.source import CacheSource, cache_source
-from numeric.table_audit.precision import rounding_bound
 
 _ROWS = 8192
 # Two fitted frequencies further apart than this (relative) are different frequencies; fits
@@ -161,6 +162,7 @@ def _why(a: RopeAudit, b: RopeAudit) -> list[str]:
     return reasons
 
 
+@quiet
 def compare_rope(
     cos_a: object | None,
     sin_a: object | None,
@@ -197,7 +199,9 @@ def compare_rope(
     )
 
     def tolerance_at(positions: np.ndarray) -> np.ndarray:
-        return 2 * cap("float32", rounding, m, np.abs(positions.astype(np.float64)) * theta)
+        # Two roundings of each stored format (cos or sin, then the product with m).
+        angle = np.abs(positions.astype(np.float64)) * theta
+        return 2 * cap("float32", 2 * rounding, m, angle)
 
     worst, position, pair, count = _differences(a, b, cols_a, cols_b, tolerance_at)
     ratio = None

@@ -25,6 +25,7 @@ from numbers import Integral
 
 import numpy as np
 
+from numeric.audit.quiet import quiet
 from numeric.rope import permute_heads, unpermute_heads
 from numeric.rope_audit.result import wrapped
 from numeric.table_audit.result import plain
@@ -134,6 +135,7 @@ def _count(value: object, name: str) -> int:
     return int(value)
 
 
+@quiet
 def compare_qk(
     w_a: object, w_b: object, *, n_heads: int, n_kv_heads: int | None = None
 ) -> QKComparison:

@@ -23,16 +23,6 @@ def finite_json(value: object) -> object:
     return value
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One sentence a person reads. bug: the bug class it names (None for a description);
-    fault: whether it makes the audit fail."""
-
-    bug: str | None
-    text: str
-    fault: bool
-
-
 _SHOWN = (
     "factor",
     "beta_fast",

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from numeric.audit.load import as_rows, check_array
+from numeric.audit.quiet import quiet
+from numeric.audit.rows import Rows
 from numeric.table_audit.identify import audit
-from numeric.table_audit.load import as_rows, check_array
 from numeric.table_audit.result import Audit, Comparison
-from numeric.table_audit.source import Rows
 
 
 def _mapping(a: Audit, b: Audit) -> tuple[np.ndarray, float, int] | str:
@@ -64,12 +65,13 @@ def _first_difference(a, b, perm, scale, shift, tolerance) -> tuple[float, dict 
     return worst, first, len(rows)
 
 
+@quiet
 def compare(
     a: np.ndarray | Rows, b: np.ndarray | Rows, *, names: tuple[str, str] = ("table A", "table B")
 ) -> Comparison:
     """Whether tables a and b encode the same positions: B = s·A·Pᵀ, B row r = A row r + offset.
 
-    a, b: (positions, dims) float tables (or the rows of files, numeric.table_audit.load
+    a, b: (positions, dims) float tables (or the rows of files, numeric.audit.load
     .open_table); names: how error messages name them. The result names the permutation (B
     column j is s × A column permutation[j]), scale and offset, or the first row and column
     where they part.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numeric.table_audit.accuracy import growth_words
+from numeric.audit.grading import growth_words
 from numeric.table_audit.facts import Facts
 from numeric.table_audit.naming import is_whole
 from numeric.table_audit.positions import course
@@ -306,7 +306,6 @@ def _accuracy(f: Facts) -> list[str]:
             f"{where}, against the fitted sinusoids (no named convention to measure against)"
         )
         return out
-    omega_max = float(np.abs(f.named.convention.frequencies()).max())
     amplitude = f.scale or 1.0
     error = f"{e.max_error * unit:.2g}"
     position = _number(a.worst_position)
@@ -328,7 +327,7 @@ def _accuracy(f: Facts) -> list[str]:
         out.append(
             "computed in float32 (the angles pos·ω rounded, as torch code does): the error "
             f"grows about linearly with position, to {error} at position {position} "
-            f"({allowed}); " + growth_words(a, omega_max, amplitude)
+            f"({allowed}); " + growth_words(a, amplitude)
         )
     elif a.computed_in == "float64":
         out.append(
