@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from numeric import sinusoidal_pe
-from numeric.table_audit import audit, load_table
 from numeric.audit.limits import MAX_NPZ_MEMBER_BYTES, MAX_SAFETENSORS_TENSORS
 from numeric.audit.load import open_table
+from numeric.table_audit import audit, load_table
 
 
 @pytest.fixture
