@@ -18,9 +18,10 @@ import numpy as np
 from numeric.audit.grading import cap
 from numeric.audit.precision import rounding_bound
 from numeric.audit.quiet import quiet
+from numeric.audit.report import bullets, finite_json
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.identify import audit_rope
-from numeric.rope_audit.result import RopeAudit, finite_json, scaling_words, wrapped
+from numeric.rope_audit.result import RopeAudit, scaling_words
 from numeric.rope_audit.source import CacheSource, cache_source
 
 _ROWS = 8192
@@ -77,7 +78,7 @@ class RopeComparison:
                 width,
                 subsequent_indent="   ",
             )
-        return lines + wrapped(self.findings, width)
+        return lines + bullets(self.findings, width)
 
 
 def _summary(audit: RopeAudit) -> dict:
