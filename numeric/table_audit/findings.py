@@ -334,10 +334,18 @@ def _accuracy(f: Facts) -> list[str]:
             "computed in float64 (the angles pos·ω rounded in float64): the error grows with "
             f"position, to {error} at position {position} ({allowed}), harmless at any length"
         )
-    else:
+    elif f.distinct < f.shape[0]:
         out.append(
             f"computed in {a.computed_in}: pos·ω in {a.computed_in} loses positions (rows "
             f"repeat) and the error reaches {error} at position {position} ({allowed})"
+        )
+    else:
+        # Each pair is held to its own float32 cap: one pair's frequency off the formula fails
+        # it as 16-bit arithmetic would, with every row still distinct.
+        out.append(
+            f"error {error} at position {position}: more than float32 arithmetic makes on some "
+            f"pair ({allowed}), as {a.computed_in} arithmetic or a frequency off the formula "
+            "would give; no rows repeat"
         )
     if e.cross_check is not None and not e.cross_check["agrees"]:
         out.append(
