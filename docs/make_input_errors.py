@@ -203,6 +203,7 @@ def cli_rows() -> list[Row]:
         # audit: RoPE caches and configs
         "pe-proofs audit $TMP/audit/paper.npy $TMP/audit/zeros.npy $TMP/audit/zeros.npy",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/missing.json",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/ntk.json",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/nan.json",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/huge.json",
