@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numeric.audit.errors import BadShapeError, BadValueError
+from numeric.audit.errors import BadShapeError, BadValueError, InputError
 from numeric.rope.floats import round_to
 
 _BLOCK_BYTES = 2**24  # float64 bytes per array per block of a whole pass
@@ -166,7 +166,17 @@ def check_positions(positions: object, rows: int) -> np.ndarray:
 def cache_source(
     cos: object | None, sin: object | None, positions: object = None, what: str = "cache"
 ) -> CacheSource:
-    """Check the arrays' shapes and dtypes (not their values yet) and the positions."""
+    """Check the arrays' shapes and dtypes (not their values yet) and the positions; what: the
+    cache's name, which messages start with (unless it is the default "cache")."""
+    try:
+        return _checked(cos, sin, positions, what)
+    except InputError as error:
+        if what == "cache":
+            raise
+        raise type(error)(f"{what}: {error}") from None
+
+
+def _checked(cos: object | None, sin: object | None, positions: object, what: str) -> CacheSource:
     if cos is None and sin is None:
         raise BadValueError("give cos, sin or both")
     # Lists and other array-likes become arrays; row readers (with shape) are read as they are.

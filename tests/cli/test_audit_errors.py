@@ -222,3 +222,12 @@ def test_a_manifest_too_large_is_refused(tmp_path, monkeypatch):
     (tmp_path / ".pe-proofs-manifest.json").write_text('{"tool": "pe-proofs", "files": {}}')
     with pytest.raises(UsageError, match="is read up to 10 bytes"):
         read_manifest(tmp_path)
+
+
+def test_a_cache_the_audit_refuses_is_named_in_the_message(capsys, tmp_path):
+    np.savez(tmp_path / "one.npz", cos=np.ones((1, 4)), sin=np.zeros((1, 4)))
+    status, _, err = run(capsys, tmp_path / "one.npz")
+    assert status == 2
+    assert err.strip() == (
+        "pe-proofs: error: one.npz: cos must have at least 2 rows and 1 column, got shape (1, 4)"
+    )
