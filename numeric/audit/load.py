@@ -2,8 +2,9 @@
 from it, in bounded memory.
 
 open_table gives the table's rows to read a block at a time (numeric.audit.rows), which
-is how the audit reads any file; load_table gives a NumPy array. Every bad file raises a
-ValueError with a one-line message naming the file and what is wrong with it.
+is how the audit reads any file; load_table gives a NumPy array; array_keys lists the arrays of
+an .npz or .safetensors file without reading them. Every bad file raises an InputError
+(numeric.audit.errors, a ValueError) with a one-line message naming the file and what is wrong.
 """
 
 from __future__ import annotations
