@@ -45,18 +45,27 @@ def test_a_slowest_pair_at_the_wrong_base_is_not_sound(rows, slow_base):
     result = audit(table(rows, [10000.0] * 7 + [slow_base], np.float32))
     assert not result.clean
     assert result.accuracy["grade"] not in SOUND
+    # The shift identity with the paper's ω, k = rows // 3: the slow pair's residual is
+    # k·|Δω| (1.8e-4 and 1.8e-6), beyond (1 + √2) times its float32 cap at those positions.
+    k = rows // 3
+    with mpmath.workdps(50):
+        residual = k * off / (rows - 1)
+    assert residual > 2 * (1 + math.sqrt(2)) * 2.0**-24 * (33 * angle + 4)
+    assert result.rotation["passed"] is False
 
 
 @pytest.mark.parametrize("pair", range(1, D // 2))
 def test_a_base_off_by_what_float32_can_see_is_caught_on_every_pair(pair):
-    # Mutation check: pair i's base is b(1 + ε), which moves its angle at position p by
-    # p·ω_i·(2i/d)·ε to first order. ε is chosen so that at the last row this is 3 times the
-    # float32 cap of that pair there: no float32 computation explains it.
+    # Mutation check: pair i's base is b(1 + ε), which moves its angle a at position p by
+    # e = p·ω_i·(2i/d)·ε to first order, and its entries by e·|cos a| and e·|sin a|. ε is
+    # chosen so that at the last row the larger of the two is 1.5 times the float32 cap of
+    # that pair there: no float32 computation explains it (and a cap twice too wide would).
     rows = 2000
     omega = 10000.0 ** (-2.0 * pair / D)
     last = (rows - 1) * omega
     seen = float(cap("float32", 0.0, 1.0, np.array(last), math.log(omega)))
-    eps = 3 * seen / (last * 2 * pair / D)
+    slope = max(abs(math.cos(last)), abs(math.sin(last)))
+    eps = 1.5 * seen / slope / (last * 2 * pair / D)
     bases = [10000.0] * (D // 2)
     bases[pair] *= 1 + eps
     result = audit(table(rows, bases))
