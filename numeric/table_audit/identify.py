@@ -44,7 +44,6 @@ from numeric.table_audit.measure import (
     ErrorMeasure,
     error_bands,
     measure_error,
-    row_errors,
     row_needs,
 )
 from numeric.table_audit.naming import Named, fitted_convention, name_convention
@@ -207,23 +206,30 @@ def _identify(
         )
         conv = named.convention
         offset, step = (named.offset, named.step) if conv.exact else (0.0, 1.0)
-        first = row_errors(view, run_positions(valid, offset, step), conv)
+        # Fitted sinusoids carry their fit's uncertainty: not the table's error.
+        sigma = None if conv.exact else (oriented.slope_sigma, oriented.phase_sigma)
+        run = run_positions(valid, offset, step)
+        first, needs = row_needs(view, run, conv, rounding, amplitude, sigma)
         held = explain_rows(
             view, valid, conv, offset, step, first, rounding, amplitude, named.sample_format
         )
+        # Rows explained at another position than the run's are measured again there.
+        moved = (held.positions != run) & ~(np.isnan(held.positions) & np.isnan(run))
+        if moved.any():
+            again = np.where(moved, held.positions, np.nan)
+            needs = np.where(
+                moved, row_needs(view, again, conv, rounding, amplitude, sigma)[1], needs
+            )
         errors = measure_error(view, held.positions, conv, precision, exact_dps, held.errors)
         omega_max = float(np.abs(conv.frequencies()).max())
         graded = errors.per_row
-        sigma = None
-        if not conv.exact:
-            # Fitted sinusoids carry their fit's uncertainty: not the table's error.
-            sigma = (oriented.slope_sigma, oriented.phase_sigma)
+        if sigma is not None:
             at = np.abs(held.positions)[:, None]
             slack = 5 * amplitude * np.max(at * sigma[0] + sigma[1], axis=1)
             graded = np.maximum(graded - slack, 0.0)
         accuracy = grade(
             graded,
-            row_needs(view, held.positions, conv, rounding, amplitude, sigma),
+            needs,
             held.positions,
             omega_max,
             rounding,

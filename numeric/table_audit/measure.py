@@ -177,22 +177,25 @@ def row_needs(
     rounding: float,
     amplitude: float,
     sigma: tuple[np.ndarray, np.ndarray] | None = None,
-) -> np.ndarray:
-    """Per row, the least unit roundoff whose caps cover each pair's error at the row's
+) -> tuple[np.ndarray, np.ndarray]:
+    """(errors, needs) per row, in one pass: max |table - exact| over the paired columns (as
+    row_errors), and the least unit roundoff whose caps cover each pair's error at the row's
     position (numeric.audit.grading.needed_roundoff); NaN where positions is NaN. sigma: the
-    fitted frequencies' and phases' uncertainties per pair, taken off each pair's error (a
-    fit's uncertainty is not the table's error)."""
+    fitted frequencies' and phases' uncertainties per pair, taken off each pair's error before
+    its need (a fit's uncertainty is not the table's error)."""
     omega = np.abs(conv.frequencies())
     with np.errstate(divide="ignore"):
         log_omega = np.log(np.maximum(omega, np.finfo(np.float64).tiny))
+    errors = np.full(table.shape[0], np.nan)
     needs = np.full(table.shape[0], np.nan)
     for here, values in _measured_rows(table, positions):
         at = np.abs(positions[here])[:, None]
-        errors = pair_errors_at(values, positions[here], conv)
+        pair_errors = pair_errors_at(values, positions[here], conv)
+        errors[here] = pair_errors.max(axis=1)
         if sigma is not None:
-            errors = np.maximum(errors - 5 * amplitude * (at * sigma[0] + sigma[1]), 0.0)
-        needs[here] = needed_roundoff(errors, at * omega, log_omega, rounding, amplitude)
-    return needs
+            pair_errors = np.maximum(pair_errors - 5 * amplitude * (at * sigma[0] + sigma[1]), 0)
+        needs[here] = needed_roundoff(pair_errors, at * omega, log_omega, rounding, amplitude)
+    return errors, needs
 
 
 def _scale_mp(conv: Convention) -> mpmath.mpf:
