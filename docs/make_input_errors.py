@@ -205,6 +205,7 @@ def cli_rows() -> list[Row]:
         # audit: RoPE caches and configs
         "pe-proofs audit $TMP/audit/paper.npy $TMP/audit/zeros.npy $TMP/audit/zeros.npy",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/missing.json",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/ntk.json",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/nan.json",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/huge.json",
@@ -404,7 +405,9 @@ def run(row: Row, scratch: Path) -> tuple[str, str]:
         try:
             row.call()
         except (ValueError, TypeError) as exc:
-            return type(exc).__name__, str(exc)
+            # The builtin class a caller catches (the audits raise typed subclasses of it).
+            caught = next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
+            return caught.__name__, str(exc)
         return "no error", ""
     argv = [a.replace("$TMP", str(scratch)) for a in shlex.split(row.input)]
     if argv[0] == "python":

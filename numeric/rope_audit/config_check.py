@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numeric.audit.findings import Finding
 from numeric.rope import rope_frequencies
 from numeric.rope.config import RopeConfig
 from numeric.rope_audit.attention import AttentionReading
 from numeric.rope_audit.families import Scaling
-from numeric.rope_audit.result import Finding
 from numeric.rope_audit.rounding import MODEL_ULPS
 
 _NAMES = {

@@ -73,11 +73,12 @@ def _check(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the cache (and B's), audit or compare, print; exit 0 only for a sound result."""
+    from numeric.audit.errors import InputError
     from numeric.rope_audit import audit_rope, compare_rope
     from numeric.rope_audit.files import open_rope
 
     _check(args)
-    with user_input():
+    with user_input(InputError):
         try:
             cache = open_rope(args.file, args.key, args.positions_key)
             notes = list(cache.notes)
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 ok = result.same
         except MemoryError:
-            raise ValueError(
+            raise UsageError(
                 f"out of memory auditing {args.file[0]}; the audit needs about 512 MB free"
             ) from None
     if args.json:

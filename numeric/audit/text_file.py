@@ -4,7 +4,7 @@ Values are separated by commas, semicolons, tabs or spaces (the first data line 
 a UTF-8 byte-order mark, blank lines, '#' comments and one header line of column names are
 skipped. Every line is read with a length limit, and the whole table's size is counted in a
 first pass before a second one parses it into an array of exactly that size, so neither a long
-line nor a long file takes more memory than the limits allow (numeric.table_audit.limits).
+line nor a long file takes more memory than the limits allow (numeric.audit.limits).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from numeric.table_audit.limits import MAX_TEXT_LINE_BYTES, MAX_TEXT_VALUES, mib
+from numeric.audit.errors import UnreadableFileError
+from numeric.audit.limits import MAX_TEXT_LINE_BYTES, MAX_TEXT_VALUES, mib
 
 _BOM = "\ufeff"
 _DELIMITERS = (",", ";", "\t")
@@ -30,14 +31,14 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
                 return
             number += 1
             if len(raw) > MAX_TEXT_LINE_BYTES:
-                raise ValueError(
+                raise UnreadableFileError(
                     f"{path.name}: line {number} is longer than {mib(MAX_TEXT_LINE_BYTES)}; "
                     "a table this wide is read from .npy, not text"
                 )
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise ValueError(f"{path.name}: line {number} is not UTF-8 text") from None
+                raise UnreadableFileError(f"{path.name}: line {number} is not UTF-8 text") from None
             if number == 1:
                 text = text.removeprefix(_BOM)
             text = text.split("#", 1)[0].strip()
@@ -56,17 +57,17 @@ def _numbers(tokens: list[str]) -> np.ndarray | None:
         return None
 
 
-def _bad_token(path: Path, number: int, tokens: list[str]) -> ValueError:
+def _bad_token(path: Path, number: int, tokens: list[str]) -> UnreadableFileError:
     for j, token in enumerate(tokens):
         try:
             float(token)
         except ValueError:
             shown = token.strip()[:40] or "an empty value"
-            return ValueError(
+            return UnreadableFileError(
                 f"{path.name}: line {number}, value {j + 1}: {shown!r} is not a number "
                 "(a table of numbers separated by commas, semicolons, tabs or spaces is expected)"
             )
-    return ValueError(f"{path.name}: line {number} is not a row of numbers")
+    return UnreadableFileError(f"{path.name}: line {number} is not a row of numbers")
 
 
 def read_text(path: Path) -> np.ndarray:
@@ -83,17 +84,19 @@ def read_text(path: Path) -> np.ndarray:
         count = len(_split(text, delimiter))
         width = width or count
         if count != width:
-            raise ValueError(
+            raise UnreadableFileError(
                 f"{path.name}: line {number} has {count} values where the first row has {width}"
             )
         rows += 1
         if rows * width > MAX_TEXT_VALUES:
-            raise ValueError(
+            raise UnreadableFileError(
                 f"{path.name} holds more than {MAX_TEXT_VALUES} values; a text table is read "
                 "into memory whole, so save a table this large with np.save as .npy"
             )
     if rows == 0:
-        raise ValueError(f"{path.name}: no rows of numbers (the file is empty or all comments)")
+        raise UnreadableFileError(
+            f"{path.name}: no rows of numbers (the file is empty or all comments)"
+        )
     table = np.empty((rows, width), dtype=np.float64)
     r = 0
     for number, text in _lines(path):
@@ -103,12 +106,12 @@ def read_text(path: Path) -> np.ndarray:
         values = _numbers(tokens) if len(tokens) == width else None
         if values is None:
             if len(tokens) != width:
-                raise ValueError(f"{path.name}: line {number} changed while it was read")
+                raise UnreadableFileError(f"{path.name}: line {number} changed while it was read")
             raise _bad_token(path, number, tokens)
         if r == rows:
-            raise ValueError(f"{path.name} changed while it was read")
+            raise UnreadableFileError(f"{path.name} changed while it was read")
         table[r] = values
         r += 1
     if r != rows:
-        raise ValueError(f"{path.name} changed while it was read")
+        raise UnreadableFileError(f"{path.name} changed while it was read")
     return table

@@ -1,63 +1,29 @@
 """Read an encoding table from a file (.npy, .npz, .csv/.txt, .safetensors) without running code
 from it, in bounded memory.
 
-open_table gives the table's rows to read a block at a time (numeric.table_audit.source), which
-is how the audit reads any file; load_table gives a NumPy array. Every bad file raises a
-ValueError with a one-line message naming the file and what is wrong with it.
+open_table gives the table's rows to read a block at a time (numeric.audit.rows), which
+is how the audit reads any file; load_table gives a NumPy array; array_keys lists the arrays of
+an .npz or .safetensors file without reading them. Every bad file raises an InputError
+(numeric.audit.errors, a ValueError) with a one-line message naming the file and what is wrong.
 """
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 import numpy as np
 
-from numeric.table_audit.limits import MAX_COLUMNS
-from numeric.table_audit.npy_file import read_npy, read_npz
-from numeric.table_audit.safetensors_file import read_safetensors
-from numeric.table_audit.source import Rows, bfloat16_to_float32
-from numeric.table_audit.text_file import read_text
+from numeric.audit.errors import BadShapeError, BadValueError, UnreadableFileError
+from numeric.audit.limits import MAX_COLUMNS
+from numeric.audit.npy_file import npz_keys, read_npy, read_npz
+from numeric.audit.regular_file import check_regular_file
+from numeric.audit.rows import Rows, bfloat16_to_float32
+from numeric.audit.safetensors_file import read_header, read_safetensors
+from numeric.audit.text_file import read_text
 
 SUFFIXES = (".npy", ".npz", ".csv", ".txt", ".safetensors")
+KEYED = (".npz", ".safetensors")  # files holding named arrays
 _FLOATS = "only float16, float32, bfloat16 or float64 numbers are allowed"
-
-
-def _kind(mode: int) -> str | None:
-    """What a file that is not a regular file is, in words."""
-    for test, words in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a named pipe (FIFO)"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return words
-    return None if stat.S_ISREG(mode) else "not a regular file"
-
-
-def check_regular_file(path: Path) -> None:
-    """ValueError unless path names a regular file (or a symbolic link to one) we may read."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        if path.is_symlink():
-            raise ValueError(
-                f"{path}: a symbolic link to {os.readlink(path)}, which does not exist"
-            ) from None
-        raise ValueError(f"{path}: no such file") from None
-    except PermissionError:
-        raise ValueError(f"{path}: permission denied") from None
-    except OSError as error:
-        raise ValueError(f"{path}: cannot be read ({error.strerror or error})") from None
-    kind = _kind(mode)
-    if kind is not None:
-        link = f"a symbolic link to {os.path.realpath(path)}, " if path.is_symlink() else ""
-        raise ValueError(f"{path}: {link}{kind}, not a file; a table is read from a regular file")
-    if not os.access(path, os.R_OK):
-        raise ValueError(f"{path}: permission denied")
 
 
 def check_array(table: object, what: str = "table") -> np.ndarray:
@@ -66,21 +32,21 @@ def check_array(table: object, what: str = "table") -> np.ndarray:
     if not isinstance(table, np.ndarray):
         table = np.asarray(table)
     if table.dtype == object:
-        raise ValueError(f"{what} holds Python objects; {_FLOATS}")
+        raise BadShapeError(f"{what} holds Python objects; {_FLOATS}")
     if table.ndim != 2:
-        raise ValueError(f"{what} must be 2-D (positions, dims), got shape {table.shape}")
+        raise BadShapeError(f"{what} must be 2-D (positions, dims), got shape {table.shape}")
     if table.size == 0:
-        raise ValueError(
+        raise BadShapeError(
             f"{what} is empty (shape {table.shape}); it needs at least one row and column"
         )
     if table.shape[1] > MAX_COLUMNS:
-        raise ValueError(
+        raise BadShapeError(
             f"{what} has {table.shape[1]} columns; tables of at most {MAX_COLUMNS} are read"
         )
     if table.dtype.name != "bfloat16" and (
         table.dtype.kind != "f" or table.dtype.itemsize not in (2, 4, 8)
     ):
-        raise ValueError(f"{what} has dtype {table.dtype}; {_FLOATS}")
+        raise BadShapeError(f"{what} has dtype {table.dtype}; {_FLOATS}")
     return table
 
 
@@ -93,8 +59,8 @@ def first_non_finite(block: np.ndarray) -> tuple[int, int] | None:
     return int(r), int(c)
 
 
-def non_finite_error(what: str, value: float, row: int, column: int) -> ValueError:
-    return ValueError(f"{what} has a non-finite value ({value}) at row {row}, column {column}")
+def non_finite_error(what: str, value: float, row: int, column: int) -> BadValueError:
+    return BadValueError(f"{what} has a non-finite value ({value}) at row {row}, column {column}")
 
 
 def check_table(table: object, what: str = "table") -> np.ndarray:
@@ -122,19 +88,37 @@ def as_rows(table: np.ndarray | Rows, what: str = "table") -> Rows:
 def _open(path: Path, key: str | None) -> tuple[np.ndarray, str | None]:
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise ValueError(
+        raise UnreadableFileError(
             f"{path.name}: unsupported file type {suffix!r}; use one of {', '.join(SUFFIXES)}"
         )
     check_regular_file(path)
-    if key is not None and suffix not in (".npz", ".safetensors"):
-        raise ValueError(f"key= (--key) applies to .npz and .safetensors files only, not {suffix}")
-    if suffix == ".npy":
-        return read_npy(path), None
+    if key is not None and suffix not in KEYED:
+        raise BadValueError(
+            f"key= (--key) applies to .npz and .safetensors files only, not {suffix}"
+        )
+    try:
+        if suffix == ".npy":
+            return read_npy(path), None
+        if suffix == ".npz":
+            return read_npz(path, key), None
+        if suffix == ".safetensors":
+            return read_safetensors(path, key)
+        return read_text(path), None
+    except OSError as error:  # the file went away, or the disk failed, while it was read
+        raise UnreadableFileError(f"{path}: cannot be read ({error.strerror or error})") from None
+
+
+def array_keys(path: str | Path) -> frozenset[str]:
+    """The names of the arrays in an .npz or .safetensors file, read from its directory or
+    header alone (no array is read); empty for other files."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in KEYED:
+        return frozenset()
+    check_regular_file(path)
     if suffix == ".npz":
-        return read_npz(path, key), None
-    if suffix == ".safetensors":
-        return read_safetensors(path, key)
-    return read_text(path), None
+        return npz_keys(path)
+    return frozenset(read_header(path)[0])
 
 
 def open_table(path: str | Path, *, key: str | None = None) -> Rows:

@@ -15,7 +15,8 @@ from typing import BinaryIO
 
 import numpy as np
 
-from numeric.table_audit.limits import (
+from numeric.audit.errors import BadShapeError, MissingArrayError, UnreadableFileError
+from numeric.audit.limits import (
     MAX_NPZ_DIRECTORY_BYTES,
     MAX_NPZ_MEMBER_BYTES,
     MAX_NPZ_MEMBERS,
@@ -41,13 +42,17 @@ def _header(handle: BinaryIO, name: str, what: str) -> tuple[tuple[int, ...], bo
     start = handle.read(len(_MAGIC) + 2)
     if start[: len(_MAGIC)] != _MAGIC:
         if start[:1] == _PICKLE_PROTOCOL:
-            raise ValueError(f"{where} is a Python pickle, not a .npy array; pickles are refused")
-        raise ValueError(
+            raise UnreadableFileError(
+                f"{where} is a Python pickle, not a .npy array; pickles are refused"
+            )
+        raise UnreadableFileError(
             f"{where} is not a .npy file (it does not start with NumPy's magic string)"
         )
     major = start[len(_MAGIC)] if len(start) > len(_MAGIC) else 0
     if major not in (1, 2, 3):
-        raise ValueError(f"{where} has .npy format version {major}; versions 1 to 3 are read")
+        raise UnreadableFileError(
+            f"{where} has .npy format version {major}; versions 1 to 3 are read"
+        )
     # Version 3 differs from 2 only in allowing UTF-8 in the header; dtype text is ASCII.
     read = (
         np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
@@ -55,7 +60,7 @@ def _header(handle: BinaryIO, name: str, what: str) -> tuple[tuple[int, ...], bo
     try:
         shape, fortran, dtype = read(handle)
     except (ValueError, SyntaxError, TypeError, OverflowError, EOFError):
-        raise ValueError(
+        raise UnreadableFileError(
             f"{where} has no readable .npy header (a dict of descr, fortran_order and shape, "
             "written as Python literals)"
         ) from None
@@ -66,19 +71,21 @@ def check_header(shape: object, dtype: np.dtype, name: str) -> tuple[int, int]:
     """shape as (rows, columns) if it is a 2-D shape and dtype a float16/32/64 (any byte
     order), else ValueError naming what is wrong."""
     if dtype.hasobject:
-        raise ValueError(f"{name}: object arrays (pickles) are refused")
+        raise BadShapeError(f"{name}: object arrays (pickles) are refused")
     if dtype.kind != "f" or dtype.itemsize not in (2, 4, 8):
-        raise ValueError(
+        raise BadShapeError(
             f"{name} has dtype {dtype}; only float16, float32 or float64 numbers are allowed"
         )
     if not isinstance(shape, tuple) or not all(
         isinstance(s, int) and not isinstance(s, bool) for s in shape
     ):
-        raise ValueError(f"{name}: the header's shape {shape!r} is not a tuple of integers")
+        raise UnreadableFileError(
+            f"{name}: the header's shape {shape!r} is not a tuple of integers"
+        )
     if any(s < 0 for s in shape):
-        raise ValueError(f"{name}: the header gives a negative shape {shape}")
+        raise UnreadableFileError(f"{name}: the header gives a negative shape {shape}")
     if len(shape) != 2:
-        raise ValueError(f"{name} must be 2-D (positions, dims), got shape {shape}")
+        raise BadShapeError(f"{name} must be 2-D (positions, dims), got shape {shape}")
     return shape[0], shape[1]
 
 
@@ -90,7 +97,7 @@ def read_npy(path: Path) -> np.ndarray:
     size = path.stat().st_size
     needed = shape[0] * shape[1] * dtype.itemsize
     if offset + needed > size:
-        raise ValueError(
+        raise UnreadableFileError(
             f"{path.name}: truncated .npy file: its header gives a {shape} {dtype.name} table "
             f"of {needed} bytes, and {size - offset} bytes follow the header"
         )
@@ -128,35 +135,57 @@ def _zip_directory(path: Path) -> tuple[int, int] | None:
     return entries64, directory64
 
 
-def read_npz(path: Path, key: str | None) -> np.ndarray:
-    """One array of a .npz file, decompressed only if its size from the zip directory is
-    within MAX_NPZ_MEMBER_BYTES; key: its name (needed when the file holds several)."""
+def _check_directory(path: Path) -> None:
+    """UnreadableFileError for a zip directory too long to be read."""
     directory = _zip_directory(path)
     if directory is not None:
         entries, nbytes = directory
         if entries > MAX_NPZ_MEMBERS or nbytes > MAX_NPZ_DIRECTORY_BYTES:
-            raise ValueError(
+            raise UnreadableFileError(
                 f"{path.name} lists {entries} arrays in a {nbytes}-byte zip directory; "
                 f"an .npz table file is read only with at most {MAX_NPZ_MEMBERS} arrays "
                 f"and {mib(MAX_NPZ_DIRECTORY_BYTES)} of directory"
             )
+
+
+def _members(archive: zipfile.ZipFile) -> dict[str, str]:
+    """Array name -> member name ('pe' -> 'pe.npy')."""
+    return {(n[: -len(".npy")] if n.endswith(".npy") else n): n for n in archive.namelist()}
+
+
+def npz_keys(path: Path) -> frozenset[str]:
+    """The names of the arrays in a .npz file, read from its zip directory alone."""
+    _check_directory(path)
     try:
         with zipfile.ZipFile(path) as archive:
-            members = {
-                (n[: -len(".npy")] if n.endswith(".npy") else n): n for n in archive.namelist()
-            }
+            return frozenset(_members(archive))
+    except (OSError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile) as error:
+        raise UnreadableFileError(
+            f"{path.name}: not a readable .npz file ({_one_line(error)})"
+        ) from None
+
+
+def read_npz(path: Path, key: str | None) -> np.ndarray:
+    """One array of a .npz file, decompressed only if its size from the zip directory is
+    within MAX_NPZ_MEMBER_BYTES; key: its name (needed when the file holds several)."""
+    _check_directory(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = _members(archive)
             if key is None:
                 if len(members) != 1:
-                    raise ValueError(
+                    raise MissingArrayError(
                         f"{path.name} holds {len(members)} arrays; choose one with key= "
                         f"(--key) from {few(members)}"
                     )
                 key = next(iter(members))
             if key not in members:
-                raise ValueError(f"{path.name} has no array {key!r}; its keys are {few(members)}")
+                raise MissingArrayError(
+                    f"{path.name} has no array {key!r}; its keys are {few(members)}"
+                )
             info = archive.getinfo(members[key])
             if info.file_size > MAX_NPZ_MEMBER_BYTES:
-                raise ValueError(
+                raise UnreadableFileError(
                     f"{path.name}: array {key!r} decompresses to {info.file_size} bytes, more "
                     f"than the {mib(MAX_NPZ_MEMBER_BYTES)} an .npz member may take here; "
                     "save it with np.save as .npy, which is memory-mapped"
@@ -167,11 +196,15 @@ def read_npz(path: Path, key: str | None) -> np.ndarray:
                 # zipfile stops at the member's size from the directory, checked above.
                 data = member.read(needed)
     except (OSError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile) as error:
-        raise ValueError(f"{path.name}: not a readable .npz file ({_one_line(error)})") from None
+        raise UnreadableFileError(
+            f"{path.name}: not a readable .npz file ({_one_line(error)})"
+        ) from None
     except NotImplementedError as error:  # e.g. a compression method zipfile does not have
-        raise ValueError(f"{path.name}: not a readable .npz file ({_one_line(error)})") from None
+        raise UnreadableFileError(
+            f"{path.name}: not a readable .npz file ({_one_line(error)})"
+        ) from None
     if len(data) != needed:
-        raise ValueError(
+        raise UnreadableFileError(
             f"{path.name}: truncated array {key!r}: its header gives a {shape} {dtype.name} "
             f"table of {needed} bytes, and the member holds {len(data)}"
         )

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from numeric.table_audit.limits import MAX_FORTRAN_BYTES, mib
+from numeric.audit.errors import UnreadableFileError
+from numeric.audit.limits import MAX_FORTRAN_BYTES, mib
 
 # Bytes of float64 values per block of a whole pass, and per sample of rows: large enough to
 # be fast, small enough that a few of them stay far below the audit's memory bound.
@@ -57,7 +58,9 @@ class _File:
         nbytes = count * self.row_bytes
         data = os.pread(self._fd, nbytes, self.offset + first * self.row_bytes)
         if len(data) != nbytes:
-            raise ValueError(f"{os.path.basename(self.path)} was cut short while it was read")
+            raise UnreadableFileError(
+                f"{os.path.basename(self.path)} was cut short while it was read"
+            )
         return data
 
     def rows(self, index: object) -> np.ndarray:
@@ -113,7 +116,7 @@ def _in_row_order(array: np.ndarray, what: str) -> np.ndarray:
     if not (isinstance(array, np.memmap) and not array.flags.c_contiguous):
         return array
     if array.nbytes > MAX_FORTRAN_BYTES:
-        raise ValueError(
+        raise UnreadableFileError(
             f"{what} is stored column by column (Fortran order) and takes {array.nbytes} bytes; "
             f"such a table is read only up to {mib(MAX_FORTRAN_BYTES)}: save it in row order "
             "with np.save(path, np.ascontiguousarray(table))"
