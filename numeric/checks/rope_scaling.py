@@ -19,10 +19,12 @@ import numpy as np
 
 from numeric.checks.rope_layouts import sample_pairs
 from numeric.result_table import Table
-from numeric.rope import exact, scaling
+from numeric.rope import exact
 from numeric.rope.apply import apply_rope
 from numeric.rope.claims import rope_claims
+from numeric.rope.methods import dynamic, linear, llama3, longrope, ntk, yarn
 from numeric.rope.papers import yarn_paper_frequencies, yarn_paper_ramp
+from numeric.rope.scaling import default_frequencies
 
 _U = 2.0**-53
 _U32 = 2.0**-24
@@ -50,10 +52,10 @@ def _falling(values: np.ndarray) -> float:
 
 
 def _linear_rows(max_position: int) -> list[list]:
-    theta = scaling.default_frequencies(128, 10000.0)
+    theta = default_frequencies(128, 10000.0)
     worst = bound = 0.0
     for s in FACTORS:
-        scaled = scaling.linear_frequencies(128, 10000.0, s)
+        scaled = linear.linear_frequencies(128, 10000.0, s)
         for a in range(0, max_position, 8192):
             m = np.arange(a, min(a + 8192, max_position), dtype=np.float64)[:, None]
             by_frequency, by_position = m * scaled, (m / s) * theta
@@ -78,8 +80,8 @@ def _ntk_rows() -> list[list]:
     first = last = formula = outside = falling = exactly = 0.0
     falling = -math.inf
     for d, b, s, _ in _grid():
-        theta = scaling.default_frequencies(d, b)
-        new = scaling.ntk_aware_frequencies(d, b, s)
+        theta = default_frequencies(d, b)
+        new = ntk.ntk_aware_frequencies(d, b, s)
         ratio = new / theta
         i = np.arange(d // 2)
         first = max(first, abs(new[0] - theta[0]))
@@ -104,27 +106,27 @@ def _dynamic_rows() -> list[list]:
     steps = 0.0
     vllm = math.inf
     for d, b, s, length in _grid():
-        at_l = max(at_l, abs(scaling.dynamic_ntk_base(b, s, d, length, length) / b - 1))
+        at_l = max(at_l, abs(dynamic.dynamic_ntk_base(b, s, d, length, length) / b - 1))
         at_l32 = max(
             at_l32,
-            abs(scaling.dynamic_ntk_base(b, s, d, length, length, arithmetic="float32") / b - 1),
+            abs(dynamic.dynamic_ntk_base(b, s, d, length, length, arithmetic="float32") / b - 1),
         )
         e = d / (d - 2)
         ls = np.arange(length, 8 * length)
-        bases = np.array([scaling.dynamic_ntk_base(b, s, d, int(l), length) for l in ls[::97]])
+        bases = np.array([dynamic.dynamic_ntk_base(b, s, d, int(l), length) for l in ls[::97]])
         grown = s * (ls[::97] + 1) / length - (s - 1)
         # Mean value theorem: a step of 1 in l moves the base by at most b·e·(s/L)·g(l+1)^(e−1).
         slope = b * e * (s / length) * grown ** (e - 1)
-        nxt = np.array([scaling.dynamic_ntk_base(b, s, d, int(l) + 1, length) for l in ls[::97]])
+        nxt = np.array([dynamic.dynamic_ntk_base(b, s, d, int(l) + 1, length) for l in ls[::97]])
         steps = max(steps, float(np.max(np.abs(nxt - bases) / slope)))
-        vllm = min(vllm, scaling.vllm_41236_dynamic_base(b, s, d) / b - 1)
+        vllm = min(vllm, dynamic.vllm_41236_dynamic_base(b, s, d) / b - 1)
     near = 0.0
     d, b, s, length = 128, 10000.0, 8.0, 4096
     with mpmath.workdps(exact.DPS):
         e = mpmath.mpf(d) / (d - 2)
         for k in range(3, 13):
             eps = mpmath.mpf(10) ** -k
-            value = exact.dynamic_base(b, s, d, length * (1 + eps), length)
+            value = dynamic.exact_base(b, s, d, length * (1 + eps), length)
             # Mean value theorem: (B(L(1+ε)) − b)/(b·ε) <= e·s·(1 + s·ε)^(e−1), tending to e·s.
             near = max(near, float((value - b) / b / eps / (e * s * (1 + s * eps) ** (e - 1))))
     cases = f"{_cases()} settings"
@@ -164,14 +166,14 @@ def _yarn_rows(samples: int, max_position: int) -> list[list]:
         for (d, b, s, length), (fast, slow) in itertools.product(
             _grid(), ((32.0, 1.0), (4.0, 1.0))
         ):
-            theta = scaling.default_frequencies(d, b, arithmetic=arithmetic).astype(np.float64)
-            new = scaling.yarn_frequencies(
+            theta = default_frequencies(d, b, arithmetic=arithmetic).astype(np.float64)
+            new = yarn.yarn_frequencies(
                 d, b, s, length, beta_fast=fast, beta_slow=slow, arithmetic=arithmetic
             ).astype(np.float64)
             within = max(within, float(np.max(np.maximum(theta / s - new, new - theta) / theta)))
             falling = max(falling, _falling(new))
-            low, high = scaling.yarn_correction_range(fast, slow, d, b, length, truncate=True)
-            ramp = scaling.yarn_ramp(low, high, d // 2, arithmetic=arithmetic).astype(np.float64)
+            low, high = yarn.yarn_correction_range(fast, slow, d, b, length, truncate=True)
+            ramp = yarn.yarn_ramp(low, high, d // 2, arithmetic=arithmetic).astype(np.float64)
             steps = max(
                 steps, float(np.max(np.abs(np.diff(ramp)))) * (high - low if high > low else 1)
             )
@@ -211,8 +213,8 @@ def _yarn_rows(samples: int, max_position: int) -> list[list]:
     ]
     # cos and sin scaled by the attention factor m scale every logit by m².
     rng = np.random.default_rng(1)
-    freqs = scaling.yarn_frequencies(128, 10000.0, 16.0, 4096)
-    m = scaling.yarn_attention_factor(16.0)
+    freqs = yarn.yarn_frequencies(128, 10000.0, 16.0, 4096)
+    m = yarn.yarn_attention_factor(16.0)
     q, k = rng.standard_normal((samples, 128)), rng.standard_normal((samples, 128))
     at_m, at_n = sample_pairs(samples, max_position, rng)
     plain = np.einsum("nd,nd->n", apply_rope(q, at_m, freqs), apply_rope(k, at_n, freqs))
@@ -259,7 +261,7 @@ def _llama3_rows() -> list[list]:
     same = bound = 0.0
     for d, b, s, length in _grid():
         for low, high in ((1.0, 4.0), (1.0, 2.0), (2.0, 8.0)):
-            llama = scaling.llama3_frequencies(d, b, s, low, high, length)
+            llama = llama3.llama3_frequencies(d, b, s, low, high, length)
             paper = yarn_paper_frequencies(d, b, s, length, alpha=low, beta=high)
             gap = float(np.max(np.abs(llama / paper - 1)))
             # smooth = (L/λ − low)/(high − low) is within ~4u·high/(high − low) of its value,
@@ -294,15 +296,17 @@ def _longrope_rows() -> list[list]:
     worst = factor_gap = 0.0
     for d, b, s, length in _grid():
         rescale = 1 + 40 * rng.random(d // 2)
-        theta = scaling.default_frequencies(d, b)
+        theta = default_frequencies(d, b)
         worst = max(
             worst,
             float(
-                np.max(np.abs(scaling.longrope_frequencies(d, b, rescale) / (theta / rescale) - 1))
+                np.max(np.abs(longrope.longrope_frequencies(d, b, rescale) / (theta / rescale) - 1))
             ),
         )
         stated = math.sqrt(1 + math.log(s) / math.log(length))
-        factor_gap = max(factor_gap, abs(scaling.longrope_attention_factor(s, length) / stated - 1))
+        factor_gap = max(
+            factor_gap, abs(longrope.longrope_attention_factor(s, length) / stated - 1)
+        )
     return [
         _row(
             "LongRoPE",

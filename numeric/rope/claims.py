@@ -24,8 +24,9 @@ from numeric.result_table import Table
 from numeric.rope import exact
 from numeric.rope.decay import decay_average
 from numeric.rope.floats import round_to, significand_bits
+from numeric.rope.methods import llama3, yarn
 from numeric.rope.papers import yarn_paper_frequencies
-from numeric.rope.scaling import default_frequencies, llama3_frequencies, yarn_frequencies
+from numeric.rope.scaling import default_frequencies
 
 # The settings the issue states: YaRN at b = 10⁴, d = 128, L = 4096, s = 16, α = 1, β = 32;
 # Llama 3 against transformers' yarn at b = 5·10⁵, d = 128, L = 8192, s = 8, low 1, high 4;
@@ -99,10 +100,10 @@ def round_integer(n: int, bits: int) -> int:
 def _yarn_claims() -> list[Claim]:
     d, b, s, L = YARN["dim"], YARN["base"], YARN["factor"], YARN["original"]
     i = YARN_PAIR
-    code64 = yarn_frequencies(d, b, s, L, beta_fast=32, beta_slow=1)[i]
-    code32 = yarn_frequencies(d, b, s, L, beta_fast=32, beta_slow=1, arithmetic="float32")[i]
+    code64 = yarn.yarn_frequencies(d, b, s, L, beta_fast=32, beta_slow=1)[i]
+    code32 = yarn.yarn_frequencies(d, b, s, L, beta_fast=32, beta_slow=1, arithmetic="float32")[i]
     paper64 = yarn_paper_frequencies(d, b, s, L, alpha=YARN["alpha"], beta=YARN["beta"])[i]
-    code = exact.yarn_code(i, d, b, s, L, 32, 1)
+    code = yarn.exact_frequency(i, d, b, s, L, 32, 1)
     paper = exact.yarn_paper(i, d, b, s, L, 1, 32)
     with mpmath.workdps(exact.DPS + 10):
         ratio = code / paper
@@ -136,18 +137,19 @@ def _yarn_claims() -> list[Claim]:
 def _llama3_claims() -> list[Claim]:
     d, b, s, L = LLAMA3["dim"], LLAMA3["base"], LLAMA3["factor"], LLAMA3["original"]
     low, high, i = LLAMA3["low"], LLAMA3["high"], LLAMA3_PAIR
-    llama64 = llama3_frequencies(d, b, s, low, high, L)
-    llama32 = llama3_frequencies(d, b, s, low, high, L, arithmetic="float32")
+    llama64 = llama3.llama3_frequencies(d, b, s, low, high, L)
+    llama32 = llama3.llama3_frequencies(d, b, s, low, high, L, arithmetic="float32")
     paper64 = yarn_paper_frequencies(d, b, s, L, alpha=low, beta=high)
-    yarn64 = yarn_frequencies(d, b, s, L, beta_fast=high, beta_slow=low)
-    yarn32 = yarn_frequencies(d, b, s, L, beta_fast=high, beta_slow=low, arithmetic="float32")
-    llama = exact.llama3(i, d, b, s, low, high, L)
-    yarn = exact.yarn_code(i, d, b, s, L, high, low)
+    yarn64 = yarn.yarn_frequencies(d, b, s, L, beta_fast=high, beta_slow=low)
+    yarn32 = yarn.yarn_frequencies(d, b, s, L, beta_fast=high, beta_slow=low, arithmetic="float32")
+    llama = llama3.exact_frequency(i, d, b, s, low, high, L)
+    yarn_exact = yarn.exact_frequency(i, d, b, s, L, high, low)
     with mpmath.workdps(exact.DPS + 10):
-        apart = yarn / llama - 1
+        apart = yarn_exact / llama - 1
         same = max(
             abs(
-                exact.llama3(j, d, b, s, low, high, L) / exact.yarn_paper(j, d, b, s, L, low, high)
+                llama3.exact_frequency(j, d, b, s, low, high, L)
+                / exact.yarn_paper(j, d, b, s, L, low, high)
                 - 1
             )
             for j in range(d // 2)
@@ -168,7 +170,7 @@ def _llama3_claims() -> list[Claim]:
             f"transformers yarn θ′ at pair 33 ({where}, β_fast 4, β_slow 1)",
             "",
             yarn64[i],
-            yarn,
+            yarn_exact,
             yarn32[i],
         ),
         _claim(

@@ -1,0 +1,73 @@
+"""Linear scaling (position interpolation): θ′_i = θ_i / s.
+
+transformers' _compute_linear_scaling_rope_parameters (`inv_freq /= factor`). Position
+interpolation (Chen et al. 2023, arXiv 2306.15595) divides the positions by s instead: the
+angles m·θ_i/s are the same.
+
+Keys: factor, required, a number in [1, 1e18].
+Recognised in a cache as geometric from θ_0 = 1/s, s a round factor.
+
+>>> [round(float(t), 6) for t in linear_frequencies(4, 10000.0, 4.0)]
+[0.25, 0.0025]
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+
+from numeric.rope import exact
+from numeric.rope.method import CacheFit, Scaling, ScalingMethod
+from numeric.rope.parameters import FACTOR, Reading
+from numeric.rope.round_numbers import nice_factor
+from numeric.rope.scaling import default_frequencies
+
+
+def linear_frequencies(
+    dim: int, base: float, factor: float, *, arithmetic: str = "float64"
+) -> np.ndarray:
+    """θ_i / s, with s = factor in [1, 1e18]."""
+    factor = FACTOR.check(factor, "factor")
+    theta = default_frequencies(dim, base, arithmetic=arithmetic)
+    return theta / theta.dtype.type(factor)
+
+
+class Linear(ScalingMethod):
+    name = rope_type = "linear"
+    label = "linear scaling"
+    short = "linear"
+    order = 1
+    keys = ("factor",)
+
+    def read(self, reading: Reading) -> dict[str, object]:
+        return {"factor": reading.required("factor", FACTOR, self.name)}
+
+    def frequencies(self, config, seq_len: int | None, arithmetic: str) -> np.ndarray:
+        return linear_frequencies(
+            config.rotary_dim, config.base, config.factor, arithmetic=arithmetic
+        )
+
+    def exact(self, config, i: int, seq_len: int | None = None) -> mpmath.mpf:
+        with mpmath.workdps(exact.DPS + 10):
+            return +(exact.theta(i, config.rotary_dim, config.base) / mpmath.mpf(config.factor))
+
+    def from_config(self, config, seq_len: int, fit: CacheFit) -> list[Scaling]:
+        model = linear_frequencies(config.rotary_dim, config.base, config.factor)
+        params = {"factor": config.factor}
+        return [Scaling(self.name, config.base, params, model, source="config")]
+
+    def from_cache(self, fit: CacheFit) -> list[Scaling]:
+        if not fit.intercept < 0:
+            return []
+        factor = nice_factor(math.exp(-fit.intercept), 1e-3)
+        if factor is None or not 1 < factor <= FACTOR.high:
+            return []
+        return [
+            Scaling(self.name, b, {"factor": factor}, linear_frequencies(fit.d, b, factor))
+            for b in fit.geometric_bases
+        ]
+
+
+METHOD = Linear()
