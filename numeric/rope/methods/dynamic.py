@@ -5,7 +5,8 @@ transformers' _compute_dynamic_ntk_parameters, recomputed by dynamic_rope_update
 longer sequence arrives. At l <= L the base is b.
 
 Keys: factor, required, a number in [1, 1e18]; max_position_embeddings (top level), required,
-an integer in [1, 2**53]; the sequence length an integer in [0, 2**53].
+an integer in [1, 2**53]; the sequence length an integer in [0, 2**53]; the rotary width at
+least 4 (the exponent d/(d−2)).
 Recognised only with its configuration: the cache fixes a base, which is the configuration's
 at the cache's length (or, for vllm #41236, at another length).
 
@@ -119,6 +120,11 @@ class Dynamic(ScalingMethod):
 
     def read(self, reading: Reading) -> dict[str, object]:
         factor = reading.required("factor", FACTOR, self.name)
+        if reading.rotary_dim < 4:
+            raise ValueError(
+                f"dynamic scaling needs a rotary width of at least 4 (its exponent d/(d−2) "
+                f"needs d > 2), got {reading.rotary_dim}"
+            )
         if reading.max_position_embeddings is None:
             raise ValueError(f"dynamic scaling needs max_position_embeddings: {LENGTH}")
         return {"factor": factor}
