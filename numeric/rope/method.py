@@ -27,7 +27,7 @@ from numeric.rope.round_numbers import round_candidates
 class Scaling:
     """A method identified in a cache. type: a method's name, or "custom"; base: b (the
     configuration's rope_theta); parameters: the method's parameters by their Hugging Face
-    names (plus what the cache fixes: yarn's "ramp", llama3's wavelengths, dynamic's
+    names (plus what the cache fixes: yarn's "ramp", Llama 3's wavelengths, dynamic's
     "seq_len", ntk's scaled "base"); theta: the model's frequencies in float64; rounded_to:
     the 16-bit format the frequencies were rounded to, or None; assumed: parameters the cache
     does not fix, set to a default; misfit: the largest |θ − model| in units of its bound;
@@ -102,7 +102,8 @@ class ScalingMethod:
     identify it, in a clause ("a LongRoPE rescale vector fits any base"), "" when it can;
     attention_verdicts: an
     attention factor of 1 or of the expected one squared is named "dropped" or "applied
-    twice" (YaRN's known bugs) rather than "unexpected".
+    twice" (YaRN's known bugs) rather than "unexpected"; bugs: the bug classes its own
+    findings name (config_finding, attention_finding), the likeliest explanation first.
     """
 
     name: str = ""
@@ -113,6 +114,7 @@ class ScalingMethod:
     keys: tuple[str, ...] = ()
     needs_config: str = ""
     attention_verdicts: bool = False
+    bugs: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"<scaling method {self.name}>"
@@ -133,6 +135,17 @@ class ScalingMethod:
     def exact(self, config, i: int, seq_len: int | None = None) -> mpmath.mpf:
         """θ′_i as an mpmath number at 50 digits, written apart from frequencies."""
         raise NotImplementedError(f"{self.name} has no exact reference")
+
+    def claims(self) -> list:
+        """The numbers published about this method (numeric.rope.claims.Claim), recomputed."""
+        return []
+
+    def figure_curves(
+        self, dim: int, base: float, factor: float, original: int
+    ) -> list[tuple[str, np.ndarray]]:
+        """(label, θ′_i) for the figure comparing the methods at scaling factor `factor` and
+        original length `original` (numeric.plots.rope_scaling); [] to stay out of it."""
+        return []
 
     # The audit.
     def from_config(self, config, seq_len: int, fit: CacheFit) -> list[Scaling]:

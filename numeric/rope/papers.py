@@ -4,11 +4,11 @@ YaRN (Peng, Quesnelle, Fan, Shippole 2023, arXiv 2309.00071), §3.2 "NTK-by-part
 wavelength λ_i = 2π/θ_i and r_i = L/λ_i the number of turns pair i makes over the original
 context L, γ(r) = 0 for r < α, 1 for r > β and (r − α)/(β − α) between, and
 θ′_i = (1 − γ(r_i))·θ_i/s + γ(r_i)·θ_i, with α = 1 and β = 32 for Llama. The ramp is linear in
-r_i, which is exponential in i; the reference code (numeric.rope.scaling.yarn_frequencies)
+r_i, which is exponential in i; the reference code (yarn_frequencies, numeric/rope/methods)
 ramps linearly in i between the floor and ceiling of the indices where r_i = β and r_i = α.
 §3.4: the attention temperature √(1/t) = 0.1·ln s + 1.
 
-Llama 3's map (numeric.rope.scaling.llama3_frequencies) is this formula with α =
+Llama 3's map (its file in numeric/rope/methods) is this formula with α =
 low_freq_factor and β = high_freq_factor, and no temperature.
 
 >>> f"{yarn_paper_frequencies(128, 10000.0, 16.0, 4096)[38]:.4e}"

@@ -4,10 +4,10 @@ Every module here that defines METHOD (a numeric.rope.method.ScalingMethod) is a
 adding one is adding its file (and its test). The rest of the library asks this registry
 instead of naming methods.
 
->>> [m.name for m in scaling_methods()]
-['none', 'linear', 'dynamic', 'ntk', 'yarn', 'llama3', 'longrope']
->>> rope_types()
-('default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope')
+>>> [m.name for m in scaling_methods()][:5]
+['none', 'linear', 'dynamic', 'ntk', 'yarn']
+>>> rope_types()[:4]
+('default', 'linear', 'dynamic', 'yarn')
 >>> by_name("default").name, by_rope_type("default").label
 ('none', 'no scaling')
 """

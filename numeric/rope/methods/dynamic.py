@@ -116,6 +116,7 @@ class Dynamic(ScalingMethod):
     label = "dynamic NTK"
     short = "dynamic NTK"
     order = 2
+    bugs = ("dynamic_constant_base",)
     keys = ("factor", "max_position_embeddings")
 
     def read(self, reading: Reading) -> dict[str, object]:
@@ -186,6 +187,11 @@ class Dynamic(ScalingMethod):
             f"{config.base:g}·(s·l/L − (s − 1))^(d/(d−2)) at l = {wanted}: the base does not "
             f"follow the sequence length; {where}",
         )
+
+    def figure_curves(self, dim, base, factor, original) -> list[tuple[str, np.ndarray]]:
+        length = int(factor * original)
+        curve = dynamic_ntk_frequencies(dim, base, factor, length, original)
+        return [(f"dynamic NTK at $l = sL$ = {length}", curve)]
 
 
 METHOD = Dynamic()

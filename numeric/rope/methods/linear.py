@@ -69,5 +69,8 @@ class Linear(ScalingMethod):
             for b in fit.geometric_bases
         ]
 
+    def figure_curves(self, dim, base, factor, original) -> list[tuple[str, np.ndarray]]:
+        return [("linear (position interpolation)", linear_frequencies(dim, base, factor))]
+
 
 METHOD = Linear()

@@ -26,7 +26,11 @@ import mpmath
 import numpy as np
 
 from numeric.rope import exact
+from numeric.rope.claims import Claim, claim
+from numeric.rope.exact import DPS, yarn_paper
 from numeric.rope.method import CacheFit, Scaling, ScalingMethod
+from numeric.rope.methods import yarn
+from numeric.rope.papers import yarn_paper_frequencies
 from numeric.rope.parameters import FACTOR, Range, Reading
 from numeric.rope.round_numbers import MODEL_ULPS, nice_factor
 from numeric.rope.scaling import default_frequencies, reciprocal_times
@@ -91,11 +95,73 @@ def exact_frequency(
         return +((1 - smooth) * t / s + smooth * t)
 
 
+# The settings issue 24 states: b = 5·10⁵, d = 128, L = 8192, s = 8, low 1, high 4, pair 33.
+CLAIMED = {"dim": 128, "base": 500000.0, "factor": 8.0, "original": 8192, "low": 1.0, "high": 4.0}
+CLAIMED_PAIR = 33
+
+
+def _claims() -> list[Claim]:
+    """Issue 24's Llama 3 numbers at pair 33: Llama 3, transformers' yarn with β_fast = high
+    and β_slow = low, how far apart they are, and Llama 3 against YaRN's paper formula."""
+    d, b, s, L = CLAIMED["dim"], CLAIMED["base"], CLAIMED["factor"], CLAIMED["original"]
+    low, high, i = CLAIMED["low"], CLAIMED["high"], CLAIMED_PAIR
+    llama64 = llama3_frequencies(d, b, s, low, high, L)
+    llama32 = llama3_frequencies(d, b, s, low, high, L, arithmetic="float32")
+    paper64 = yarn_paper_frequencies(d, b, s, L, alpha=low, beta=high)
+    yarn64 = yarn.yarn_frequencies(d, b, s, L, beta_fast=high, beta_slow=low)
+    yarn32 = yarn.yarn_frequencies(d, b, s, L, beta_fast=high, beta_slow=low, arithmetic="float32")
+    llama = exact_frequency(i, d, b, s, low, high, L)
+    yarn_exact = yarn.exact_frequency(i, d, b, s, L, high, low)
+    with mpmath.workdps(DPS + 10):
+        apart = yarn_exact / llama - 1
+        same = max(
+            abs(
+                exact_frequency(j, d, b, s, low, high, L) / yarn_paper(j, d, b, s, L, low, high) - 1
+            )
+            for j in range(d // 2)
+        )
+    same64 = float(np.max(np.abs(llama64 / paper64 - 1)))
+    where = "b = 5·10⁵, d = 128, L = 8192, s = 8"
+    return [
+        claim(
+            "llama3_pair_33",
+            f"Llama 3 θ′ at pair 33 ({where}, low 1, high 4)",
+            "",
+            llama64[i],
+            llama,
+            llama32[i],
+        ),
+        claim(
+            "hf_yarn_pair_33",
+            f"transformers yarn θ′ at pair 33 ({where}, β_fast 4, β_slow 1)",
+            "",
+            yarn64[i],
+            yarn_exact,
+            yarn32[i],
+        ),
+        claim(
+            "hf_yarn_over_llama3_pair_33",
+            "yarn θ′ / Llama 3 θ′ − 1 at pair 33 (stated as 38%)",
+            "0.38",
+            yarn64[i] / llama64[i] - 1,
+            apart,
+        ),
+        claim(
+            "llama3_vs_yarn_paper",
+            f"max over pairs |Llama 3 θ′ / YaRN-paper θ′ (α = low, β = high) − 1| ({where})",
+            "0",
+            same64,
+            same,
+        ),
+    ]
+
+
 class Llama3(ScalingMethod):
     name = rope_type = "llama3"
     label = "Llama 3 scaling"
     short = "Llama 3"
     order = 5
+    bugs = ("llama3_scaling_dropped",)
     keys = ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")
 
     def read(self, reading: Reading) -> dict[str, object]:
@@ -211,6 +277,13 @@ class Llama3(ScalingMethod):
             f"{config.factor:g}); {where}. Models trained with it produce gibberish past about "
             "29K tokens.",
         )
+
+    def figure_curves(self, dim, base, factor, original) -> list[tuple[str, np.ndarray]]:
+        curve = llama3_frequencies(dim, base, factor, 1.0, 4.0, original)
+        return [("Llama 3 (low 1, high 4)", curve)]
+
+    def claims(self) -> list[Claim]:
+        return _claims()
 
 
 METHOD = Llama3()

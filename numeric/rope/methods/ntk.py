@@ -74,5 +74,8 @@ class NtkAware(ScalingMethod):
             found.append(Scaling(self.name, b0, params, model))
         return found
 
+    def figure_curves(self, dim, base, factor, original) -> list[tuple[str, np.ndarray]]:
+        return [(r"NTK-aware, $b' = b\,s^{d/(d-2)}$", ntk_aware_frequencies(dim, base, factor))]
+
 
 METHOD = NtkAware()

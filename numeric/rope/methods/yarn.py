@@ -30,7 +30,10 @@ import mpmath
 import numpy as np
 
 from numeric.rope import exact
+from numeric.rope.claims import Claim, claim
+from numeric.rope.exact import DPS, yarn_paper
 from numeric.rope.method import CacheFit, Scaling, ScalingMethod
+from numeric.rope.papers import yarn_paper_frequencies
 from numeric.rope.parameters import BASE, FACTOR, LENGTH, SCALE, Range, Reading, rotary_dim
 from numeric.rope.round_numbers import MODEL_ULPS, nice_factor
 from numeric.rope.scaling import check_arithmetic, default_frequencies, exponents, power
@@ -207,10 +210,61 @@ def yarn_lengths(low: float, high: float, d: int, b: float, fast=32.0, slow=1.0)
     return (lo, hi) if lo < hi else None
 
 
+# The settings issue 24 states: b = 10⁴, d = 128, L = 4096, s = 16, α = 1, β = 32, pair 38.
+CLAIMED = {
+    "dim": 128,
+    "base": 10000.0,
+    "factor": 16.0,
+    "original": 4096,
+    "alpha": 1.0,
+    "beta": 32.0,
+}
+CLAIMED_PAIR = 38
+
+
+def _claims() -> list[Claim]:
+    """Issue 24's YaRN numbers at pair 38: the code, the paper, and their ratio."""
+    d, b, s, L = CLAIMED["dim"], CLAIMED["base"], CLAIMED["factor"], CLAIMED["original"]
+    i = CLAIMED_PAIR
+    code64 = yarn_frequencies(d, b, s, L, beta_fast=32, beta_slow=1)[i]
+    code32 = yarn_frequencies(d, b, s, L, beta_fast=32, beta_slow=1, arithmetic="float32")[i]
+    paper64 = yarn_paper_frequencies(d, b, s, L, alpha=CLAIMED["alpha"], beta=CLAIMED["beta"])[i]
+    code = exact_frequency(i, d, b, s, L, 32, 1)
+    paper = yarn_paper(i, d, b, s, L, 1, 32)
+    with mpmath.workdps(DPS + 10):
+        ratio = code / paper
+    where = f"pair {i}, b = 10⁴, d = 128, L = 4096, s = 16"
+    return [
+        claim(
+            "yarn_code_pair_38",
+            f"YaRN reference code θ′ ({where}, β_fast 32, β_slow 1)",
+            "1.4800e-3",
+            code64,
+            code,
+            code32,
+        ),
+        claim(
+            "yarn_paper_pair_38",
+            f"YaRN paper §3.2 θ′ ({where}, α 1, β 32)",
+            "4.8661e-4",
+            paper64,
+            paper,
+        ),
+        claim(
+            "yarn_code_over_paper_pair_38",
+            "code θ′ / paper θ′ at pair 38",
+            "3.04",
+            code64 / paper64,
+            ratio,
+        ),
+    ]
+
+
 class Yarn(ScalingMethod):
     name = rope_type = "yarn"
     label = short = "YaRN"
     order = 4
+    bugs = ("yarn_factor_dropped", "yarn_factor_twice")
     keys = (
         "factor",
         "original_max_position_embeddings",
@@ -398,6 +452,24 @@ class Yarn(ScalingMethod):
                 f"{e * e:.6g} (sglang #33558: 1.4852 became 2.2058)",
             )
         return None
+
+    def figure_curves(self, dim, base, factor, original) -> list[tuple[str, np.ndarray]]:
+        """The code with β 32 and 1, the paper's ramp, and the code with β 4 and 1 (what
+        Llama 3's low 1 and high 4 become when read as YaRN)."""
+        return [
+            (r"YaRN, code ($\beta$ 32, 1)", yarn_frequencies(dim, base, factor, original)),
+            (
+                r"YaRN, paper §3.2 ($\alpha$ 1, $\beta$ 32)",
+                yarn_paper_frequencies(dim, base, factor, original),
+            ),
+            (
+                r"YaRN, code ($\beta$ 4, 1)",
+                yarn_frequencies(dim, base, factor, original, beta_fast=4.0, beta_slow=1.0),
+            ),
+        ]
+
+    def claims(self) -> list[Claim]:
+        return _claims()
 
 
 METHOD = Yarn()
