@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from numeric.rope.method import ScalingMethod
-from numeric.rope.methods import by_rope_type, rope_types, scaling_methods
+from numeric.rope.methods import ABSENT, by_rope_type, rope_types, scaling_methods
 from numeric.rope.parameters import BASE, COUNT, FRACTION, HEAD_DIM, LENGTH, Reading
 from numeric.shown import shown
 
@@ -52,7 +52,7 @@ class RopeConfig:
     head_dim: int
     rotary_dim: int
     base: float
-    scaling: str = "default"
+    scaling: str = ABSENT
     max_position_embeddings: int | None = None
     parameters: tuple[tuple[str, object], ...] = ()
 
@@ -115,7 +115,7 @@ def _scaling_dict(config: Mapping, layer_type: str | None) -> tuple[Mapping, str
 
 
 def _method(rope: Mapping, where: str) -> ScalingMethod:
-    kind = rope.get("rope_type", rope.get("type", "default"))
+    kind = rope.get("rope_type", rope.get("type", ABSENT))
     found = by_rope_type(kind) if isinstance(kind, str) else None
     if found is None:
         field = f"{where}.{'rope_type' if 'rope_type' in rope else 'type'}"

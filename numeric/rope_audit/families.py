@@ -25,7 +25,7 @@ import numpy as np
 
 from numeric.rope.config import RopeConfig
 from numeric.rope.method import CacheFit, Scaling
-from numeric.rope.methods import by_name, scaling_methods
+from numeric.rope.methods import by_name, no_scaling, scaling_methods
 from numeric.rope.parameters import BASE
 from numeric.rope.round_numbers import MODEL_ULPS, misfit, rounded_misfit
 from numeric.rope.scaling import default_frequencies
@@ -122,7 +122,5 @@ def _plain_or_custom(fit: CacheFit) -> Scaling:
         model = default_frequencies(fit.d, fitted)
         m = misfit(fit.theta, fit.bound, model)
         if m <= 1:
-            return Scaling(
-                by_name("default").name, fitted, {"base_is_round": False}, model, misfit=m
-            )  # type: ignore[union-attr]
+            return Scaling(no_scaling().name, fitted, {"base_is_round": False}, model, misfit=m)  # type: ignore[union-attr]
     return Scaling("custom", None, {}, None)

@@ -408,8 +408,6 @@ def audit_source(
     structure_classes = STRUCTURE_CLASSES
     sound = not faults and accuracy.sound
     scaling_json = scaling.to_json()
-    if scaling_json["type"] == "default":
-        scaling_json["type"] = "none"
     return RopeAudit(
         kind="rope",
         source=kind,

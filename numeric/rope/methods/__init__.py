@@ -8,8 +8,8 @@ instead of naming methods.
 ['none', 'linear', 'dynamic', 'ntk', 'yarn']
 >>> rope_types()[:4]
 ('default', 'linear', 'dynamic', 'yarn')
->>> by_name("default").name, by_rope_type("default").label
-('none', 'no scaling')
+>>> no_scaling().name, no_scaling().rope_type, by_name("none").label
+('none', 'default', 'no scaling')
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ import pkgutil
 from functools import cache
 
 from numeric.rope.method import ScalingMethod
+
+ABSENT = "default"  # the rope_type transformers reads when a configuration writes none
 
 
 @cache
@@ -46,3 +48,10 @@ def by_rope_type(kind: str) -> ScalingMethod | None:
 def by_name(name: str) -> ScalingMethod | None:
     """The method of this audit name (or rope_type), or None (for "custom")."""
     return next((m for m in scaling_methods() if name in (m.name, m.rope_type)), None)
+
+
+def no_scaling() -> ScalingMethod:
+    """The method a configuration without a rope_type names: the default frequencies."""
+    found = by_rope_type(ABSENT)
+    assert found is not None, "numeric/rope/methods has no default method"
+    return found
