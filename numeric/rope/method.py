@@ -136,6 +136,11 @@ class ScalingMethod:
         """θ′_i as an mpmath number at 50 digits, written apart from frequencies."""
         raise NotImplementedError(f"{self.name} has no exact reference")
 
+    def property_rows(self, at) -> list[list]:
+        """This method's rows of the rope_scaling twin: each property its source states,
+        measured on the grid of numeric.rope.properties (at: its Sampling of positions)."""
+        return []
+
     def claims(self) -> list:
         """The numbers published about this method (numeric.rope.claims.Claim), recomputed."""
         return []

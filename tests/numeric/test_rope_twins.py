@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -67,12 +69,10 @@ def test_scaling_twin_passes_small():
 
 
 def _scaling_with(monkeypatch, method: str, **replaced):
-    """rope_scaling's view of one method's module with some functions replaced."""
-    real = getattr(rope_scaling, method)
-    fake = type(real)(f"{method}_variant")
-    fake.__dict__.update(real.__dict__)
-    fake.__dict__.update(replaced)
-    monkeypatch.setattr(rope_scaling, method, fake)
+    """One method's file with some of its functions replaced, as its twin rows see them."""
+    module = importlib.import_module(f"numeric.rope.methods.{method}")
+    for name, value in replaced.items():
+        monkeypatch.setattr(module, name, value)
 
 
 def _failing(table) -> list[str]:
@@ -83,7 +83,7 @@ def test_scaling_twin_fails_when_yarn_ramps_the_wrong_way(monkeypatch):
     _scaling_with(
         monkeypatch,
         "yarn",
-        yarn_frequencies=lambda *a, **k: yarn.yarn_frequencies(*a, **k)[::-1].copy(),
+        yarn_frequencies=lambda *a, real=yarn.yarn_frequencies, **k: real(*a, **k)[::-1].copy(),
     )
     failing = _failing(rope_scaling.rope_scaling_table(samples=16, max_position=5000))
     assert any("YaRN (code): θ′_i falls with i" in f for f in failing)

@@ -22,6 +22,7 @@ import mpmath
 import numpy as np
 
 from numeric.rope import exact
+from numeric.rope import properties as twin
 from numeric.rope.method import CacheFit, Scaling, ScalingMethod
 from numeric.rope.parameters import BASE, FACTOR, LENGTH, MAX_LENGTH, SEQ_LEN, Reading, rotary_dim
 from numeric.rope.scaling import check_arithmetic, geometric
@@ -111,6 +112,64 @@ def exact_base(b: float, s: float, d: int, seq_len: int, length: int) -> mpmath.
         )
 
 
+def _property_rows(at: twin.Sampling) -> list[list]:
+    """This method's rows of the rope_scaling twin (numeric.rope.properties)."""
+    at_l = at_l32 = 0.0
+    steps = 0.0
+    vllm = math.inf
+    for d, b, s, length in twin.grid():
+        at_l = max(at_l, abs(dynamic_ntk_base(b, s, d, length, length) / b - 1))
+        at_l32 = max(
+            at_l32,
+            abs(dynamic_ntk_base(b, s, d, length, length, arithmetic="float32") / b - 1),
+        )
+        e = d / (d - 2)
+        ls = np.arange(length, 8 * length)
+        bases = np.array([dynamic_ntk_base(b, s, d, int(l), length) for l in ls[::97]])
+        grown = s * (ls[::97] + 1) / length - (s - 1)
+        # Mean value theorem: a step of 1 in l moves the base by at most b·e·(s/L)·g(l+1)^(e−1).
+        slope = b * e * (s / length) * grown ** (e - 1)
+        nxt = np.array([dynamic_ntk_base(b, s, d, int(l) + 1, length) for l in ls[::97]])
+        steps = max(steps, float(np.max(np.abs(nxt - bases) / slope)))
+        vllm = min(vllm, vllm_41236_dynamic_base(b, s, d) / b - 1)
+    near = 0.0
+    d, b, s, length = 128, 10000.0, 8.0, 4096
+    with mpmath.workdps(exact.DPS):
+        e = mpmath.mpf(d) / (d - 2)
+        for k in range(3, 13):
+            eps = mpmath.mpf(10) ** -k
+            value = exact_base(b, s, d, length * (1 + eps), length)
+            # Mean value theorem: (B(L(1+ε)) − b)/(b·ε) <= e·s·(1 + s·ε)^(e−1), tending to e·s.
+            near = max(near, float((value - b) / b / eps / (e * s * (1 + s * eps) ** (e - 1))))
+    cases = f"{twin.cases()} settings"
+    return [
+        twin.row("dynamic NTK", "base at l = L equals b (relative), float64", cases, at_l, 0.0),
+        twin.row("dynamic NTK", "same, float32 forward path", cases, at_l32, 0.0),
+        twin.row(
+            "dynamic NTK",
+            "steps in l within the derivative bound (ratio)",
+            f"{cases}, l in [L, 8L)",
+            steps,
+            1 + 1e-9,
+        ),
+        twin.row(
+            "dynamic NTK",
+            "(base(L(1+ε)) − b)/(b·ε) within its limit (ratio), mpmath",
+            "ε = 1e-3 … 1e-12, d 128, s 8",
+            near,
+            1.0,
+        ),
+        twin.row(
+            "dynamic NTK",
+            "vLLM #41236's constant b·(s²−s+1)^(d/(d−2)) = base at l = L (min relative gap)",
+            cases,
+            vllm,
+            64 * twin.U,
+            "refuted",
+        ),
+    ]
+
+
 class Dynamic(ScalingMethod):
     name = rope_type = "dynamic"
     label = "dynamic NTK"
@@ -192,6 +251,9 @@ class Dynamic(ScalingMethod):
         length = int(factor * original)
         curve = dynamic_ntk_frequencies(dim, base, factor, length, original)
         return [(f"dynamic NTK at $l = sL$ = {length}", curve)]
+
+    def property_rows(self, at: twin.Sampling) -> list[list]:
+        return _property_rows(at)
 
 
 METHOD = Dynamic()

@@ -19,6 +19,7 @@ import mpmath
 import numpy as np
 
 from numeric.rope import exact
+from numeric.rope import properties as twin
 from numeric.rope.method import CacheFit, Scaling, ScalingMethod
 from numeric.rope.parameters import FACTOR, Reading
 from numeric.rope.round_numbers import nice_factor
@@ -32,6 +33,32 @@ def linear_frequencies(
     factor = FACTOR.check(factor, "factor")
     theta = default_frequencies(dim, base, arithmetic=arithmetic)
     return theta / theta.dtype.type(factor)
+
+
+def _property_rows(at: twin.Sampling) -> list[list]:
+    """This method's rows of the rope_scaling twin (numeric.rope.properties)."""
+    theta = default_frequencies(128, 10000.0)
+    worst = bound = 0.0
+    for s in twin.FACTORS:
+        scaled = linear_frequencies(128, 10000.0, s)
+        for a in range(0, at.max_position, 8192):
+            m = np.arange(a, min(a + 8192, at.max_position), dtype=np.float64)[:, None]
+            by_frequency, by_position = m * scaled, (m / s) * theta
+            gap = max(
+                float(np.abs(np.cos(by_frequency) - np.cos(by_position)).max()),
+                float(np.abs(np.sin(by_frequency) - np.sin(by_position)).max()),
+            )
+            worst = max(worst, gap)
+            bound = max(bound, 6 * twin.U * float(by_position.max()) + 4 * twin.U)
+    return [
+        twin.row(
+            "linear",
+            "R(m·θ/s) = R((m/s)·θ): cos, sin",
+            f"s ∈ {twin.FACTORS}, every m < {at.max_position}, d = 128",
+            worst,
+            bound,
+        )
+    ]
 
 
 class Linear(ScalingMethod):
@@ -71,6 +98,9 @@ class Linear(ScalingMethod):
 
     def figure_curves(self, dim, base, factor, original) -> list[tuple[str, np.ndarray]]:
         return [("linear (position interpolation)", linear_frequencies(dim, base, factor))]
+
+    def property_rows(self, at: twin.Sampling) -> list[list]:
+        return _property_rows(at)
 
 
 METHOD = Linear()

@@ -26,7 +26,8 @@ import mpmath
 import numpy as np
 
 from numeric.rope import exact
-from numeric.rope.claims import Claim, claim
+from numeric.rope import properties as twin
+from numeric.rope.claims import Claim, claim, rope_claims
 from numeric.rope.exact import DPS, yarn_paper
 from numeric.rope.method import CacheFit, Scaling, ScalingMethod
 from numeric.rope.methods import yarn
@@ -152,6 +153,41 @@ def _claims() -> list[Claim]:
             "0",
             same64,
             same,
+        ),
+    ]
+
+
+def _property_rows(at: twin.Sampling) -> list[list]:
+    """This method's rows of the rope_scaling twin (numeric.rope.properties)."""
+    same = bound = 0.0
+    for d, b, s, length in twin.grid():
+        for low, high in ((1.0, 4.0), (1.0, 2.0), (2.0, 8.0)):
+            llama = llama3_frequencies(d, b, s, low, high, length)
+            paper = yarn_paper_frequencies(d, b, s, length, alpha=low, beta=high)
+            gap = float(np.max(np.abs(llama / paper - 1)))
+            # smooth = (L/λ − low)/(high − low) is within ~4u·high/(high − low) of its value,
+            # and θ′/θ = 1/s + smooth·(1 − 1/s) >= 1/s turns that into up to s times as much.
+            tolerance = 8 * twin.U * (1 + s * (1 + high / (high - low)))
+            if gap / tolerance >= same / max(bound, 1e-300):
+                same, bound = gap, tolerance
+    claims = {c.name: c for c in rope_claims()}
+    apart = claims["hf_yarn_over_llama3_pair_33"]
+    exactly = claims["llama3_vs_yarn_paper"]
+    return [
+        twin.row(
+            "Llama 3",
+            "= YaRN paper with α = low, β = high, no temperature (relative)",
+            f"{3 * twin.cases()} settings (low, high) ∈ (1, 4), (1, 2), (2, 8); worst against its bound; mpmath at b 5e5, d 128, L 8192, s 8: {float(exactly.exact):.3g}",
+            same,
+            bound,
+        ),
+        twin.row(
+            "Llama 3",
+            "= transformers' yarn with β_fast = high, β_slow = low, at pair 33: yarn/llama3 − 1",
+            f"b 5e5, d 128, L 8192, s 8 (mpmath {float(apart.exact):.10g})",
+            apart.float64,
+            16 * twin.U,
+            "refuted",
         ),
     ]
 
@@ -284,6 +320,9 @@ class Llama3(ScalingMethod):
 
     def claims(self) -> list[Claim]:
         return _claims()
+
+    def property_rows(self, at: twin.Sampling) -> list[list]:
+        return _property_rows(at)
 
 
 METHOD = Llama3()

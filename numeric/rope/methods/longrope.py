@@ -26,6 +26,7 @@ import mpmath
 import numpy as np
 
 from numeric.rope import exact
+from numeric.rope import properties as twin
 from numeric.rope.method import CacheFit, Scaling, ScalingMethod
 from numeric.rope.parameters import BASE, SCALE, Range, Reading, rotary_dim
 from numeric.rope.scaling import check_arithmetic, default_frequencies, exponents, power
@@ -71,6 +72,37 @@ def longrope_attention_factor(
     if factor <= 1.0:
         return 1.0
     return math.sqrt(1 + math.log(factor) / math.log(original))
+
+
+def _property_rows(at: twin.Sampling) -> list[list]:
+    """This method's rows of the rope_scaling twin (numeric.rope.properties)."""
+    rng = np.random.default_rng(2)
+    worst = factor_gap = 0.0
+    for d, b, s, length in twin.grid():
+        rescale = 1 + 40 * rng.random(d // 2)
+        theta = default_frequencies(d, b)
+        worst = max(
+            worst,
+            float(np.max(np.abs(longrope_frequencies(d, b, rescale) / (theta / rescale) - 1))),
+        )
+        stated = math.sqrt(1 + math.log(s) / math.log(length))
+        factor_gap = max(factor_gap, abs(longrope_attention_factor(s, length) / stated - 1))
+    return [
+        twin.row(
+            "LongRoPE",
+            "θ′_i = θ_i/λ_i (relative)",
+            f"{twin.cases()} settings, random λ in [1, 41)",
+            worst,
+            8 * twin.U,
+        ),
+        twin.row(
+            "LongRoPE",
+            "attention factor = √(1 + ln s / ln L) (relative)",
+            f"{twin.cases()} settings",
+            factor_gap,
+            4 * twin.U,
+        ),
+    ]
 
 
 class LongRope(ScalingMethod):
@@ -152,6 +184,9 @@ class LongRope(ScalingMethod):
 
     def cache_attention(self, found: Scaling) -> tuple[float, str] | None:
         return None
+
+    def property_rows(self, at: twin.Sampling) -> list[list]:
+        return _property_rows(at)
 
 
 METHOD = LongRope()

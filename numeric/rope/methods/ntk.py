@@ -17,10 +17,11 @@ import mpmath
 import numpy as np
 
 from numeric.rope import exact
+from numeric.rope import properties as twin
 from numeric.rope.method import CacheFit, Scaling, ScalingMethod
 from numeric.rope.parameters import BASE, FACTOR, rotary_dim
 from numeric.rope.round_numbers import nice_factor
-from numeric.rope.scaling import check_arithmetic, geometric
+from numeric.rope.scaling import check_arithmetic, default_frequencies, geometric
 
 _MOST = 1000.0  # the largest factor the audit reads from a cache
 
@@ -39,6 +40,36 @@ def ntk_aware_frequencies(
 ) -> np.ndarray:
     """θ′_i = b′^(−2i/d) with b′ = ntk_aware_base(base, factor, dim)."""
     return geometric(dim, ntk_aware_base(base, factor, dim), check_arithmetic(arithmetic))
+
+
+def _property_rows(at: twin.Sampling) -> list[list]:
+    """This method's rows of the rope_scaling twin (numeric.rope.properties)."""
+    first = last = formula = outside = falling = exactly = 0.0
+    falling = -math.inf
+    for d, b, s, _ in twin.grid():
+        theta = default_frequencies(d, b)
+        new = ntk_aware_frequencies(d, b, s)
+        ratio = new / theta
+        i = np.arange(d // 2)
+        first = max(first, abs(new[0] - theta[0]))
+        last = max(last, abs(new[-1] / (theta[-1] / s) - 1))
+        formula = max(formula, float(np.max(np.abs(ratio / s ** (-2 * i / (d - 2)) - 1))))
+        outside = max(outside, float(np.max(np.maximum(1 / s - ratio, ratio - 1) * s)))
+        falling = max(falling, twin.falling(ratio))
+        exactly = max(exactly, float(np.max(np.abs(new / (theta / s) - 1))))
+    cases = f"{twin.cases()} settings"
+    return [
+        twin.row("NTK-aware", "θ′_0 = θ_0", cases, first, 0.0),
+        twin.row("NTK-aware", "θ′_{d/2−1} = θ_{d/2−1}/s (relative)", cases, last, 64 * twin.U),
+        twin.row("NTK-aware", "θ′_i/θ_i = s^(−2i/(d−2)) (relative)", cases, formula, 64 * twin.U),
+        twin.row(
+            "NTK-aware", "1/s <= θ′_i/θ_i <= 1 (excess, relative)", cases, outside, 64 * twin.U
+        ),
+        twin.row("NTK-aware", "θ′_i/θ_i falls with i: max (next/this − 1)", cases, falling, 0.0),
+        twin.row(
+            "NTK-aware", "θ′_i = θ_i/s for all i (relative)", cases, exactly, 64 * twin.U, "refuted"
+        ),
+    ]
 
 
 class NtkAware(ScalingMethod):
@@ -76,6 +107,9 @@ class NtkAware(ScalingMethod):
 
     def figure_curves(self, dim, base, factor, original) -> list[tuple[str, np.ndarray]]:
         return [(r"NTK-aware, $b' = b\,s^{d/(d-2)}$", ntk_aware_frequencies(dim, base, factor))]
+
+    def property_rows(self, at: twin.Sampling) -> list[list]:
+        return _property_rows(at)
 
 
 METHOD = NtkAware()

@@ -23,6 +23,7 @@ linear in i between; the ramp's ends are what the cache fixes.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 
@@ -30,10 +31,12 @@ import mpmath
 import numpy as np
 
 from numeric.rope import exact
-from numeric.rope.claims import Claim, claim
+from numeric.rope import properties as twin
+from numeric.rope.apply import apply_rope
+from numeric.rope.claims import Claim, claim, rope_claims
 from numeric.rope.exact import DPS, yarn_paper
 from numeric.rope.method import CacheFit, Scaling, ScalingMethod
-from numeric.rope.papers import yarn_paper_frequencies
+from numeric.rope.papers import yarn_paper_frequencies, yarn_paper_ramp
 from numeric.rope.parameters import BASE, FACTOR, LENGTH, SCALE, Range, Reading, rotary_dim
 from numeric.rope.round_numbers import MODEL_ULPS, nice_factor
 from numeric.rope.scaling import check_arithmetic, default_frequencies, exponents, power
@@ -260,6 +263,109 @@ def _claims() -> list[Claim]:
     ]
 
 
+def _property_rows(at: twin.Sampling) -> list[list]:
+    """This method's rows of the rope_scaling twin (numeric.rope.properties)."""
+    rows = []
+    for arithmetic, u in (("float64", twin.U), ("float32", twin.U32)):
+        within = falling = -math.inf
+        steps = 0.0
+        for (d, b, s, length), (fast, slow) in itertools.product(
+            twin.grid(), ((32.0, 1.0), (4.0, 1.0))
+        ):
+            theta = default_frequencies(d, b, arithmetic=arithmetic).astype(np.float64)
+            new = yarn_frequencies(
+                d, b, s, length, beta_fast=fast, beta_slow=slow, arithmetic=arithmetic
+            ).astype(np.float64)
+            within = max(within, float(np.max(np.maximum(theta / s - new, new - theta) / theta)))
+            falling = max(falling, twin.falling(new))
+            low, high = yarn_correction_range(fast, slow, d, b, length, truncate=True)
+            ramp = yarn_ramp(low, high, d // 2, arithmetic=arithmetic).astype(np.float64)
+            steps = max(
+                steps, float(np.max(np.abs(np.diff(ramp)))) * (high - low if high > low else 1)
+            )
+            # Each ramp value is within u of its real value, so a step is within 3u of 1/(high − low).
+            step_bound = 1 + 3 * u * max(twin.DIMS)
+        cases = f"{2 * twin.cases()} settings (β 32/1 and 4/1), {arithmetic}"
+        rows += [
+            twin.row(
+                "YaRN (code)", "θ_i/s <= θ′_i <= θ_i (excess, relative)", cases, within, 4 * u
+            ),
+            twin.row("YaRN (code)", "θ′_i falls with i: max (next/this − 1)", cases, falling, 0.0),
+            twin.row(
+                "YaRN (code)",
+                "ramp steps between pairs ≤ 1/(high − low): no jump at the ends (ratio)",
+                cases,
+                steps,
+                step_bound,
+            ),
+        ]
+    jump = 0.0
+    falling = -math.inf
+    for d, b, s, length in twin.grid():
+        new = yarn_paper_frequencies(d, b, s, length)
+        falling = max(falling, twin.falling(new))
+        for edge in (1.0, 32.0):
+            for eps in (1e-3, 1e-6, 1e-9):
+                below, above = yarn_paper_ramp(np.array([edge - eps, edge + eps]), 1.0, 32.0)
+                jump = max(jump, abs(above - below) / (2 * eps / 31))
+    cases = f"{twin.cases()} settings"
+    rows += [
+        twin.row(
+            "YaRN (paper)",
+            "γ continuous at r = α, β: |γ(r+ε) − γ(r−ε)| / (2ε/(β−α))",
+            "ε = 1e-3, 1e-6, 1e-9",
+            jump,
+            1 + 1e-6,
+        ),
+        twin.row("YaRN (paper)", "θ′_i falls with i: max (next/this − 1)", cases, falling, 0.0),
+    ]
+    # cos and sin scaled by the attention factor m scale every logit by m².
+    rng = np.random.default_rng(1)
+    freqs = yarn_frequencies(128, 10000.0, 16.0, 4096)
+    m = yarn_attention_factor(16.0)
+    at_m, at_n = at.m, at.n
+    samples = len(at_m)
+    q, k = rng.standard_normal((samples, 128)), rng.standard_normal((samples, 128))
+    plain = np.einsum("nd,nd->n", apply_rope(q, at_m, freqs), apply_rope(k, at_n, freqs))
+    scaled = np.einsum(
+        "nd,nd->n",
+        apply_rope(q, at_m, freqs, attention_factor=m),
+        apply_rope(k, at_n, freqs, attention_factor=m),
+    )
+    norms = np.linalg.norm(q, axis=1) * np.linalg.norm(k, axis=1)
+    cases = f"{samples} (m, n) below {at.max_position}, s = 16, factor {m:.6f}"
+    rows += [
+        twin.row(
+            "YaRN",
+            "cos, sin × m ⇒ logits × m²: |scaled − m²·plain| / (m²‖q‖‖k‖)",
+            cases,
+            np.max(np.abs(scaled - m * m * plain) / (m * m * norms)),
+            2 * (48 + 128) * twin.U,
+        ),
+        twin.row(
+            "YaRN",
+            "logits × m: |scaled − m·plain| / (m²‖q‖‖k‖)",
+            cases,
+            np.max(np.abs(scaled - m * plain) / (m * m * norms)),
+            2 * (48 + 128) * twin.U,
+            "refuted",
+        ),
+    ]
+    claims = {c.name: c for c in rope_claims()}
+    code, paper = claims["yarn_code_pair_38"], claims["yarn_paper_pair_38"]
+    rows.append(
+        twin.row(
+            "YaRN",
+            "paper §3.2 = code at pair 38: code/paper − 1",
+            f"b 1e4, d 128, L 4096, s 16: code {code.float64:.5g} (mpmath {float(code.exact):.10g}), paper {paper.float64:.5g} (mpmath {float(paper.exact):.10g})",
+            code.float64 / paper.float64 - 1,
+            16 * twin.U,
+            "refuted",
+        )
+    )
+    return rows
+
+
 class Yarn(ScalingMethod):
     name = rope_type = "yarn"
     label = short = "YaRN"
@@ -470,6 +576,9 @@ class Yarn(ScalingMethod):
 
     def claims(self) -> list[Claim]:
         return _claims()
+
+    def property_rows(self, at: twin.Sampling) -> list[list]:
+        return _property_rows(at)
 
 
 METHOD = Yarn()
