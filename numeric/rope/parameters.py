@@ -56,9 +56,11 @@ class Range:
         """Whether value is a number of the right kind inside the range (bools are not numbers)."""
         if isinstance(value, bool | np.bool_):
             return False
+        if isinstance(value, np.integer | np.floating):
+            value = value.item()  # compared as a Python number: np.float32 vs 1e100 would overflow
         if isinstance(value, Integral):
             pass  # compared exactly, however large
-        elif self.integer or not isinstance(value, float | np.floating) or not math.isfinite(value):
+        elif self.integer or not isinstance(value, float) or not math.isfinite(value):
             return False
         above = value > self.low if self.open_low else value >= self.low
         return bool(above and value <= self.high)

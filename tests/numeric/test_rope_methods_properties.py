@@ -52,6 +52,12 @@ HOSTILE = st.sampled_from(
         [],
         {},
         {"a": 1},
+        np.float32(3e38),
+        np.float32(16.0),
+        np.float64(np.nan),
+        np.int64(-5),
+        np.int64(2**62),
+        np.bool_(True),
     ]
 )
 NUMBER = st.one_of(

@@ -17,6 +17,10 @@ number in (0, 2**20].
 Recognised in a cache by the ratio θ′_i/θ_i: 1 on the fast pairs, 1/s on the slow ones and
 linear in i between; the ramp's ends are what the cache fixes.
 
+One file because it is one method, and a scaling method is one file (numeric.rope.methods):
+its NumPy map and helpers, its exact reference, its reading, how the audit recognises it and
+names its two attention bugs, its published numbers and its twin rows are all YaRN's.
+
 >>> yarn_correction_range(32, 1, 128, 10000.0, 4096, truncate=True)
 (20, 46)
 """
