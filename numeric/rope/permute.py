@@ -21,16 +21,19 @@ from numbers import Integral
 import numpy as np
 from numpy.typing import ArrayLike
 
+from numeric.rope.parameters import MAX_HEAD_DIM
+from numeric.shown import shown
+
 
 def rotate_half_order(head_dim: int) -> np.ndarray:
     """P as a gather: (P·x)[j] = x[order[j]], i.e. order = [0, 2, 4, …, 1, 3, 5, …]."""
     if (
         not isinstance(head_dim, Integral)
         or isinstance(head_dim, bool)
-        or head_dim < 2
+        or not 2 <= head_dim <= MAX_HEAD_DIM
         or head_dim % 2
     ):
-        raise ValueError(f"head_dim must be an even integer >= 2, got {head_dim!r}")
+        raise ValueError(f"head_dim must be an even integer in [2, 2**16], got {shown(head_dim)}")
     return np.concatenate([np.arange(0, head_dim, 2), np.arange(1, head_dim, 2)])
 
 

@@ -13,6 +13,8 @@ import pytest
 
 from numeric.rope import rope_config, rope_frequencies
 from numeric.rope.methods import dynamic, llama3, ntk, yarn
+from numeric.rope.permute import rotate_half_order
+from numeric.rope.scaling import default_frequencies
 from numeric.rope_audit.config_file import read_config
 
 
@@ -121,6 +123,8 @@ def test_configs_out_of_range_are_refused_where_read(config, message):
             lambda: yarn.yarn_attention_factor(math.e, mscale=1.0, mscale_all_dim=-10),
             r"mscale_all_dim must be",
         ),
+        (lambda: rotate_half_order(2**40), r"head_dim must be an even integer in \[2, 2\*\*16\]"),
+        (lambda: default_frequencies(2**40, 1e4), r"dim \(the rotary width\) must be"),
         (
             lambda: llama3.llama3_frequencies(128, 5e5, 8.0, 0, 4.0, 8192),
             r"low_freq_factor must be .*got 0",
@@ -132,6 +136,7 @@ def test_configs_out_of_range_are_refused_where_read(config, message):
     ],
 )
 def test_helpers_check_their_ranges(call, message):
+    """Each call is one of the issue's crashes, or a size that would allocate without bound."""
     with pytest.raises(ValueError, match=message):
         call()
 
