@@ -222,3 +222,21 @@ def test_bad_configs_name_the_field(config, message):
 def test_a_config_must_be_a_mapping():
     with pytest.raises(TypeError, match="config must be a dict"):
         rope_config('{"head_dim": 64}')  # type: ignore[arg-type]
+
+
+def test_a_method_reads_its_own_keys_and_the_others_read_as_none():
+    c = rope_config(LLAMA3)
+    assert (c.factor, c.low_freq_factor, c.beta_fast, c.short_factor) == (8.0, 1.0, None, None)
+    assert c.method.label == "Llama 3 scaling"
+    with pytest.raises(AttributeError, match="RopeConfig has no field 'not_a_key'"):
+        _ = c.not_a_key
+    # A key of the configuration that its method does not read is not kept.
+    yarn_keys = rope_config(
+        {
+            "head_dim": 64,
+            "max_position_embeddings": 8192,
+            "rope_scaling": {"rope_type": "yarn", "factor": 2.0, "low_freq_factor": 1.0},
+        }
+    )
+    assert yarn_keys.low_freq_factor is None and yarn_keys.beta_fast == 32.0
+    assert {k for k, _ in yarn_keys.parameters} == set(yarn_keys.method.keys)
