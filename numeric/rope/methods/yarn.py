@@ -81,8 +81,8 @@ def yarn_ramp(low: float, high: float, pairs: int, *, arithmetic: str = "float64
     the pair index (high is nudged by 0.001 when it equals low, as in the library). low and
     high finite, pairs an integer in [1, 2**15]."""
     dtype = check_arithmetic(arithmetic)
-    for name, value in (("low", low), ("high", high)):
-        Range(-1e300, 1e300).check(value, name)
+    ends = Range(-1e300, 1e300)
+    low, high = ends.check(low, "low"), ends.check(high, "high")  # Python floats from here
     pairs = int(Range(1, 2**15, integer=True).check(pairs, "pairs"))
     if low == high:
         high += 0.001
