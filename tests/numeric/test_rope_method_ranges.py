@@ -8,7 +8,9 @@ exception named in its comment.
 from __future__ import annotations
 
 import math
+import warnings
 
+import numpy as np
 import pytest
 
 from numeric.rope import rope_config, rope_frequencies
@@ -180,3 +182,12 @@ def test_a_long_value_is_cut_short_in_the_error():
         ValueError, match=r"rope_type must be one of .*got 'xxxx.*\(100002 characters\)$"
     ):
         rope_config({"head_dim": 8, "rope_scaling": {"rope_type": "x" * 100_000}})
+
+
+def test_a_float32_ramp_end_near_its_largest_value_warns_nothing():
+    # Found by the slow property test: high − low of a np.float32 low stayed float32 (NEP 50)
+    # and overflowed in a cast, a NumPy warning reaching the caller.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ramp = yarn.yarn_ramp(np.float32(3e38), 3.4028235677973366e38, 8)
+    assert ramp.tolist() == [0.0] * 8
