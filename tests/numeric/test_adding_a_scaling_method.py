@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HOWTO = ROOT / "docs" / "how-to" / "add-a-scaling-method.md"
 PROPERTIES = "tests/numeric/test_rope_methods_properties.py"
 
