@@ -77,7 +77,7 @@ class RopeConfig:
         found = by_rope_type(self.scaling)
         if found is None:
             raise ValueError(
-                f"scaling must be one of {', '.join(rope_types())}, got {self.scaling!r}"
+                f"scaling must be one of {', '.join(rope_types())}, got {shown(self.scaling)}"
             )
         return found
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from numeric.rope.parameters import BASE, rotary_dim
+from numeric.shown import shown
 
 ARITHMETICS = ("float64", "float32")
 
@@ -33,7 +34,7 @@ ARITHMETICS = ("float64", "float32")
 def check_arithmetic(value: object) -> np.dtype:
     """The dtype of arithmetic "float64" or "float32", else raise ValueError."""
     if value not in ARITHMETICS:
-        raise ValueError(f"arithmetic must be 'float64' or 'float32', got {value!r}")
+        raise ValueError(f"arithmetic must be 'float64' or 'float32', got {shown(value)}")
     return np.dtype(np.float64 if value == "float64" else np.float32)
 
 

@@ -38,6 +38,7 @@ from numeric.rope_audit.one_array import one_array_rotations
 from numeric.rope_audit.positions import fit_offset, read_positions
 from numeric.rope_audit.result import Finding, RopeAudit
 from numeric.rope_audit.source import CacheSource, cache_source
+from numeric.shown import shown
 from numeric.table_audit.precision import rounding_bound
 
 CONVENTIONS = ("rotate_half", "interleaved")
@@ -77,7 +78,7 @@ class Consumer:
 
 def check_convention(value: object) -> str | None:
     if value is not None and value not in CONVENTIONS:
-        raise ValueError(f"convention must be 'rotate_half' or 'interleaved', got {value!r}")
+        raise ValueError(f"convention must be 'rotate_half' or 'interleaved', got {shown(value)}")
     return value  # type: ignore[return-value]
 
 

@@ -191,3 +191,21 @@ def test_a_float32_ramp_end_near_its_largest_value_warns_nothing():
         warnings.simplefilter("error")
         ramp = yarn.yarn_ramp(np.float32(3e38), 3.4028235677973366e38, 8)
     assert ramp.tolist() == [0.0] * 8
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"head_dim": 64, "rope_interleave": [0] * 200_000},
+        {"head_dim": [64] * 200_000},
+        {"head_dim": 64, "rope_theta": "9" * 100_000},
+        {
+            "head_dim": 64,
+            "rope_scaling": {"rope_type": "yarn", "factor": 2.0, "truncate": [1] * 10**5},
+        },
+    ],
+)
+def test_the_audits_config_reading_cuts_long_values_short(config):
+    with pytest.raises(ValueError) as caught:
+        read_config(config)
+    assert len(str(caught.value)) < 200

@@ -44,6 +44,7 @@ from numeric.rope.papers import yarn_paper_frequencies, yarn_paper_ramp
 from numeric.rope.parameters import BASE, FACTOR, LENGTH, SCALE, Range, Reading, rotary_dim
 from numeric.rope.round_numbers import MODEL_ULPS, nice_factor
 from numeric.rope.scaling import check_arithmetic, default_frequencies, exponents, power
+from numeric.shown import shown
 
 BETA = Range(2.0**-20, 2.0**20)  # beta_fast, beta_slow: turns over the original length
 MSCALE = Range(0.0, 2.0**20)  # mscale, mscale_all_dim
@@ -110,7 +111,7 @@ def yarn_frequencies(
     dim = rotary_dim(dim)
     base, factor = BASE.check(base, "base"), FACTOR.check(factor, "factor")
     if not isinstance(truncate, bool):
-        raise ValueError(f"truncate must be True or False, got {truncate!r}")
+        raise ValueError(f"truncate must be True or False, got {shown(truncate)}")
     low, high = yarn_correction_range(
         beta_fast, beta_slow, dim, base, original_max_position_embeddings, truncate=truncate
     )
@@ -391,7 +392,9 @@ class Yarn(ScalingMethod):
         original = reading.original_length(self.name)
         truncate = reading.rope.get("truncate", True)
         if not isinstance(truncate, bool):
-            raise ValueError(f"{reading.name('truncate')} must be true or false, got {truncate!r}")
+            raise ValueError(
+                f"{reading.name('truncate')} must be true or false, got {shown(truncate)}"
+            )
         # transformers reads `rope_parameters_dict.get("beta_fast") or 32`: null means 32.
         fast = reading.optional("beta_fast", BETA)
         slow = reading.optional("beta_slow", BETA)
