@@ -39,8 +39,8 @@ import numeric  # noqa: E402
 import proofs  # noqa: E402
 from proofs import registry  # noqa: E402
 from proofs.cli.main import main  # noqa: E402
-from proofs.definitions import POS, K  # noqa: E402
 from proofs.engine.parse import parse_expression  # noqa: E402
+from proofs.theorems.sinusoidal.definitions import POS, K  # noqa: E402
 
 DOC = ROOT / "docs" / "input-errors.md"
 NAN, INF = math.nan, math.inf
@@ -79,6 +79,8 @@ def cli_rows() -> list[Row]:
         "pe-proofs prove --d-model x",
         "pe-proofs prove --d-model 1e3",
         "pe-proofs prove --d-model 65538",
+        "pe-proofs prove --module 12",
+        "pe-proofs prove --module sinusoidal",
         "pe-proofs prove --jobs 65",
         "pe-proofs prove --jobs two",
         "pe-proofs prove --d-model",
@@ -203,6 +205,7 @@ def cli_rows() -> list[Row]:
         # audit: RoPE caches and configs
         "pe-proofs audit $TMP/audit/paper.npy $TMP/audit/zeros.npy $TMP/audit/zeros.npy",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/missing.json",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/ntk.json",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/nan.json",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/huge.json",
@@ -242,9 +245,9 @@ def cli_rows() -> list[Row]:
         "pe-proofs shift -x",
         "pe-proofs shift pos --color sometimes",
         # the same through python -m, in a subprocess
-        "python -m proofs.rotation --d-model 7",
-        "python -m proofs.ramp --frobnicate",
-        "python -m proofs.rotation ramp unique",
+        "python -m proofs.theorems.sinusoidal.rotation --d-model 7",
+        "python -m proofs.theorems.sinusoidal.ramp --frobnicate",
+        "python -m proofs.theorems.sinusoidal.rotation ramp unique",
         "python -m proofs prove rotaton",
         "python -m proofs shift \"__import__('os').system('touch /tmp/pe-pwned')\"",
     ]
@@ -312,6 +315,8 @@ def library_rows() -> list[Row]:
         _call(registry.build, "rotation", d_model=7),
         _call(registry.build, "rotation", d_model="8"),
         _call(registry.build, "rotation", d_model=10**9),
+        _call(registry.names, 12),
+        _call(registry.names, "10"),
         _call(numeric.audit_rope, None, None),
         _call(numeric.audit_rope, [[1.0, 0.0]], None),
         _call(numeric.audit_rope_function, None, head_dim=8),
@@ -400,7 +405,9 @@ def run(row: Row, scratch: Path) -> tuple[str, str]:
         try:
             row.call()
         except (ValueError, TypeError) as exc:
-            return type(exc).__name__, str(exc)
+            # The builtin class a caller catches (the audits raise typed subclasses of it).
+            caught = next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
+            return caught.__name__, str(exc)
         return "no error", ""
     argv = [a.replace("$TMP", str(scratch)) for a in shlex.split(row.input)]
     if argv[0] == "python":

@@ -6,7 +6,8 @@ numeric.checks holds one twin per theorem, numeric.plots the figures, numeric.ta
 identifies and measures a table from any implementation (audit, compare, load_table),
 numeric.rope holds rotary embeddings: configs, scaling methods, caches, layouts, and
 numeric.rope_audit identifies a RoPE cache or function (audit_rope, audit_rope_function,
-compare_rope, compare_qk); numeric.testing has assert_rope_matches for engine tests.
+compare_rope, compare_qk), both on numeric.audit (file readers, typed input errors, the precision
+grade, Finding, the report's pieces); numeric.testing has assert_rope_matches for engine tests.
 """
 
 from __future__ import annotations

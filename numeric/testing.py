@@ -5,9 +5,9 @@ assert_rope_matches(apply_rope, config) probes the function with basis vectors
 the configuration defines (its frequencies and attention factor as transformers computes
 them, angles reduced exactly), and fails with one message naming the first pair and position
 that differ and the bug class the audit found. The tolerance comes from the dtype: one rounding
-of the values the function returns, plus what computing the angle p·θ in float32 costs
-(m·u₃₂·(8·p·θ_max + 4), the float32 cap of numeric.rope_audit.accuracy), so torch-style float32
-code passes and 16-bit angle arithmetic does not.
+of the values the function returns, plus what computing each pair's angle p·θ in float32
+costs (m·u₃₂·((8 + 3·|ln θ|)·p·θ + 4), the float32 cap of numeric.audit.grading), so
+torch-style float32 code passes and 16-bit angle arithmetic does not.
 
     def test_my_rope():
         assert_rope_matches(my_apply_rope, "config.json", positions=8192, dtype="float32")
@@ -20,14 +20,14 @@ from pathlib import Path
 
 import numpy as np
 
+from numeric.audit.grading import cap
+from numeric.audit.precision import rounding_bound
 from numeric.rope import rope_frequencies
 from numeric.rope.cache import exact_rotations
 from numeric.rope.methods import scaling_methods
-from numeric.rope_audit.accuracy import cap
 from numeric.rope_audit.config_file import read_config
 from numeric.rope_audit.function import probe_function
 from numeric.rope_audit.result import RopeAudit
-from numeric.table_audit.precision import rounding_bound
 
 # Which finding explains a failure best: the configuration's classes first, then structure.
 _PRIORITY = (
@@ -85,9 +85,13 @@ def _first_difference(
     got = probed_cos[:, :pairs] + 1j * probed_sin[:, :pairs]
     want = m * exact_rotations(positions.astype(np.float64), theta)
     error = np.maximum(np.abs(got.real - want.real), np.abs(got.imag - want.imag))
-    angle = np.abs(positions.astype(np.float64)) * float(theta.max())
-    tolerance = cap("float32", rounding_bound(precision, max(m, 1e-300)), m, angle)
-    off = error > tolerance[:, None]
+    # Each pair at its own angle; two roundings of the stored format (cos or sin, then the
+    # product with m).
+    angle = np.abs(positions.astype(np.float64))[:, None] * theta
+    log_theta = np.log(np.maximum(np.abs(theta), np.finfo(np.float64).tiny))
+    rounding = 2 * rounding_bound(precision, max(m, 1e-300))
+    tolerance = cap("float32", rounding, m, angle, log_theta)
+    off = error > tolerance
     if not off.any():
         return None
     row = int(np.argmax(off.any(axis=1)))
@@ -96,7 +100,7 @@ def _first_difference(
         pair,
         row,
         float(error[row, pair]),
-        float(tolerance[row]),
+        float(tolerance[row, pair]),
         got[row, pair],
         want[row, pair],
     )

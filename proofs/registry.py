@@ -1,4 +1,4 @@
-"""The theorems pe-proofs knows: the one list of them, in the lesson's order."""
+"""The theorems pe-proofs knows: the one list of them, by course module, in the lessons' order."""
 
 from __future__ import annotations
 
@@ -13,27 +13,47 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from proofs.engine.theorem import Theorem, TheoremRun
 
-# One module per theorem, in the order the lesson presents them; each defines NAME and
-# build(d_model) -> Theorem. Adding a theorem adds one line here.
-THEOREM_MODULES: tuple[str, ...] = (
-    "frequencies",
-    "bounded",
-    "unique",
-    "rotation",
-    "ramp",
-    "similarity",
-    "attention",
-    "dot_product",
-    "shift_maps",
-    "group",
-    "layouts",
-    "rope",
-    "rope_layouts",
-    "rope_group",
-    "rope_scaling",
-    "rope_decay",
-    "rope_precision",
-)
+# The theorems by course module, each in the order its lesson presents them: the theorem's name
+# (what `pe-proofs prove NAME` takes) and its module under proofs/theorems/. Each module defines
+# NAME and build(d_model) -> Theorem. Adding a theorem adds one line here.
+COURSE_MODULES: dict[int, tuple[tuple[str, str], ...]] = {
+    10: (
+        ("frequencies", "sinusoidal.frequencies"),
+        ("bounded", "sinusoidal.bounded"),
+        ("unique", "sinusoidal.unique"),
+        ("rotation", "sinusoidal.rotation"),
+        ("ramp", "sinusoidal.ramp"),
+        ("similarity", "sinusoidal.similarity"),
+        ("attention", "sinusoidal.attention"),
+        ("dot_product", "sinusoidal.dot_product"),
+        ("shift_maps", "sinusoidal.shift_maps"),
+        ("group", "sinusoidal.group"),
+        ("layouts", "sinusoidal.layouts"),
+    ),
+    11: (
+        ("rope", "rope.bridge"),
+        ("rope_layouts", "rope.layouts"),
+        ("rope_group", "rope.group"),
+        ("rope_scaling", "rope.scaling"),
+        ("rope_decay", "rope.decay"),
+        ("rope_precision", "rope.precision"),
+    ),
+}
+# What each course module is about, as `pe-proofs list` and the lessons head it.
+MODULE_TITLES: dict[int, str] = {
+    10: "the sinusoidal positional encoding",
+    11: "rotary embeddings (RoPE)",
+}
+# The course module whose theorems `pe-proofs` proves when no theorem or module is named.
+DEFAULT_MODULE = 10
+
+_MODULE_OF: dict[str, int] = {
+    name: module for module, entries in COURSE_MODULES.items() for name, _ in entries
+}
+_PATH_OF: dict[str, str] = {
+    name: f"proofs.theorems.{path}" for entries in COURSE_MODULES.values() for name, path in entries
+}
+THEOREM_NAMES: tuple[str, ...] = tuple(_MODULE_OF)
 
 
 # Whole-vector statements are proved by structure (proofs.engine.blockwise): one template per
@@ -42,21 +62,55 @@ THEOREM_MODULES: tuple[str, ...] = (
 MAX_D_MODEL = 65536
 
 
-def names() -> list[str]:
-    """The theorem names, in presentation order."""
-    return list(THEOREM_MODULES)
+def names(module: int | None = None) -> list[str]:
+    """The theorem names of a course module (every module's, by default), in presentation order.
+
+    >>> names(11)[:2]
+    ['rope', 'rope_layouts']
+    """
+    if module is None:
+        return list(THEOREM_NAMES)
+    return [name for name, _ in COURSE_MODULES[check_module(module)]]
 
 
-def brief_names() -> list[str]:
+def module_of(name: str) -> int:
+    """The course module a theorem belongs to.
+
+    >>> module_of("ramp"), module_of("rope_decay")
+    (10, 11)
+    """
+    return _MODULE_OF[check_name(name)]
+
+
+def module_path(name: str) -> str:
+    """The Python module that defines a theorem (python -m runs it standalone).
+
+    >>> module_path("rope_layouts")
+    'proofs.theorems.rope.layouts'
+    """
+    return _PATH_OF[check_name(name)]
+
+
+def check_module(module: object, option: str = "module") -> int:
+    """module if it is a course module pe-proofs covers; TypeError/ValueError naming option otherwise."""
+    if isinstance(module, bool) or not isinstance(module, int):
+        raise TypeError(f"{option} must be an int, got {type(module).__name__}")
+    if module not in COURSE_MODULES:
+        allowed = " or ".join(str(m) for m in COURSE_MODULES)
+        raise ValueError(f"{option} must be {allowed} (the course modules covered), got {module}")
+    return module
+
+
+def brief_names(module: int | None = None) -> list[str]:
     """The theorems the brief notes (the module's own sections) have, in the lesson's order."""
-    return [name for name in THEOREM_MODULES if build(name).brief]
+    return [name for name in names(module) if build(name).brief]
 
 
 def check_name(name: str) -> str:
     """name if it is a known theorem; ValueError naming the closest match otherwise."""
-    if name in THEOREM_MODULES:
+    if name in _MODULE_OF:
         return name
-    close = difflib.get_close_matches(name, THEOREM_MODULES, n=1)
+    close = difflib.get_close_matches(name, THEOREM_NAMES, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     raise ValueError(f"unknown theorem {name!r}{hint} ('pe-proofs list' names them all)")
 
@@ -77,23 +131,25 @@ def check_d_model(d_model: object, option: str = "d_model") -> int:
 
 def build(name: str, *, d_model: int = 8) -> Theorem:
     """The theorem called name, with its whole-vector statements at d_model."""
-    module = importlib.import_module(f"proofs.{check_name(name)}")
+    module = importlib.import_module(module_path(name))
     return module.build(d_model=check_d_model(d_model))
 
 
 def run(
-    names: Sequence[str] | None = None,
+    theorems: Sequence[str] | None = None,
     *,
     d_model: int = 8,
     seed: int = 0,
     twin: bool = True,
     jobs: int = 0,
+    module: int | None = None,
 ) -> Iterator[TheoremRun]:
-    """Verify the named theorems (all, in the lesson's order, by default) with their twins, in
-    parallel (proofs.engine.run), yielding each run in order as it is ready."""
+    """Verify the named theorems with their twins, in parallel (proofs.engine.run), yielding each
+    run in order as it is ready. With no names, a course module's theorems (every module's when
+    module is None), in the lessons' order."""
     from proofs.engine.run import run_theorems
 
-    chosen = [check_name(n) for n in names] if names else list(THEOREM_MODULES)
+    chosen = [check_name(n) for n in theorems] if theorems else names(module)
     d_model = check_d_model(d_model)
     builders = [functools.partial(build, name, d_model=d_model) for name in chosen]
     return run_theorems(builders, seed=seed, twin=twin, jobs=jobs)

@@ -13,9 +13,16 @@ from proofs import registry
 from proofs.engine.theorem import TheoremRun
 
 
+@pytest.fixture(autouse=True)
+def _terminal_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Printed text is wrapped to COLUMNS when stdout is not a terminal: every test sees the
+    same 100 columns, whatever the runner's worker inherited (a test may set its own)."""
+    monkeypatch.setenv("COLUMNS", "100")
+
+
 @pytest.fixture(scope="session")
 def checked_notes() -> list[TheoremRun]:
-    """Every theorem verified once, with its twin's table (about 10 s)."""
+    """Every theorem of both course modules verified once, with its twin's table (about 10 s)."""
     return list(registry.run())
 
 

@@ -80,7 +80,8 @@ def toy_table() -> Table:
 TEST = """import sympy as sp
 
 import proofs
-from proofs import prove_identity, toy
+from proofs import prove_identity
+from proofs.theorems.sinusoidal import toy
 
 
 def test_the_copy_is_the_tree_under_test():
@@ -101,13 +102,18 @@ def test_a_toy_theorem_needs_four_files_only(tmp_path: Path) -> None:
         tree,
         ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", ".ruff_cache"),
     )
-    (tree / "proofs" / "toy.py").write_text(TOY, encoding="utf-8")
+    (tree / "proofs" / "theorems" / "sinusoidal" / "toy.py").write_text(TOY, encoding="utf-8")
     (tree / "numeric" / "checks" / "toy.py").write_text(TWIN, encoding="utf-8")
-    (tree / "tests" / "test_toy.py").write_text(f"TREE = {str(tree)!r}\n" + TEST, encoding="utf-8")
+    (tree / "tests" / "theorems" / "sinusoidal" / "test_toy.py").write_text(
+        f"TREE = {str(tree)!r}\n" + TEST, encoding="utf-8"
+    )
     registry = tree / "proofs" / "registry.py"
     text = registry.read_text(encoding="utf-8")
-    assert '    "rope",\n)' in text or '    "rope",\n' in text
-    registry.write_text(text.replace('    "rope",\n', '    "rope",\n    "toy",\n', 1), "utf-8")
+    line = '        ("layouts", "sinusoidal.layouts"),\n'
+    assert line in text
+    registry.write_text(
+        text.replace(line, line + '        ("toy", "sinusoidal.toy"),\n', 1), "utf-8"
+    )
     env = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not slow"],

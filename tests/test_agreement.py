@@ -5,7 +5,7 @@ import pytest
 import sympy as sp
 
 from numeric.tables import sinusoidal_pe
-from proofs.definitions import POS, pe_vector
+from proofs.theorems.sinusoidal.definitions import POS, pe_vector
 
 
 @pytest.mark.parametrize(("d_model", "base"), [(8, 10000), (2, 10000), (16, 10000), (6, 500)])

@@ -1,6 +1,8 @@
 """The house's import rules: dependencies flow one way.
 
-cli -> theorems -> engine; render reads the engine's data; numeric is the ground floor.
+cli -> theorems -> engine; render reads the engine's data; numeric is the ground floor. The
+theorems live in one package per course module under proofs/theorems/ (sinusoidal: module 10,
+rope: module 11); module 11 builds on module 10's definitions, never the other way.
 Every import counts, at module level or inside a function, except in a module's
 `if __name__ == "__main__":` block (a theorem module runs itself through the command line).
 """
@@ -13,9 +15,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-THEOREMS = sorted(
-    p.stem for p in (ROOT / "proofs").glob("*.py") if p.stem not in {"__init__", "__main__"}
+THEOREM_FILES = sorted(
+    p for p in (ROOT / "proofs" / "theorems").rglob("*.py") if p.stem != "__init__"
 )
+
+
+def dotted(path: Path) -> str:
+    return path.relative_to(ROOT).with_suffix("").as_posix().replace("/", ".")
+
+
+THEOREM_MODULES = [dotted(p) for p in THEOREM_FILES]
+DEFINITIONS = [m for m in THEOREM_MODULES if m.endswith(".definitions")]
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -58,9 +68,17 @@ def test_the_house_has_the_rooms_the_rules_name():
         "proofs/engine",
         "proofs/render",
         "proofs/cli",
+        "proofs/theorems/sinusoidal",
+        "proofs/theorems/rope",
     ):
         assert modules_under(folder), folder
-    assert {"rotation", "ramp", "registry", "definitions"} <= set(THEOREMS)
+    assert (ROOT / "proofs" / "registry.py").is_file()
+    assert {"proofs.theorems.sinusoidal.definitions", "proofs.theorems.rope.definitions"} == set(
+        DEFINITIONS
+    )
+    # Nothing but the package's own entry points lies flat in proofs/.
+    flat = {p.stem for p in (ROOT / "proofs").glob("*.py")}
+    assert flat == {"__init__", "__main__", "registry"}
 
 
 def test_numeric_imports_neither_proofs_nor_sympy():
@@ -68,24 +86,53 @@ def test_numeric_imports_neither_proofs_nor_sympy():
 
 
 def test_the_engine_imports_no_printer_command_line_or_theorem():
-    theorems = tuple(f"proofs.{name}" for name in THEOREMS)
-    assert offending("proofs/engine", ("proofs.render", "proofs.cli", *theorems)) == []
+    assert offending("proofs/engine", ("proofs.render", "proofs.cli", "proofs.theorems")) == []
 
 
-def test_printers_never_import_the_command_line_or_a_theorem():
-    theorems = tuple(f"proofs.{n}" for n in THEOREMS if n not in {"definitions"})
+def test_printers_import_no_command_line_and_no_theorem_but_the_definitions():
+    theorems = tuple(m for m in THEOREM_MODULES if m not in DEFINITIONS)
     assert offending("proofs/render", ("proofs.cli", *theorems)) == []
 
 
-@pytest.mark.parametrize("name", THEOREMS)
-def test_theorem_modules_import_neither_printers_nor_the_command_line(name):
-    found = imported_modules(ROOT / "proofs" / f"{name}.py")
+@pytest.mark.parametrize("path", THEOREM_FILES, ids=dotted)
+def test_theorem_modules_import_neither_printers_nor_the_command_line(path):
+    found = imported_modules(path)
     assert not [m for m in found if m.startswith(("proofs.render", "proofs.cli"))]
 
 
+def test_no_theorem_module_imports_another_ones_private_names():
+    found = []
+    for path in THEOREM_FILES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("proofs."):
+                found += [
+                    f"{dotted(path)} imports {node.module}.{a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and node.module != dotted(path)
+                ]
+    assert found == []
+
+
+def test_module_10_never_builds_on_module_11():
+    assert offending("proofs/theorems/sinusoidal", ("proofs.theorems.rope",)) == []
+
+
+def test_the_registry_names_every_theorem_module_once_by_course_module():
+    from proofs import registry
+
+    listed = [registry.module_path(name) for name in registry.names()]
+    assert sorted(listed) == sorted(m for m in THEOREM_MODULES if m not in DEFINITIONS)
+    for module, package in ((10, "sinusoidal"), (11, "rope")):
+        for name in registry.names(module):
+            assert registry.module_path(name).startswith(f"proofs.theorems.{package}.")
+            assert registry.module_of(name) == module
+
+
 def test_numeric_twins_mirror_the_theorems():
+    from proofs import registry
+
     twins = {p.stem for p in (ROOT / "numeric" / "checks").glob("*.py")} - {"__init__"}
-    assert twins == set(THEOREMS) - {"registry", "definitions"}
+    assert twins == set(registry.names())
 
 
 def test_the_import_scan_sees_imports_in_functions_but_not_the_main_block(tmp_path):

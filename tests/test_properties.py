@@ -15,11 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numeric.tables import accuracy_bound, sinusoidal_pe
-from proofs.definitions import POS, K, dense_shift_matrix, pe_vector, rotation_matrix
 from proofs.engine.blocks import BlockEquation, BlockMatrix, Label, Product, consecutive
 from proofs.engine.derivation import prove_identity
 from proofs.engine.facts import Blockwise
-from proofs.rotation import pair_derivation, vector_fact
+from proofs.theorems.sinusoidal.definitions import (
+    POS,
+    K,
+    dense_shift_matrix,
+    pe_vector,
+    rotation_matrix,
+)
+from proofs.theorems.sinusoidal.rotation import pair_derivation, vector_fact
 
 # Table entries are within EPS of the exact values; U is the float64 unit roundoff.
 EPS = accuracy_bound(np.float64)

@@ -1,4 +1,4 @@
-"""The attention twin (proofs/attention.py): the score PE(p)ᵀ·M_{k₀}·PE(q), read off the table,
+"""The attention twin (proofs/theorems/sinusoidal/attention.py): the score PE(p)ᵀ·M_{k₀}·PE(q), read off the table,
 is largest at q = p − k₀ for every query p, while a bilinear score of the ramp steps by the same
 amount at every q and so peaks only at an end of the sequence.
 

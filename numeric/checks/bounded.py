@@ -1,6 +1,6 @@
 """Bounds and norms of the sinusoidal table: every entry in [-1, 1], every row of squared norm d_model/2.
 
-Numeric twin of the theorem proofs.bounded.
+Numeric twin of the theorem proofs.theorems.sinusoidal.bounded.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The dot product PE(p)·PE(p+k) as a function of k: the same at every p, and even in k.
 
-Numeric twin of the theorem proofs.dot_product. The dot products are taken from the table
+Numeric twin of the theorem proofs.theorems.sinusoidal.dot_product. The dot products are taken from the table
 itself at several base positions p; the closed form Σ_i cos(k·ω_i) is computed beside them.
 """
 

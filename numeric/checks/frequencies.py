@@ -1,4 +1,4 @@
-"""The frequencies twin (proofs/frequencies.py): ω_i falls with i, and the period 2π/ω_i grows.
+"""The frequencies twin (proofs/theorems/sinusoidal/frequencies.py): ω_i falls with i, and the period 2π/ω_i grows.
 
 Each pair's ω_i is taken from numeric.tables.frequencies (the table's own schedule) and its
 period computed as 2π/ω_i; the check is that ω_0 = 1 and that the ω_i fall strictly.

@@ -1,6 +1,6 @@
 """The group laws of the shift maps in float64: M_j·M_k = M_(j+k), M_k·M_kᵀ = I, M_(−k) = M_kᵀ = M_k⁻¹.
 
-The numeric twin of proofs/group.py. Each law is checked for every (j, k) in a grid of
+The numeric twin of proofs/theorems/sinusoidal/group.py. Each law is checked for every (j, k) in a grid of
 offsets, negative and non-integer ones included, against a rounding bound.
 """
 

@@ -1,4 +1,4 @@
-"""Layouts, schedules and odd d_model in float64: the numeric twin of proofs/layouts.py.
+"""Layouts, schedules and odd d_model in float64: the numeric twin of proofs/theorems/sinusoidal/layouts.py.
 
 Rows, in the theorem's order: P is orthogonal; the concatenated table is P times the
 interleaved one; P·M_k·Pᵀ shifts the concatenated table by k; tensor2tensor's schedule

@@ -1,4 +1,4 @@
-"""The ramp's numeric twin (proofs/ramp.py): pos/max_len has no pos-independent linear shift.
+"""The ramp's numeric twin (proofs/theorems/sinusoidal/ramp.py): pos/max_len has no pos-independent linear shift.
 
 The least-squares map that moves r(pos) to r(pos + k) misses, and what it would have to be
 changes with the range of positions; the sinusoidal pair's best map is R(k) on every range.

@@ -1,6 +1,6 @@
 """RoPE scores in float64: ⟨M_p q, M_m k⟩ depends on p and m only through m − p.
 
-The numeric twin of proofs/rope.py. Random query and key vectors are rotated pair by pair at
+The numeric twin of proofs/theorems/rope/bridge.py. Random query and key vectors are rotated pair by pair at
 every position of a grid; each shift s compares score(p, m) with score(p + s, m + s), and a
 last row compares score(p, m) with ⟨q, M_(m−p) k⟩. Both the RoPE schedule θ_i = ω_i and
 random angles θ_i are checked.

@@ -1,4 +1,4 @@
-"""The rotation theorem's numeric twin (proofs/rotation.py): R(kω_i) maps each pair to pos + k.
+"""The rotation theorem's numeric twin (proofs/theorems/sinusoidal/rotation.py): R(kω_i) maps each pair to pos + k.
 
 The check runs over all positions and all pairs, vectorised over a block of rows at a time so
 the temporaries stay small however long the table is, against a tolerance derived from the

@@ -1,4 +1,4 @@
-"""Numeric twin of proofs.shift_maps: the best least-squares shift map of five encodings.
+"""Numeric twin of proofs.theorems.sinusoidal.shift_maps: the best least-squares shift map of five encodings.
 
 For each encoding, the matrix M minimising |M·row[pos] − row[pos + k]| over all positions, and
 its worst residual. A pos-independent linear map exists exactly when the residual is rounding

@@ -1,4 +1,4 @@
-"""The similarity twin (proofs/similarity.py): PE(p)·PE(p+k) is the same at every p, while the
+"""The similarity twin (proofs/theorems/sinusoidal/similarity.py): PE(p)·PE(p+k) is the same at every p, while the
 ramp's r(p)·r(p+k) = p(p+k)/max_len² changes with p.
 
 Both products are read off the tables (numeric.tables), not computed from the closed forms.

@@ -1,6 +1,6 @@
 """The closest pair of distinct rows of the sinusoidal table, found exactly (no sampling).
 
-Numeric twin of the theorem proofs.unique: distinct integer positions never share a row, so the
+Numeric twin of the theorem proofs.theorems.sinusoidal.unique: distinct integer positions never share a row, so the
 smallest distance between rows is positive, and this module finds it and the pair attaining it.
 
 How: the first pair of every row is (sin pos, cos pos), a point on the unit circle at angle pos.

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numeric.audit.errors import BadValueError
 from numeric.rope_audit.source import CacheSource
 
 LAYOUT_NAMES = ("cat(freqs,freqs)", "repeat_interleave", "freqs")
@@ -54,11 +55,11 @@ class Columns:
 
 def nonfinite_error(
     source: CacheSource, rows: np.ndarray, values: np.ndarray, name: str
-) -> ValueError:
+) -> BadValueError:
     """The one-line error for the first NaN or infinity in values (rows: their row numbers)."""
     r, c = np.argwhere(~np.isfinite(values))[0]
     row = int(rows[r])
-    return ValueError(
+    return BadValueError(
         f"{source.what}: {name} has a non-finite value ({values[r, c]}) at row {row} "
         f"(position {source.positions[row]}), column {c}"
     )

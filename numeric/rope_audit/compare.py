@@ -3,7 +3,7 @@
 Both are audited (numeric.audit_rope); their pairs are matched in order (pair i of each is its
 i-th frequency, whatever the layout), and on the positions both hold every pair's cos and sin
 are compared, a block of rows at a time, within the two caches' float32 caps (the accuracy of
-ordinary float32 code, numeric.rope_audit.accuracy). The first position where a pair differs,
+ordinary float32 code, numeric.audit.grading). The first position where a pair differs,
 and the lowest pair there, are reported with the reason the two audits give: the scaling
 methods or their parameters, the base, the attention factor, a 16-bit rounding, the offset.
 """
@@ -15,13 +15,15 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from numeric.audit.grading import cap
+from numeric.audit.precision import rounding_bound
+from numeric.audit.quiet import quiet
+from numeric.audit.report import bullets, finite_json
 from numeric.rope.methods import no_scaling
-from numeric.rope_audit.accuracy import cap
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.identify import audit_rope
-from numeric.rope_audit.result import RopeAudit, finite_json, scaling_words, wrapped
+from numeric.rope_audit.result import RopeAudit, scaling_words
 from numeric.rope_audit.source import CacheSource, cache_source
-from numeric.table_audit.precision import rounding_bound
 
 _ROWS = 8192
 # Two fitted frequencies further apart than this (relative) are different frequencies; fits
@@ -77,7 +79,7 @@ class RopeComparison:
                 width,
                 subsequent_indent="   ",
             )
-        return lines + wrapped(self.findings, width)
+        return lines + bullets(self.findings, width)
 
 
 def _summary(audit: RopeAudit) -> dict:
@@ -102,7 +104,8 @@ def _first_columns(source: CacheSource, audit: RopeAudit) -> np.ndarray:
 def _differences(
     a: CacheSource, b: CacheSource, cols_a: np.ndarray, cols_b: np.ndarray, tolerance_at
 ) -> tuple[float, int | None, int | None, int]:
-    """(max difference, first row of A beyond tolerance, its pair, rows compared)."""
+    """(max difference, first row of A beyond tolerance, its pair, rows compared);
+    tolerance_at(positions): (rows, pairs), what each pair may differ by there."""
     shared, rows_a, rows_b = np.intersect1d(a.positions, b.positions, return_indices=True)
     worst, first_row, first_pair = 0.0, None, None
     for start in range(0, len(shared), _ROWS):
@@ -117,7 +120,7 @@ def _differences(
         if gap is None:
             break
         worst = max(worst, float(gap.max()))
-        beyond = gap > tolerance_at(shared[start : start + _ROWS])[:, None]
+        beyond = gap > tolerance_at(shared[start : start + _ROWS])
         if first_row is None and beyond.any():
             r = int(np.argmax(beyond.any(axis=1)))
             first_row, first_pair = int(shared[start + r]), int(np.argmax(beyond[r]))
@@ -162,6 +165,7 @@ def _why(a: RopeAudit, b: RopeAudit) -> list[str]:
     return reasons
 
 
+@quiet
 def compare_rope(
     cos_a: object | None,
     sin_a: object | None,
@@ -191,14 +195,22 @@ def compare_rope(
             False, None, None, None, None, 0, summary_a, summary_b, tuple(findings)
         )
     cols_a, cols_b = _first_columns(a, audit_a), _first_columns(b, audit_b)
-    theta = max(max(audit_a.frequencies, default=0.0), max(audit_b.frequencies, default=0.0))
+    # Each pair is held to its own float32 cap: the faster of A's and B's frequency for it.
+    theta = np.maximum(
+        np.asarray(audit_a.frequencies, dtype=np.float64),
+        np.asarray(audit_b.frequencies, dtype=np.float64),
+    )
+    log_theta = np.log(np.maximum(theta, np.finfo(np.float64).tiny))
     m = max(audit_a.attention_factor or 1.0, audit_b.attention_factor or 1.0)
     rounding = rounding_bound(audit_a.precision["stored"], m) + rounding_bound(
         audit_b.precision["stored"], m
     )
 
     def tolerance_at(positions: np.ndarray) -> np.ndarray:
-        return 2 * cap("float32", rounding, m, np.abs(positions.astype(np.float64)) * theta)
+        """(rows, pairs): twice the float32 cap of each pair at each position, with two
+        roundings of each stored format (cos or sin, then the product with m)."""
+        angle = np.abs(positions.astype(np.float64))[:, None] * theta
+        return 2 * cap("float32", 2 * rounding, m, angle, log_theta)
 
     worst, position, pair, count = _differences(a, b, cols_a, cols_b, tolerance_at)
     ratio = None

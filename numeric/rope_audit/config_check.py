@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numeric.audit.findings import Finding
 from numeric.rope import rope_frequencies
 from numeric.rope.config import RopeConfig
 from numeric.rope.methods import by_name
 from numeric.rope.round_numbers import MODEL_ULPS
 from numeric.rope_audit.attention import AttentionReading
 from numeric.rope_audit.families import Scaling
-from numeric.rope_audit.result import Finding
 
 
 def method_name(kind: str) -> str:

@@ -16,18 +16,21 @@ apply_rotary_pos_emb_interleave pairs (2i, 2i + 1)).
 (64, None)
 >>> read_config({"head_dim": 64, "rope_scaling": {"rope_type": "ntk"}})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-ValueError: rope_scaling.rope_type must be one of default, linear, dynamic, yarn, ..., got 'ntk'
+numeric.audit.errors.BadValueError: config: rope_scaling.rope_type must be one of default, linear, dynamic, yarn, ..., got 'ntk'
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 from pathlib import Path
 
+from numeric.audit.errors import BadValueError, InputError, UnreadableFileError
+from numeric.audit.regular_file import read_small_file
 from numeric.rope.config import RopeConfig, rope_config
 from numeric.shown import shown
 
@@ -56,27 +59,26 @@ def _reject_constant(name: str) -> float:
 
 
 def load_json(path: str | Path) -> dict:
-    """The JSON object in path, within MAX_CONFIG_BYTES, as data; ValueError naming what is wrong."""
+    """The JSON object in path, within MAX_CONFIG_BYTES, as data; InputError naming what is
+    wrong (a named pipe, a device or a directory is named as such, never read)."""
     path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"{path}: no such config file")
-    size = path.stat().st_size
-    if size > MAX_CONFIG_BYTES:
-        raise ValueError(
-            f"{path.name}: {size} bytes; a config.json is read up to {MAX_CONFIG_BYTES} bytes"
-        )
+    if not os.path.lexists(path):
+        raise UnreadableFileError(f"{path}: no such config file")
+    raw = read_small_file(path, MAX_CONFIG_BYTES, "a config")
     try:
-        text = path.read_bytes()[: MAX_CONFIG_BYTES + 1].decode("utf-8")
+        text = raw.decode("utf-8")
         data = json.loads(text, parse_constant=_reject_constant)
     except UnicodeDecodeError:
-        raise ValueError(f"{path.name}: not UTF-8 text") from None
+        raise UnreadableFileError(f"{path.name}: not UTF-8 text") from None
     except RecursionError:
-        raise ValueError(f"{path.name}: nested too deeply to be a config") from None
+        raise UnreadableFileError(f"{path.name}: nested too deeply to be a config") from None
     except ValueError as error:
         message = " ".join(str(error).split())
-        raise ValueError(f"{path.name}: not valid JSON ({message})") from None
+        raise UnreadableFileError(f"{path.name}: not valid JSON ({message})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path.name}: a config must be a JSON object, got {type(data).__name__}")
+        raise UnreadableFileError(
+            f"{path.name}: a config must be a JSON object, got {type(data).__name__}"
+        )
     return data
 
 
@@ -169,7 +171,7 @@ def read_config(config: Mapping | str | Path, *, layer_type: str | None = None) 
 
     config: a parsed config.json (dict) or its path; layer_type: read only this entry of a
     config nested by layer type (Gemma 3's "sliding_attention", "full_attention"); None reads
-    them all. Raises ValueError with one line naming the field and what is allowed.
+    them all. Raises an InputError with one line naming the file, the field and what is allowed.
     """
     where = "config"
     if isinstance(config, str | Path):
@@ -177,6 +179,21 @@ def read_config(config: Mapping | str | Path, *, layer_type: str | None = None) 
         config = load_json(config)
     if not isinstance(config, Mapping):
         raise TypeError(f"config must be a dict or a path, got {type(config).__name__}")
+    try:
+        layers, interleave = _settings(config, layer_type)
+    except InputError:
+        raise
+    except ValueError as error:
+        # Every check here (and numeric.rope.rope_config's) is of the config's fields: a
+        # ValueError names a field the config got wrong.
+        raise BadValueError(f"{where}: {error}") from None
+    return ConfigFacts(layers, "interleaved" if interleave else None, where)
+
+
+def _settings(
+    config: Mapping, layer_type: str | None
+) -> tuple[dict[str | None, RopeConfig], bool | None]:
+    """(the RoPE settings per layer type, rope_interleave), each field checked."""
     _bounded(config)
     canonical = _canonical(config)
     interleave = canonical.get("rope_interleave")
@@ -201,4 +218,4 @@ def read_config(config: Mapping | str | Path, *, layer_type: str | None = None) 
                 f"head_dim {settings.head_dim}{'' if kind is None else f' ({kind})'} is above "
                 f"{MAX_HEAD_DIM}"
             )
-    return ConfigFacts(layers, "interleaved" if interleave else None, where)
+    return layers, interleave

@@ -1,6 +1,6 @@
 """A RoPE cache read from files: its cos and sin arrays and the positions of its rows.
 
-The arrays are read with the sinusoidal audit's readers (numeric.table_audit.load.open_table:
+The arrays are read with the audit core's readers (numeric.audit.load.open_table:
 .npy, .npz, .csv/.txt, .safetensors, any float dtype including bfloat16, rows read a block at a
 time in bounded memory). Which array is which:
 - two files, or two keys (`--key cos --key sin`): the first is cos, the second sin;
@@ -18,12 +18,29 @@ from pathlib import Path
 
 import numpy as np
 
-from numeric.table_audit.limits import MAX_NPZ_MEMBER_BYTES
-from numeric.table_audit.load import check_regular_file, open_table
-from numeric.table_audit.safetensors_file import read_header
+from numeric.audit.errors import (
+    BadShapeError,
+    BadValueError,
+    MissingArrayError,
+    UnreadableFileError,
+)
+from numeric.audit.limits import MAX_NPZ_MEMBER_BYTES
+from numeric.audit.load import KEYED, array_keys, open_table
+from numeric.audit.regular_file import check_regular_file
+from numeric.audit.safetensors_file import read_safetensors
 
 POSITION_KEYS = ("positions", "position_ids")
-_INTEGERS = {"I64": "<i8", "I32": "<i4", "I16": "<i2", "U32": "<u4", "U16": "<u2", "I8": "i1"}
+_INTEGERS = {
+    name: (raw, raw)
+    for name, raw in (
+        ("I64", "<i8"),
+        ("I32", "<i4"),
+        ("I16", "<i2"),
+        ("U32", "<u4"),
+        ("U16", "<u2"),
+        ("I8", "i1"),
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -38,29 +55,12 @@ class RopeFiles:
     notes: tuple[str, ...]
 
 
-def _keyed(path: Path) -> bool:
-    return path.suffix.lower() in (".npz", ".safetensors")
-
-
-def _tries(path: Path, key: str) -> object | None:
-    """The array named key in path, or None when the file has no such array."""
-    try:
-        return open_table(path, key=key)
-    except ValueError as error:
-        if "has no" in str(error):
-            return None
-        raise
-
-
 def holds_cos_and_sin(path: str | Path) -> bool:
-    """Whether path is an .npz or .safetensors file with arrays named "cos" and "sin"."""
-    path = Path(path)
-    if not _keyed(path):
-        return False
-    check_regular_file(path)
+    """Whether path is an .npz or .safetensors file with arrays named "cos" and "sin" (read
+    from its directory or header; a file that cannot be read holds neither)."""
     try:
-        return all(_tries(path, k) is not None for k in ("cos", "sin"))
-    except ValueError:
+        return {"cos", "sin"} <= array_keys(path)
+    except UnreadableFileError:
         return False
 
 
@@ -69,59 +69,55 @@ def _role(name: str) -> str:
     return "sin" if "sin" in lowered and "cos" not in lowered else "cos"
 
 
-def _safetensors_integers(path: Path, key: str) -> np.ndarray | None:
-    header, start = read_header(path)
-    entry = header.get(key)
-    if entry is None:
-        return None
-    dtype, shape = entry.get("dtype"), entry.get("shape")
-    if dtype not in _INTEGERS or not isinstance(shape, list) or len(shape) != 1:
-        raise ValueError(
-            f"{path.name}: tensor {key!r} must be 1-D integers (positions), got {dtype} {shape}"
+def _safetensors_integers(path: Path, key: str) -> np.ndarray:
+    values, _ = read_safetensors(path, key, _INTEGERS, ndim=1)
+    if values.nbytes > MAX_NPZ_MEMBER_BYTES:
+        raise UnreadableFileError(
+            f"{path.name}: tensor {key!r} takes {values.nbytes} bytes; positions are read up "
+            f"to {MAX_NPZ_MEMBER_BYTES}"
         )
-    count = shape[0]
-    begin, end = entry.get("data_offsets", [0, -1])
-    itemsize = np.dtype(_INTEGERS[dtype]).itemsize
-    if not isinstance(count, int) or end - begin != count * itemsize:
-        raise ValueError(f"{path.name}: tensor {key!r} has data_offsets that do not fit its shape")
-    if count * itemsize > MAX_NPZ_MEMBER_BYTES or start + end > path.stat().st_size:
-        raise ValueError(f"{path.name}: tensor {key!r} is too large or cut off")
-    return np.fromfile(path, dtype=_INTEGERS[dtype], count=count, offset=start + begin)
+    return np.array(values)
 
 
-def _npz_integers(path: Path, key: str) -> np.ndarray | None:
+def _npz_integers(path: Path, key: str) -> np.ndarray:
     try:
         with zipfile.ZipFile(path) as archive:
-            name = f"{key}.npy"
-            if name not in archive.namelist():
-                return None
-            info = archive.getinfo(name)
+            info = archive.getinfo(f"{key}.npy")
             if info.file_size > MAX_NPZ_MEMBER_BYTES:
-                raise ValueError(f"{path.name}: array {key!r} takes {info.file_size} bytes")
+                raise UnreadableFileError(
+                    f"{path.name}: array {key!r} takes {info.file_size} bytes; positions are "
+                    f"read up to {MAX_NPZ_MEMBER_BYTES}"
+                )
             with archive.open(info) as member:
-                values = np.lib.format.read_array(member, allow_pickle=False)
-    except (OSError, zipfile.BadZipFile, EOFError) as error:
-        raise ValueError(f"{path.name}: not a readable .npz file ({error})") from None
-    return values
+                return np.lib.format.read_array(member, allow_pickle=False)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        # NumPy's header parser says what is wrong with the member in a ValueError.
+        message = " ".join(str(error).split())[:200]
+        raise UnreadableFileError(
+            f"{path.name}: array {key!r} is not readable ({message})"
+        ) from None
 
 
 def _npy_integers(path: Path) -> np.ndarray:
     if path.stat().st_size > MAX_NPZ_MEMBER_BYTES:
-        raise ValueError(
+        raise UnreadableFileError(
             f"{path.name}: a positions file is read up to {MAX_NPZ_MEMBER_BYTES} bytes"
         )
     try:
         return np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as error:
-        raise ValueError(f"{path.name}: not a readable .npy file ({error})") from None
+    except (OSError, ValueError, EOFError) as error:
+        message = " ".join(str(error).split())[:200]
+        raise UnreadableFileError(f"{path.name}: not a readable .npy file ({message})") from None
 
 
-def read_positions(path: str | Path, key: str | None) -> np.ndarray | None:
-    """A 1-D integer array from path (key in an .npz or .safetensors file), or None when a
-    keyed file has no such array. Bounded in size; never unpickled."""
+def read_positions(path: str | Path, key: str | None) -> np.ndarray:
+    """A 1-D integer array from path (key in an .npz or .safetensors file); MissingArrayError
+    when a keyed file has no such array. Bounded in size; never unpickled."""
     path = Path(path)
-    check_regular_file(path)
+    check_regular_file(path, "positions")
     suffix = path.suffix.lower()
+    if suffix in KEYED and (key or "") not in array_keys(path):
+        raise MissingArrayError(f"{path.name} has no array {key!r} of positions")
     if suffix == ".safetensors":
         values = _safetensors_integers(path, key or "")
     elif suffix == ".npz":
@@ -129,11 +125,11 @@ def read_positions(path: str | Path, key: str | None) -> np.ndarray | None:
     elif suffix == ".npy":
         values = _npy_integers(path)
     else:
-        raise ValueError(f"{path.name}: positions are read from .npy, .npz or .safetensors")
-    if values is None:
-        return None
+        raise UnreadableFileError(
+            f"{path.name}: positions are read from .npy, .npz or .safetensors"
+        )
     if values.ndim != 1 or values.dtype.kind not in "iu":
-        raise ValueError(
+        raise BadShapeError(
             f"{path.name}: positions must be 1-D integers, got {values.dtype} {values.shape}"
         )
     return values.astype(np.int64)
@@ -147,10 +143,14 @@ def open_rope(
     paths = [Path(f) for f in files]
     notes = []
     if not 1 <= len(paths) <= 2 or len(keys) > 2:
-        raise ValueError("a RoPE cache is one or two files, and at most two keys (cos, then sin)")
+        raise BadValueError(
+            "a RoPE cache is one or two files, and at most two keys (cos, then sin)"
+        )
+    # The first file's array names, from its directory or header: each array is then read once.
+    keys_first = array_keys(paths[0])
     if len(paths) == 2:
         if len(keys) == 1:
-            raise ValueError("with two files, give a key for each (--key K1 --key K2) or none")
+            raise BadValueError("with two files, give a key for each (--key K1 --key K2) or none")
         cos = open_table(paths[0], key=keys[0] if keys else None)
         sin = open_table(paths[1], key=keys[1] if keys else None)
         what = f"{paths[0].name} + {paths[1].name}"
@@ -163,7 +163,7 @@ def open_rope(
         cos, sin = (array, None) if role == "cos" else (None, array)
         what = f"{paths[0].name} [{keys[0]}]"
         notes.append(f"{keys[0]!r} read as {role} (its name)")
-    elif _keyed(paths[0]) and holds_cos_and_sin(paths[0]):
+    elif {"cos", "sin"} <= keys_first:
         cos, sin = (open_table(paths[0], key=k) for k in ("cos", "sin"))
         what = paths[0].name
     else:
@@ -175,12 +175,9 @@ def open_rope(
     positions = None
     if positions_key is not None:
         positions = read_positions(paths[0], positions_key)
-        if positions is None:
-            raise ValueError(f"{paths[0].name} has no array {positions_key!r} of positions")
-    elif _keyed(paths[0]):
-        for key in POSITION_KEYS:
+    else:
+        key = next((k for k in POSITION_KEYS if k in keys_first), None)
+        if key is not None:
             positions = read_positions(paths[0], key)
-            if positions is not None:
-                notes.append(f"row positions from {paths[0].name} [{key}]")
-                break
+            notes.append(f"row positions from {paths[0].name} [{key}]")
     return RopeFiles(cos, sin, positions, what, tuple(notes))

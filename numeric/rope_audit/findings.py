@@ -16,16 +16,36 @@ numeric.rope_audit.config_check.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import numpy as np
 
+from numeric.audit.findings import Finding
+from numeric.audit.grading import Accuracy, growth_words, position_words
 from numeric.rope.methods import by_name
-from numeric.rope_audit.accuracy import Accuracy, growth_words
 from numeric.rope_audit.attention import AttentionReading
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.families import Scaling
-from numeric.rope_audit.result import Finding
 
 _LISTED = 5
+NOT_ROPE = "not a RoPE cache"  # the accuracy grade when no arithmetic explains the errors
+
+
+class ConventionSource(StrEnum):
+    """Where the consumer's pairing convention came from (its value is the JSON's word)."""
+
+    STATED = "given"  # by the caller: --convention, or convention=
+    CONFIG = "config (rope_interleave)"
+    LAYOUT = "cache layout"
+    PROBED = "probed"
+
+    @property
+    def words(self) -> str:
+        """How a finding names it."""
+        return {
+            ConventionSource.STATED: "as stated",
+            ConventionSource.CONFIG: "the config's rope_interleave",
+        }.get(self, self.value)
 
 
 def listed(items: list[int] | tuple[int, ...]) -> str:
@@ -168,15 +188,16 @@ def layout_findings(
 
 
 def pairing_findings(
-    convention: str | None, source: str, layout: str | None, kind: str = "cache"
+    convention: str | None,
+    given_by: ConventionSource | None,
+    layout: str | None,
+    kind: str = "cache",
 ) -> list[Finding]:
     """A consumer whose pairing the cache's columns do not match, or a function whose pair
-    blocks are not rotations."""
-    if layout is None or convention is None:
+    blocks are not rotations; given_by: where the convention came from."""
+    if layout is None or convention is None or given_by is None:
         return []
-    source = {"given": "as stated", "config (rope_interleave)": "the config's rope_interleave"}.get(
-        source, source
-    )
+    source = given_by.words
     if kind == "function":
         if layout == "cat(freqs,freqs)":
             return []
@@ -212,7 +233,13 @@ def pairing_findings(
                 True,
             )
         ]
-    if convention == "interleaved" and layout == "cat(freqs,freqs)" and source == "given":
+    # A stated interleaved consumer reads a cat(freqs, freqs) cache as it is: wrong. A config's
+    # rope_interleave means code that expands the cache itself (DeepSeek-V3), so no fault.
+    if (
+        convention == "interleaved"
+        and layout == "cat(freqs,freqs)"
+        and given_by is ConventionSource.STATED
+    ):
         return [
             Finding(
                 "interleaved_frequencies_with_rotate_half",
@@ -264,17 +291,17 @@ def precision_findings(
             Finding(
                 "fp16_cache",
                 f"the angles were computed in {accuracy.computed_in} (gpt-neox #1003: cos off by "
-                f"0.78): error {accuracy.max_error:.2g} at position {accuracy.worst_position}, "
+                f"0.78): error {accuracy.max_error:.2g} at position {position_words(accuracy.worst_position)}, "
                 f"{growth_words(accuracy, amplitude)}",
                 True,
             )
         )
-    elif accuracy.grade == "not a RoPE cache":
+    elif accuracy.grade == NOT_ROPE:
         found.append(
             Finding(
                 "not_rope",
                 f"entries are off by {accuracy.max_error:.2g} (at position "
-                f"{accuracy.worst_position}): more than any arithmetic format explains",
+                f"{position_words(accuracy.worst_position)}): more than any arithmetic format explains",
                 True,
             )
         )
@@ -283,7 +310,7 @@ def precision_findings(
             Finding(
                 None,
                 f"computed in float32 (the angle p·θ rounded to float32, as torch code does): "
-                f"error {accuracy.max_error:.2g} at position {accuracy.worst_position}, "
+                f"error {accuracy.max_error:.2g} at position {position_words(accuracy.worst_position)}, "
                 f"{growth_words(accuracy, amplitude)}",
                 False,
             )

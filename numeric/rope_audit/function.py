@@ -15,10 +15,13 @@ from numbers import Integral
 
 import numpy as np
 
+from numeric.audit.findings import Finding
+from numeric.audit.precision import rounding_bound
+from numeric.audit.quiet import quiet
 from numeric.rope.floats import unit_roundoff
 from numeric.rope_audit.columns import Columns, find_columns
 from numeric.rope_audit.config_file import read_config
-from numeric.rope_audit.findings import listed
+from numeric.rope_audit.findings import ConventionSource, listed
 from numeric.rope_audit.identify import Consumer, audit_source, check_convention, sample_rows
 from numeric.rope_audit.probe import (
     MAX_ENTRIES,
@@ -28,9 +31,8 @@ from numeric.rope_audit.probe import (
     check_dtype,
     probe,
 )
-from numeric.rope_audit.result import Finding, RopeAudit
+from numeric.rope_audit.result import RopeAudit
 from numeric.rope_audit.source import CacheSource, check_positions
-from numeric.table_audit.precision import rounding_bound
 
 DEFAULT_POSITIONS = 4096
 
@@ -172,13 +174,14 @@ def probe_function(
     else:
         empty = np.zeros(0, dtype=np.int64)
         columns = Columns("freqs", empty, empty, found.unpaired, (), 0, 0.0)
-    consumer = Consumer(probed, "probed", d, found.pairs, found.unpaired)
+    consumer = Consumer(probed, ConventionSource.PROBED, d, found.pairs, found.unpaired)
     result = audit_source(
         source, columns, consumer, facts, precision, kind="function", extra=tuple(extra)
     )
     return found, at, result
 
 
+@quiet
 def audit_rope_function(
     apply_rope: Callable[[np.ndarray, np.ndarray], np.ndarray],
     *,

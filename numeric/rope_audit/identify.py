@@ -23,11 +23,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from numeric.audit.findings import Finding
+from numeric.audit.grading import grade
+from numeric.audit.precision import EPS, rounding_bound
+from numeric.audit.quiet import quiet
 from numeric.rope.config import RopeConfig
 from numeric.rope.floats import round_to
 from numeric.rope.methods import scaling_methods
 from numeric.rope_audit import findings as say
-from numeric.rope_audit.accuracy import grade
 from numeric.rope_audit.attention import logit_factor, read_attention
 from numeric.rope_audit.columns import Columns, find_columns
 from numeric.rope_audit.config_check import compare_config
@@ -36,10 +39,9 @@ from numeric.rope_audit.families import Scaling, identify_scaling
 from numeric.rope_audit.measure import measure
 from numeric.rope_audit.one_array import one_array_rotations
 from numeric.rope_audit.positions import fit_offset, read_positions
-from numeric.rope_audit.result import Finding, RopeAudit
+from numeric.rope_audit.result import RopeAudit
 from numeric.rope_audit.source import CacheSource, cache_source
 from numeric.shown import shown
-from numeric.table_audit.precision import rounding_bound
 
 CONVENTIONS = ("rotate_half", "interleaved")
 STRUCTURE_CLASSES = frozenset(
@@ -66,11 +68,11 @@ _LAYOUT_CONVENTION = {
 @dataclass(frozen=True)
 class Consumer:
     """How the code that applies the cache pairs components: convention, and where that came
-    from ("given", "config (rope_interleave)", "cache layout" or "probed"); head_dim when
+    from (numeric.rope_audit.findings.ConventionSource); head_dim when
     known; pairs: the two columns (or components) of each pair; unrotated: the others."""
 
     convention: str | None
-    source: str | None
+    source: say.ConventionSource | None
     head_dim: int | None = None
     pairs: tuple[tuple[int, int], ...] = ()
     unrotated: tuple[int, ...] = field(default_factory=tuple)
@@ -143,15 +145,16 @@ def _choose_layer(
 def _consumer(columns: Columns, convention: str | None, facts: ConfigFacts | None) -> Consumer:
     head_dim = None
     if convention is not None:
-        chosen, where = convention, "given"
+        chosen, where = convention, say.ConventionSource.STATED
     elif facts is not None and facts.convention is not None:
-        chosen, where = facts.convention, "config (rope_interleave)"
+        chosen, where = facts.convention, say.ConventionSource.CONFIG
     else:
-        chosen, where = _LAYOUT_CONVENTION[columns.layout], "cache layout"
+        chosen, where = _LAYOUT_CONVENTION[columns.layout], say.ConventionSource.LAYOUT
     pairs = tuple(zip(columns.first.tolist(), columns.second.tolist(), strict=True))
     return Consumer(chosen, where, head_dim, pairs, columns.still)
 
 
+@quiet
 def audit_rope(
     cos: object | None = None,
     sin: object | None = None,
@@ -329,6 +332,7 @@ def audit_source(
         sign=sign,
         tolerance=None,
         layout_tolerance=columns.tolerance,
+        rounding=2 * rounding_bound(precision, max(m, 1e-300)),
     )
     held = source.positions[measured.rows].astype(np.float64) + (offset or 0)
     if reading.rounded_to is not None:
@@ -338,7 +342,17 @@ def audit_source(
         or scaling.rounded_to
         or (precision if precision in ("float16", "bfloat16") else "float16")
     )
-    accuracy = grade(measured.error_built, held, float(theta.max()), m, precision, sixteen)
+    accuracy = grade(
+        measured.error_built,
+        measured.needed,
+        held,
+        float(theta.max()),
+        rounding_bound(precision, max(m, 1e-300)),
+        precision,
+        sixteen,
+        say.NOT_ROPE,
+        slack=8 * EPS["float64"] * m,
+    )
     in_sixteen = accuracy.grade == "computed in 16 bits"
     inv_rounded = accuracy.computed_in if in_sixteen else scaling.rounded_to
     positions_rounded = accuracy.computed_in if in_sixteen else reading.rounded_to
@@ -382,7 +396,7 @@ def audit_source(
                 True,
             )
         )
-    found += say.pairing_findings(consumer.convention, consumer.source or "", columns.layout, kind)
+    found += say.pairing_findings(consumer.convention, consumer.source, columns.layout, kind)
     found += list(extra)
     found += say.precision_findings(
         precision,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numeric.audit.grading import needed_roundoff
 from numeric.rope.cache import exact_rotations
 from numeric.rope.floats import round_to
 from numeric.rope_audit.columns import Columns, nonfinite_error
@@ -31,7 +32,9 @@ _ROWS = 8192
 class Measured:
     """rows: the rows measured (every row up to numeric.rope_audit.source.MAX_PASS_ROWS);
     per row measured: error_intended, error_built (max over pairs and over cos and sin); amplitude:
-    the largest ||z| − m| over entries (None with one array); worst_pair_amplitude: per pair,
+    the largest ||z| − m| over entries (None with one array); needed: per row measured, the
+    least unit roundoff whose caps cover each pair's error against the as-built cache at its
+    own angle (numeric.audit.grading.needed_roundoff); worst_pair_amplitude: per pair,
     the largest ||z| − m|; worst_pair: per pair, the largest error against the intended cache;
     first_beyond: per pair, the first row (of the cache) whose error against the intended
     cache exceeds the tolerance given (−1 where none does); repeat_gap: the largest difference
@@ -42,6 +45,7 @@ class Measured:
     rows: np.ndarray
     error_intended: np.ndarray
     error_built: np.ndarray
+    needed: np.ndarray
     amplitude: float | None
     pair_amplitude: np.ndarray | None
     pair_error: np.ndarray
@@ -105,12 +109,15 @@ def measure(
     sign: float,
     tolerance: np.ndarray | None = None,
     layout_tolerance: float = 0.0,
+    rounding: float = 0.0,
 ) -> Measured:
     """Compare every row of the cache's pair columns with the intended and as-built caches.
 
     layout: the columns read from a sample (each pair's first column is compared); sign: −1 for a cache rotating backwards (its sin
     negated); tolerance: per row, the error beyond which a pair counts as diverging (None:
-    first_beyond is not looked for); layout_tolerance: how far a pair's two columns may differ.
+    first_beyond is not looked for); layout_tolerance: how far a pair's two columns may differ;
+    rounding: what rounding to the stored format allows an entry, for needed (two roundings:
+    cos or sin, then the product with m).
     """
     columns = layout.first
     repeat_tolerance = layout_tolerance
@@ -123,6 +130,8 @@ def measure(
     pairs = len(columns)
     intended_err = np.empty(n)
     built_err = np.empty(n)
+    needed = np.empty(n)
+    log_theta = np.log(np.maximum(np.abs(built_theta), np.finfo(np.float64).tiny))
     pair_error = np.zeros(pairs)
     first = np.full(pairs, -1, dtype=np.int64)
     both = source.cos is not None and source.sin is not None
@@ -150,21 +159,25 @@ def measure(
             hit = beyond.any(axis=0) & (first < 0)
             if hit.any():
                 first[hit] = block.start + np.argmax(beyond[:, hit], axis=0)
+        held = p
         if same:
             built_err[a:b] = intended_err[a:b]
         else:
             # The implementation rounds the position id it is given (the row's, plus the offset).
-            held = p
             if positions_rounded_to is not None:
                 held = round_to(held, positions_rounded_to).astype(np.float64)
             built = attention * exact_rotations(held, built_theta)
-            built_err[a:b] = _errors(cos, sin, built).max(axis=1)
+            err = _errors(cos, sin, built)
+            built_err[a:b] = err.max(axis=1)
+        angles = np.abs(held)[:, None] * np.abs(built_theta)
+        needed[a:b] = needed_roundoff(err, angles, log_theta, rounding, attention)
         if both:
             pair_amp = np.maximum(pair_amp, np.abs(np.hypot(cos, sin) - attention).max(axis=0))
     return Measured(
         rows=rows,
         error_intended=intended_err,
         error_built=built_err,
+        needed=needed,
         amplitude=None if pair_amp is None else float(pair_amp.max()),
         pair_amplitude=pair_amp,
         pair_error=pair_error,

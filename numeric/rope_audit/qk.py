@@ -25,9 +25,9 @@ from numbers import Integral
 
 import numpy as np
 
+from numeric.audit.quiet import quiet
+from numeric.audit.report import bullets, plain
 from numeric.rope import permute_heads, unpermute_heads
-from numeric.rope_audit.result import wrapped
-from numeric.table_audit.result import plain
 
 _BF16_RELATIVE = 2.0**-8
 
@@ -53,7 +53,7 @@ class QKComparison:
 
     def report_lines(self, width: int = 100) -> list[str]:
         return textwrap.wrap(f"q/k weights: {self.relation} (Q {self.q}, K {self.k})", width) + (
-            wrapped(self.findings, width)
+            bullets(self.findings, width)
         )
 
 
@@ -134,6 +134,7 @@ def _count(value: object, name: str) -> int:
     return int(value)
 
 
+@quiet
 def compare_qk(
     w_a: object, w_b: object, *, n_heads: int, n_kv_heads: int | None = None
 ) -> QKComparison:

@@ -2,36 +2,9 @@
 
 from __future__ import annotations
 
-import math
-import textwrap
 from dataclasses import asdict, dataclass
 
-from numeric.table_audit.result import plain
-
-WIDTH = 100
-
-
-def finite_json(value: object) -> object:
-    """plain(value) with every infinite or NaN float as None, so JSON stays standard."""
-    value = plain(value)
-    if isinstance(value, dict):
-        return {k: finite_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [finite_json(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One sentence a person reads. bug: the bug class it names (None for a description);
-    fault: whether it makes the audit fail."""
-
-    bug: str | None
-    text: str
-    fault: bool
-
+from numeric.audit.report import WIDTH, bullets, finite_json, line
 
 _SHOWN = (
     "factor",
@@ -55,14 +28,6 @@ def scaling_words(scaling: dict) -> str:
         if k in scaling
     )
     return f"{scaling.get('type')}" + (f" ({shown})" if shown else "")
-
-
-def wrapped(items: list[str] | tuple[str, ...], width: int = WIDTH) -> list[str]:
-    """Each item as a bullet wrapped to width."""
-    lines: list[str] = []
-    for item in items:
-        lines += textwrap.wrap(item, width, initial_indent="  - ", subsequent_indent="    ")
-    return lines
 
 
 @dataclass(frozen=True)
@@ -138,14 +103,13 @@ class RopeAudit:
             + f", base {base}, scaling {scaling_words(self.scaling)}"
             + f", m {m}, offset {self.position_offset}"
         )
-        lines += textwrap.wrap(summary, width, subsequent_indent="  ")
+        lines += line(summary, width)
         p = self.precision
         if self.max_abs_error is not None:
-            lines += textwrap.wrap(
+            lines += line(
                 f"precision: values {p.get('stored')}, {p.get('grade')}; max error "
                 f"{self.max_abs_error:.2e} at position {self.worst_position}",
                 width,
-                subsequent_indent="  ",
             )
         lines.append("findings:")
-        return lines + wrapped(self.findings, width)
+        return lines + bullets(self.findings, width)

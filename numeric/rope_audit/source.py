@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numeric.audit.errors import BadShapeError, BadValueError, InputError
 from numeric.rope.floats import round_to
 
 _BLOCK_BYTES = 2**24  # float64 bytes per array per block of a whole pass
@@ -130,12 +131,12 @@ class CacheSource:
 def _check_array(array: object, name: str) -> None:
     shape = getattr(array, "shape", None)
     if shape is None or len(shape) != 2:
-        raise ValueError(f"{name} must be 2-D (positions, rotary columns), got shape {shape}")
+        raise BadShapeError(f"{name} must be 2-D (positions, rotary columns), got shape {shape}")
     if shape[0] < 2 or shape[1] < 1:
-        raise ValueError(f"{name} must have at least 2 rows and 1 column, got shape {shape}")
+        raise BadShapeError(f"{name} must have at least 2 rows and 1 column, got shape {shape}")
     kind = _dtype_name(array)
     if kind not in _FORMATS:
-        raise ValueError(
+        raise BadShapeError(
             f"{name} has dtype {kind}; only float16, bfloat16, float32 or float64 are allowed"
         )
 
@@ -146,35 +147,45 @@ def check_positions(positions: object, rows: int) -> np.ndarray:
         return np.arange(rows, dtype=np.int64)
     found = np.asarray(positions)
     if found.ndim != 1 or found.shape[0] != rows:
-        raise ValueError(
+        raise BadShapeError(
             f"positions must be 1-D with one entry per row ({rows}), got shape {found.shape}"
         )
     if found.dtype.kind == "f":
         if not np.all(np.isfinite(found)) or not np.array_equal(found, np.round(found)):
-            raise ValueError("positions must be whole numbers")
+            raise BadValueError("positions must be whole numbers")
     elif found.dtype.kind not in "iu":
-        raise ValueError(f"positions must be integers, got dtype {found.dtype}")
+        raise BadShapeError(f"positions must be integers, got dtype {found.dtype}")
     found = found.astype(np.int64)
     if found.size and int(np.abs(found).max()) >= MAX_POSITION:
-        raise ValueError("positions must stay below 2**31 in magnitude")
+        raise BadValueError("positions must stay below 2**31 in magnitude")
     if np.any(np.diff(found) <= 0):
-        raise ValueError("positions must be strictly increasing (one row per position)")
+        raise BadValueError("positions must be strictly increasing (one row per position)")
     return found
 
 
 def cache_source(
     cos: object | None, sin: object | None, positions: object = None, what: str = "cache"
 ) -> CacheSource:
-    """Check the arrays' shapes and dtypes (not their values yet) and the positions."""
+    """Check the arrays' shapes and dtypes (not their values yet) and the positions; what: the
+    cache's name, which messages start with (unless it is the default "cache")."""
+    try:
+        return _checked(cos, sin, positions, what)
+    except InputError as error:
+        if what == "cache":
+            raise
+        raise type(error)(f"{what}: {error}") from None
+
+
+def _checked(cos: object | None, sin: object | None, positions: object, what: str) -> CacheSource:
     if cos is None and sin is None:
-        raise ValueError("give cos, sin or both")
+        raise BadValueError("give cos, sin or both")
     # Lists and other array-likes become arrays; row readers (with shape) are read as they are.
     cos, sin = (a if a is None or hasattr(a, "shape") else np.asarray(a) for a in (cos, sin))
     for array, name in ((cos, "cos"), (sin, "sin")):
         if array is not None:
             _check_array(array, name)
     if cos is not None and sin is not None and tuple(cos.shape) != tuple(sin.shape):  # type: ignore[attr-defined]
-        raise ValueError(
+        raise BadShapeError(
             f"cos and sin must have the same shape, got {tuple(cos.shape)} and {tuple(sin.shape)}"  # type: ignore[attr-defined]
         )
     source = CacheSource(cos, sin, np.empty(0, dtype=np.int64), what)

@@ -48,7 +48,8 @@ def orient(theta: np.ndarray, step: int, *, even: bool = False) -> Oriented:
         if not (slower > 0 and slowest > 0):
             continue
         expected = slower * slower / slowest
-        if not math.isfinite(expected) or expected > 64 * period:
+        # expected underflows to 0 for pairs too slow for a float64 square: nothing to read.
+        if not math.isfinite(expected) or expected <= 0 or expected > 64 * period:
             continue
         options = []
         for start in (theta[j], -theta[j]) if even else (theta[j],):

@@ -6,9 +6,9 @@ version and gives three verdicts (structure, convention, accuracy); compare says
 tables encode the same positions.
 """
 
+from numeric.audit.load import load_table, open_table
 from numeric.table_audit.compare import compare
 from numeric.table_audit.identify import audit
-from numeric.table_audit.load import load_table, open_table
 from numeric.table_audit.result import Audit, Comparison
 
 __all__ = ["Audit", "Comparison", "audit", "compare", "load_table", "open_table"]

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numeric.audit.precision import rounding_bound, unit_roundoff
 from numeric.table_audit.fit import wrap
-from numeric.table_audit.precision import rounding_bound, unit_roundoff
 from numeric.table_audit.schedules import OTHER_SHIFTS, SHIFTS
 
 _SIGMAS = 5.0

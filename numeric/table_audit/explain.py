@@ -2,11 +2,11 @@
 explain, the position its own angles say, when the table matches there.
 
 A row whose error at c + s·r is beyond what a float32 computation could make (the float32 cap of
-numeric.table_audit.accuracy) is read on its own: its position from its angles, rounded to the
+numeric.audit.grading) is read on its own: its position from its angles, rounded to the
 positions the run uses, and its error measured there. If that error is within the cap, the row
 holds that position (a restart of packed sequences, a padding row given a fixed position); if
 not, it is not a row of this encoding at any position (or the table was computed in 16 bits,
-which numeric.table_audit.accuracy grades).
+which numeric.audit.grading grades).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numeric.table_audit.accuracy import cap
+from numeric.audit.grading import cap
+from numeric.audit.rows import Rows
 from numeric.table_audit.measure import Convention, errors_at
 from numeric.table_audit.positions import Run, positions_held, runs
-from numeric.table_audit.source import Rows
 
 _READ_ROWS = 4096
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from numeric.table_audit.accuracy import Accuracy
+from numeric.audit.grading import Accuracy
 from numeric.table_audit.convention import Schedule
 from numeric.table_audit.explain import RowPositions
 from numeric.table_audit.measure import ErrorMeasure

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numeric.table_audit.accuracy import growth_words
+from numeric.audit.grading import growth_words
 from numeric.table_audit.facts import Facts
 from numeric.table_audit.naming import is_whole
 from numeric.table_audit.positions import course
@@ -306,7 +306,6 @@ def _accuracy(f: Facts) -> list[str]:
             f"{where}, against the fitted sinusoids (no named convention to measure against)"
         )
         return out
-    omega_max = float(np.abs(f.named.convention.frequencies()).max())
     amplitude = f.scale or 1.0
     error = f"{e.max_error * unit:.2g}"
     position = _number(a.worst_position)
@@ -328,17 +327,25 @@ def _accuracy(f: Facts) -> list[str]:
         out.append(
             "computed in float32 (the angles pos·ω rounded, as torch code does): the error "
             f"grows about linearly with position, to {error} at position {position} "
-            f"({allowed}); " + growth_words(a, omega_max, amplitude)
+            f"({allowed}); " + growth_words(a, amplitude)
         )
     elif a.computed_in == "float64":
         out.append(
             "computed in float64 (the angles pos·ω rounded in float64): the error grows with "
             f"position, to {error} at position {position} ({allowed}), harmless at any length"
         )
-    else:
+    elif f.distinct < f.shape[0]:
         out.append(
             f"computed in {a.computed_in}: pos·ω in {a.computed_in} loses positions (rows "
             f"repeat) and the error reaches {error} at position {position} ({allowed})"
+        )
+    else:
+        # Each pair is held to its own float32 cap: one pair's frequency off the formula fails
+        # it as 16-bit arithmetic would, with every row still distinct.
+        out.append(
+            f"error {error} at position {position}: more than float32 arithmetic makes on some "
+            f"pair ({allowed}), as {a.computed_in} arithmetic or a frequency off the formula "
+            "would give; no rows repeat"
         )
     if e.cross_check is not None and not e.cross_check["agrees"]:
         out.append(

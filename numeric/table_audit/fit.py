@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numeric.table_audit.source import Rows
+from numeric.audit.rows import Rows
 
 _CENTERS = 512  # rows sampled per stride for the recurrence fit
 _WINDOW_ROWS = 2048  # rows sampled per window for the angle fit

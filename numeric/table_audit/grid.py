@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numeric.table_audit.source import Rows
+from numeric.audit.rows import Rows
 
 # The inner index's rows are kept in memory to check the repeats: at most this many values.
 _MAX_KEPT_VALUES = 2**22

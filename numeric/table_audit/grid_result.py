@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from numeric.table_audit.accuracy import GRADES
 from numeric.table_audit.grid import Grid, blocks
 from numeric.table_audit.result import Audit
+from numeric.table_audit.verdicts import GRADES
 
 
 def _common(a: object, b: object) -> object:

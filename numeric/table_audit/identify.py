@@ -7,7 +7,7 @@ columns (pairing) and which is the sine (orientation); candidate schedules and t
 (convention, schedules); the name, decided by measurement (naming); the position every row holds
 (explain, positions); the error at those positions (measure); its grade (accuracy); the shift
 identity on the table itself (rotation); then the verdicts and findings (facts, verdicts,
-findings, result). Every read goes through numeric.table_audit.source, in bounded memory.
+findings, result). Every read goes through numeric.audit.rows, in bounded memory.
 """
 
 from __future__ import annotations
@@ -17,27 +17,10 @@ import math
 
 import numpy as np
 
-from numeric.table_audit import fit
-from numeric.table_audit.accuracy import Accuracy, cap, grade, shift_envelope
-from numeric.table_audit.convention import Schedule, fit_scale, fit_schedule
-from numeric.table_audit.explain import RowPositions, explain_rows, run_positions
-from numeric.table_audit.facts import Facts
-from numeric.table_audit.findings import describe
-from numeric.table_audit.grid import find_grid, sub_tables
-from numeric.table_audit.grid_result import grid_audit
-from numeric.table_audit.load import as_rows, check_array
-from numeric.table_audit.measure import (
-    YARDSTICK,
-    Convention,
-    ErrorMeasure,
-    error_bands,
-    measure_error,
-    row_errors,
-)
-from numeric.table_audit.naming import Named, fitted_convention, name_convention
-from numeric.table_audit.orientation import Oriented, orient
-from numeric.table_audit.pairing import Pairing, pair_columns
-from numeric.table_audit.precision import (
+from numeric.audit.errors import BadShapeError, BadValueError
+from numeric.audit.grading import Accuracy, cap, grade, sixteen_bit_format
+from numeric.audit.load import as_rows, check_array
+from numeric.audit.precision import (
     EPS,
     decimal_precision,
     narrower_formats,
@@ -46,11 +29,30 @@ from numeric.table_audit.precision import (
     to_format,
     unit_roundoff,
 )
+from numeric.audit.quiet import quiet
+from numeric.audit.rows import Rows
+from numeric.table_audit import fit
+from numeric.table_audit.convention import Schedule, fit_scale, fit_schedule
+from numeric.table_audit.explain import RowPositions, explain_rows, run_positions
+from numeric.table_audit.facts import Facts
+from numeric.table_audit.findings import describe
+from numeric.table_audit.grid import find_grid, sub_tables
+from numeric.table_audit.grid_result import grid_audit
+from numeric.table_audit.measure import (
+    YARDSTICK,
+    Convention,
+    ErrorMeasure,
+    error_bands,
+    measure_error,
+    row_needs,
+)
+from numeric.table_audit.naming import Named, fitted_convention, name_convention
+from numeric.table_audit.orientation import Oriented, orient
+from numeric.table_audit.pairing import Pairing, pair_columns
 from numeric.table_audit.result import Audit
 from numeric.table_audit.rotation import exact_turn, rotation
 from numeric.table_audit.scan import Scan, nonzero_rows_and_columns, scan
-from numeric.table_audit.source import Rows
-from numeric.table_audit.verdicts import verdicts
+from numeric.table_audit.verdicts import NOT_SINUSOIDAL, verdicts
 
 _MIN_ROWS = 4
 # Tables whose largest value lies outside [2^-64, 2^64] are audited divided by a power of two.
@@ -113,11 +115,12 @@ def _layout_order(oriented: Oriented) -> Oriented:
     )
 
 
+@quiet
 def audit(table: np.ndarray | Rows, *, exact_dps: int | None = None, what: str = "table") -> Audit:
     """Identify a positional-encoding table by fitting its columns, then measure it.
 
     table: a (positions, dims) array of floats from any implementation (or the rows of a file,
-    numeric.table_audit.load.open_table); exact_dps: if given, measure every entry against
+    numeric.audit.load.open_table); exact_dps: if given, measure every entry against
     mpmath at that many digits (slow; for small tables), else use the float64 exact table
     everywhere and mpmath on the worst and a sample of rows; what: how error messages name it.
     """
@@ -128,7 +131,7 @@ def audit(table: np.ndarray | Rows, *, exact_dps: int | None = None, what: str =
     if exact_dps is not None and (
         not isinstance(exact_dps, int) or isinstance(exact_dps, bool) or exact_dps < 15
     ):
-        raise ValueError(f"exact_dps must be an integer of at least 15, got {exact_dps!r}")
+        raise BadValueError(f"exact_dps must be an integer of at least 15, got {exact_dps!r}")
     found = scan(rows, what)
     precision, cast = _precision(rows, found)
     unit = _unit(found.max_abs)
@@ -172,7 +175,7 @@ def _stored_as(values: np.ndarray, stored: str) -> np.ndarray | Rows:
 
 def _enough_rows(valid: np.ndarray, what: str) -> None:
     if valid.sum() < _MIN_ROWS:
-        raise ValueError(
+        raise BadShapeError(
             f"{what} needs at least {_MIN_ROWS} non-zero rows to fit, got {int(valid.sum())}"
         )
 
@@ -203,26 +206,37 @@ def _identify(
         )
         conv = named.convention
         offset, step = (named.offset, named.step) if conv.exact else (0.0, 1.0)
-        first = row_errors(view, run_positions(valid, offset, step), conv)
+        # Fitted sinusoids carry their fit's uncertainty: not the table's error.
+        sigma = None if conv.exact else (oriented.slope_sigma, oriented.phase_sigma)
+        run = run_positions(valid, offset, step)
+        first, needs = row_needs(view, run, conv, rounding, amplitude, sigma)
         held = explain_rows(
             view, valid, conv, offset, step, first, rounding, amplitude, named.sample_format
         )
+        # Rows explained at another position than the run's are measured again there.
+        moved = (held.positions != run) & ~(np.isnan(held.positions) & np.isnan(run))
+        if moved.any():
+            again = np.where(moved, held.positions, np.nan)
+            needs = np.where(
+                moved, row_needs(view, again, conv, rounding, amplitude, sigma)[1], needs
+            )
         errors = measure_error(view, held.positions, conv, precision, exact_dps, held.errors)
         omega_max = float(np.abs(conv.frequencies()).max())
-        angles = np.abs(held.positions) * omega_max
         graded = errors.per_row
-        if not conv.exact:
-            # Fitted sinusoids carry their fit's uncertainty: not the table's error.
-            slack = (
-                5
-                * amplitude
-                * np.max(
-                    np.abs(held.positions)[:, None] * oriented.slope_sigma + oriented.phase_sigma,
-                    axis=1,
-                )
-            )
+        if sigma is not None:
+            at = np.abs(held.positions)[:, None]
+            slack = 5 * amplitude * np.max(at * sigma[0] + sigma[1], axis=1)
             graded = np.maximum(graded - slack, 0.0)
-        accuracy = grade(graded, angles, held.positions, rounding, amplitude, precision)
+        accuracy = grade(
+            graded,
+            needs,
+            held.positions,
+            omega_max,
+            rounding,
+            precision,
+            sixteen_bit_format(precision),
+            NOT_SINUSOIDAL,
+        )
         rounded = named.frequencies_rounded_to
         turn = _rotation(
             view,
@@ -284,10 +298,20 @@ def _rotation(
     rounded_to: str | None = None,
 ) -> dict:
     """The shift identity with the named convention's exact frequencies, or the fitted ones."""
-    omega_max = float(np.abs(conv.frequencies()).max())
+    omega = np.abs(conv.frequencies())
+    omega_max = float(omega.max())
+    with np.errstate(divide="ignore"):
+        log_omega = np.log(np.maximum(omega, np.finfo(np.float64).tiny))
 
     def entry_error(at: np.ndarray) -> np.ndarray:
-        return shift_envelope(accuracy, rounding, amplitude, np.abs(at) * omega_max)
+        """(rows, pairs): each pair's entry error at these positions: the float32 cap of that
+        pair there, or the measured envelope when smaller (a table computed in 16 bits, whose
+        errors pass the float32 cap of its fastest pair, fails its own)."""
+        at = np.abs(at)[:, None]
+        limit = cap("float32", rounding, amplitude, at * omega, log_omega)
+        if accuracy is None:
+            return limit
+        return np.minimum(accuracy.envelope(at * omega_max), limit)
 
     if conv.exact and rounded_to is not None:
         # The table turns by its own frequencies, the named ones rounded to 16 bits.

@@ -10,15 +10,17 @@ its error. A fitted convention (no named schedule) is measured against its fitte
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import mpmath
 import numpy as np
 
 from numeric.angles import OMEGA_BITS, Frequencies, reduced_angles
+from numeric.audit.grading import needed_roundoff
+from numeric.audit.rows import Rows, column_index
 from numeric.precision import default_dims
 from numeric.table_audit import schedules
-from numeric.table_audit.source import Rows, column_index
 from numeric.tables import accuracy_bound, sinusoidal_pe, sinusoidal_rows
 
 YARDSTICK = accuracy_bound(np.float64)  # error of the float64 exact table, per unit amplitude
@@ -133,31 +135,67 @@ def _counting(positions: np.ndarray) -> bool:
     return len(positions) > 1 and bool(np.all(np.diff(positions) == 1))
 
 
-def errors_at(values: np.ndarray, positions: np.ndarray, conv: Convention) -> np.ndarray:
-    """max |values - exact| of each row (values: table rows, all columns) at the positions."""
+def pair_errors_at(values: np.ndarray, positions: np.ndarray, conv: Convention) -> np.ndarray:
+    """(rows, pairs): max of |sin − exact| and |cos − exact| of each pair (values: table rows,
+    all columns) at the positions."""
     exact = exact_at(conv, positions)
-    errors = np.zeros(len(exact))
     # Sines against the even columns of the exact rows, cosines against the odd ones: views,
     # not copies, when the layout's columns are evenly spaced (every standard layout).
-    for cols, part in ((conv.sin_cols, exact[:, 0::2]), (conv.cos_cols, exact[:, 1::2])):
-        diff = np.subtract(values[:, column_index(cols)], part, out=np.empty_like(part))
-        np.maximum(errors, np.abs(diff, out=diff).max(axis=1), out=errors)
-    return errors
+    sines = np.abs(values[:, column_index(conv.sin_cols)] - exact[:, 0::2])
+    cosines = np.abs(values[:, column_index(conv.cos_cols)] - exact[:, 1::2])
+    return np.maximum(sines, cosines, out=sines)
 
 
-def row_errors(table: Rows, positions: np.ndarray, conv: Convention) -> np.ndarray:
-    """max |table - exact| of each row over the paired columns; NaN where positions is NaN."""
+def errors_at(values: np.ndarray, positions: np.ndarray, conv: Convention) -> np.ndarray:
+    """max |values - exact| of each row (values: table rows, all columns) at the positions."""
+    return pair_errors_at(values, positions, conv).max(axis=1)
+
+
+def _measured_rows(table: Rows, positions: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(row numbers, their values) a block at a time, rows whose position is NaN left out."""
     n = table.shape[0]
-    errors = np.full(n, np.nan)
     step = table.block_rows()
     for a in range(0, n, step):
         b = min(a + step, n)
         here = np.flatnonzero(~np.isnan(positions[a:b])) + a
-        if len(here) == 0:
-            continue
-        values = table[a:b] if len(here) == b - a else table[here]
+        if len(here):
+            yield here, (table[a:b] if len(here) == b - a else table[here])
+
+
+def row_errors(table: Rows, positions: np.ndarray, conv: Convention) -> np.ndarray:
+    """max |table - exact| of each row over the paired columns; NaN where positions is NaN."""
+    errors = np.full(table.shape[0], np.nan)
+    for here, values in _measured_rows(table, positions):
         errors[here] = errors_at(values, positions[here], conv)
     return errors
+
+
+def row_needs(
+    table: Rows,
+    positions: np.ndarray,
+    conv: Convention,
+    rounding: float,
+    amplitude: float,
+    sigma: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(errors, needs) per row, in one pass: max |table - exact| over the paired columns (as
+    row_errors), and the least unit roundoff whose caps cover each pair's error at the row's
+    position (numeric.audit.grading.needed_roundoff); NaN where positions is NaN. sigma: the
+    fitted frequencies' and phases' uncertainties per pair, taken off each pair's error before
+    its need (a fit's uncertainty is not the table's error)."""
+    omega = np.abs(conv.frequencies())
+    with np.errstate(divide="ignore"):
+        log_omega = np.log(np.maximum(omega, np.finfo(np.float64).tiny))
+    errors = np.full(table.shape[0], np.nan)
+    needs = np.full(table.shape[0], np.nan)
+    for here, values in _measured_rows(table, positions):
+        at = np.abs(positions[here])[:, None]
+        pair_errors = pair_errors_at(values, positions[here], conv)
+        errors[here] = pair_errors.max(axis=1)
+        if sigma is not None:
+            pair_errors = np.maximum(pair_errors - 5 * amplitude * (at * sigma[0] + sigma[1]), 0)
+        needs[here] = needed_roundoff(pair_errors, at * omega, log_omega, rounding, amplitude)
+    return errors, needs
 
 
 def _scale_mp(conv: Convention) -> mpmath.mpf:

@@ -3,7 +3,7 @@
 The fit proposes readings (schedule, round base, position step); each is then measured on the
 rows the pair fit kept, at the positions the rows hold under it (read from the rows' angles).
 The fitted sinusoids measure how accurate the table is in itself, and so which computation its
-values show (rounded once, float64, float32 or 16 bits: numeric.table_audit.accuracy). A reading
+values show (rounded once, float64, float32 or 16 bits: numeric.audit.grading). A reading
 is named when it explains the table as well as that computation allows, so computation error
 never costs a table its name, while a base that is merely close (10181.9 against 10000, or the
 paper's schedule against tensor2tensor's, 2.4% apart) is told from the right one. Of the readings
@@ -17,14 +17,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from numeric.audit.grading import cap, sixteen_bit_format
+from numeric.audit.precision import to_format, unit_roundoff
+from numeric.audit.rows import Rows
 from numeric.table_audit import schedules
-from numeric.table_audit.accuracy import cap, sixteen_bit_format
 from numeric.table_audit.convention import Schedule
 from numeric.table_audit.measure import Convention, errors_at
 from numeric.table_audit.orientation import Oriented
 from numeric.table_audit.positions import positions_held
-from numeric.table_audit.precision import to_format, unit_roundoff
-from numeric.table_audit.source import Rows
 
 _NAMING_MARGIN = 2.0  # a named reading may be off by twice what the computation allows
 _SIGMAS = 5.0

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numeric.audit.precision import rounding_bound
+from numeric.audit.rows import Rows
 from numeric.table_audit import fit
-from numeric.table_audit.precision import rounding_bound
-from numeric.table_audit.source import Rows
 
 _SIGMAS = 5.0
 # A column is read as a sine (cosine) when its phase at row 0 is within this of 0 (π/2).

@@ -2,36 +2,9 @@
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import asdict, dataclass
 
-import numpy as np
-
-WIDTH = 100
-
-
-def plain(value: object) -> object:
-    """value with NumPy scalars and arrays turned into Python numbers and lists, recursively."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return [plain(v) for v in value.tolist()]
-    if isinstance(value, np.bool_):
-        return bool(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating):
-        return float(value)
-    return value
-
-
-def _wrapped(items: tuple[str, ...], width: int = WIDTH) -> list[str]:
-    lines = []
-    for item in items:
-        lines += textwrap.wrap(item, width, initial_indent="  - ", subsequent_indent="    ")
-    return lines
+from numeric.audit.report import WIDTH, bullets, line, plain
 
 
 @dataclass(frozen=True)
@@ -164,14 +137,14 @@ class Audit:
         lines = [f"audit of a ({n}, {d}) {self.dtype} table; {carried}"]
         s = self.structure
         reasons = "; ".join(s["reasons"])
-        lines += _wrap(f"structure: {s['verdict']}" + (f" ({reasons})" if reasons else ""), width)
-        lines += _wrap(f"convention: {_convention_line(self)}", width)
-        lines += _wrap(f"accuracy: {_accuracy_line(self)}", width)
+        lines += line(f"structure: {s['verdict']}" + (f" ({reasons})" if reasons else ""), width)
+        lines += line(f"convention: {_convention_line(self)}", width)
+        lines += line(f"accuracy: {_accuracy_line(self)}", width)
         if self.error_by_position:
             bands = "  ".join(
                 f"<{b['below']:.0e}: {b['max_error']:.1e}" for b in self.error_by_position
             )
-            lines += _wrap(f"by position: {bands}", width)
+            lines += line(f"by position: {bands}", width)
         r = self.rotation
         if r["ks"]:
             ks = ", ".join(str(k) for k in r["ks"])
@@ -180,14 +153,10 @@ class Audit:
                 f"{'passed' if r['passed'] else 'FAILED'} (worst at k = {r['worst_k']}: "
                 f"residual {r['residual']:.1e}, tolerance {r['tolerance']:.1e})"
             )
-            lines += _wrap(text, width)
+            lines += line(text, width)
         lines.append(f"distinct rows: {self.distinct_rows} of {n}")
         lines.append("findings:")
-        return lines + _wrapped(self.findings, width)
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width, subsequent_indent="  ")
+        return lines + bullets(self.findings, width)
 
 
 def _convention_line(a: Audit) -> str:
@@ -254,4 +223,4 @@ class Comparison:
         head = "same encoding" if self.same else "different encodings"
         if self.max_difference is not None:
             head += f" (max difference {self.max_difference:.1e}, tolerance {self.tolerance:.1e})"
-        return _wrap(head, width) + _wrapped(self.findings, width)
+        return line(head, width) + bullets(self.findings, width)

@@ -3,8 +3,9 @@
 Rows k apart hold positions s·k apart (s: the position step), so each pair's (sin, cos) at one
 row, rotated by k·w (w = s·ω, the pair's frequency a row), must give the pair at the other. Each
 side carries the table's entry error at its own position, the rotated side up to √2 times it,
-so the residual may reach (1 + √2)·max(E(pos), E(pos + s·k)), E the table's entry error at that
-position (numeric.table_audit.accuracy.shift_envelope), plus the rounding of the rotation's own
+so the residual may reach (1 + √2)·max(E(pos), E(pos + s·k)), E the table's entry error of
+that pair at that position (the float32 cap of numeric.audit.grading for that pair, or the
+measured envelope when smaller), plus the rounding of the rotation's own
 arithmetic and, for fitted frequencies, the drift k·σ_w of their uncertainty. Row pairs across a
 restart of the positions (packed sequences) or a padding row are left out.
 """
@@ -16,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from numeric.angles import Frequencies, reduced_angles
-from numeric.table_audit.source import Rows, column_index
+from numeric.audit.rows import Rows, column_index
 
 _ROTATION_ROWS = 2048
 _CHUNK_ROWS = 1024  # rows per step: the temporaries stay in cache
@@ -41,7 +42,7 @@ def rotation(
 ) -> dict:
     """The shift identity on the table (module doc). positions: per row (NaN: zero rows);
     turn(k): the angles k·w per pair; drift: the uncertainty of w per unit k, times the
-    amplitude; entry_error(positions): the table's entry error there."""
+    amplitude; entry_error(positions): the table's entry error there, (rows, pairs)."""
     n = table.shape[0]
     results = []
     for k in shifts(n):
@@ -66,14 +67,14 @@ def rotation(
             sines, cosines = column_index(sin_cols), column_index(cos_cols)
             s, c = here[:, sines], here[:, cosines]
             residual = np.maximum(
-                np.abs(cos_t * s + sin_t * c - there[:, sines]).max(axis=1),
-                np.abs(cos_t * c - sin_t * s - there[:, cosines]).max(axis=1),
+                np.abs(cos_t * s + sin_t * c - there[:, sines]),
+                np.abs(cos_t * c - sin_t * s - there[:, cosines]),
             )
             error = np.maximum(entry_error(positions[rows]), entry_error(positions[rows + k]))
             tolerance = (1 + np.sqrt(2)) * error + arithmetic + 5 * np.sqrt(2) * abs(k) * drift
-            j = int(np.argmax(residual / tolerance))
-            if residual[j] / tolerance[j] > worst[0] / worst[1]:
-                worst = (float(residual[j]), float(tolerance[j]), int(rows[j]))
+            j, i = np.unravel_index(int(np.argmax(residual / tolerance)), residual.shape)
+            if residual[j, i] / tolerance[j, i] > worst[0] / worst[1]:
+                worst = (float(residual[j, i]), float(tolerance[j, i]), int(rows[j]))
         results.append((k, worst[0], worst[1], len(p), float(positions[worst[2]])))
     passed = bool(results) and all(r <= t for _, r, t, _, _ in results)
     # The headline is the shift closest to (or furthest past) its own tolerance, so the

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numeric.table_audit.load import first_non_finite, non_finite_error
-from numeric.table_audit.precision import fits, narrower_formats
-from numeric.table_audit.source import Rows
+from numeric.audit.load import first_non_finite, non_finite_error
+from numeric.audit.precision import fits, narrower_formats
+from numeric.audit.rows import Rows
 
 _HASH_SEED = 20170612
 _HASHED_COLUMNS = 64

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from numeric.audit.grading import COMPUTED
 from numeric.table_audit.facts import Facts
 from numeric.table_audit.findings import convention_sentences, listed
 from numeric.table_audit.positions import course
@@ -19,6 +20,11 @@ def _collapse(f: Facts) -> bool:
             if run.step == 0 and run.first <= a and b <= run.last:
                 return False
     return True
+
+
+# The accuracy grades, best first: the audit core's, and this audit's word for none.
+NOT_SINUSOIDAL = "not sinusoidal"
+GRADES = (*COMPUTED, NOT_SINUSOIDAL)
 
 
 def verdicts(f: Facts) -> dict:

@@ -11,11 +11,11 @@ proofs.cli.audit_rope, which says when a file is read as one.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 
 from proofs.cli import audit_rope
 from proofs.cli.usage import UsageError, user_input
+from proofs.render.json_text import dumps
 
 NAME = "audit"
 HELP = (
@@ -51,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the table(s), audit or compare, print the report; exit 0 only for a clean result."""
+    from numeric.audit.errors import InputError
     from numeric.table_audit import audit, compare, open_table
 
     if args.against_key is not None and args.against is None:
@@ -61,8 +62,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--against takes one table B (two files are a RoPE cache: give --rope)")
     path, key = args.file[0], (args.key or [None])[0]
     against = None if args.against is None else args.against[0]
-    # The file is the user's input: what the readers and the audit refuse is named in one line.
-    with user_input():
+    # The file is the user's input: what the readers and the audit refuse (their typed input
+    # errors) is named in one line; any other error is ours (exit 70).
+    with user_input(InputError):
         try:
             table = open_table(path, key=key)
             if against is None:
@@ -74,11 +76,11 @@ def run(args: argparse.Namespace) -> int:
                 ok = result.same
         except MemoryError:
             # The audit reads every file in bounded memory: this machine has less to spare.
-            raise ValueError(
+            raise UsageError(
                 f"out of memory auditing {path}; the audit needs about 512 MB free"
             ) from None
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, allow_nan=False))
+        print(dumps(result.to_json(), ensure_ascii=True))
     else:
         width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
         print("\n".join(result.report_lines(width)))

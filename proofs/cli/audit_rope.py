@@ -16,10 +16,10 @@ Exit status 0 for a sound cache (and, with --against, for caches holding the sam
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 
 from proofs.cli.usage import UsageError, user_input
+from proofs.render.json_text import dumps
 
 _MIN_WIDTH, _MAX_WIDTH = 60, 100
 
@@ -73,11 +73,12 @@ def _check(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the cache (and B's), audit or compare, print; exit 0 only for a sound result."""
+    from numeric.audit.errors import InputError
     from numeric.rope_audit import audit_rope, compare_rope
     from numeric.rope_audit.files import open_rope
 
     _check(args)
-    with user_input():
+    with user_input(InputError):
         try:
             cache = open_rope(args.file, args.key, args.positions_key)
             notes = list(cache.notes)
@@ -105,11 +106,11 @@ def run(args: argparse.Namespace) -> int:
                 )
                 ok = result.same
         except MemoryError:
-            raise ValueError(
+            raise UsageError(
                 f"out of memory auditing {args.file[0]}; the audit needs about 512 MB free"
             ) from None
     if args.json:
-        print(json.dumps({**result.to_json(), "read": notes}, indent=2, allow_nan=False))
+        print(dumps({**result.to_json(), "read": notes}, ensure_ascii=True))
     else:
         width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
         print("\n".join([f"read: {note}" for note in notes] + result.report_lines(width)))

@@ -34,6 +34,7 @@ from pathlib import Path
 from proofs.cli.usage import UsageError
 
 MANIFEST = ".pe-proofs-manifest.json"
+MAX_MANIFEST_BYTES = 2**24  # a manifest lists about 100 bytes a file
 _TOOL = "pe-proofs"
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
 
@@ -52,19 +53,29 @@ def _check_name(name: str) -> None:
 
 
 def read_manifest(root: Path) -> dict[str, list[str]]:
-    """name -> accepted SHA-256 hashes, from root's manifest ({} when there is none)."""
+    """name -> accepted SHA-256 hashes, from root's manifest ({} when there is none).
+
+    Only a regular file of at most MAX_MANIFEST_BYTES is read: a named pipe is not waited on,
+    a link to a device not read without end."""
+    from numeric.audit.errors import InputError
+    from numeric.audit.regular_file import read_small_file
+
     path = root / MANIFEST
-    if not path.exists():
+    if not os.path.lexists(path):
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = read_small_file(path, MAX_MANIFEST_BYTES, "a pe-proofs manifest")
+    except InputError as error:
+        raise UsageError(f"{error}; refusing to write into {root}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
         files = data["files"] if data.get("tool") == _TOOL else None
         if not isinstance(files, dict) or not all(
             isinstance(k, str) and isinstance(v, list) and all(isinstance(h, str) for h in v)
             for k, v in files.items()
         ):
             raise ValueError
-    except (ValueError, KeyError, AttributeError, UnicodeDecodeError):
+    except (ValueError, KeyError, AttributeError, UnicodeDecodeError, RecursionError):
         raise UsageError(
             f"{path} is not a pe-proofs manifest; refusing to write into {root}"
         ) from None

@@ -111,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Proofs, numeric cross-checks and course notes for the sinusoidal positional encoding.",
         epilog=(
             "examples:\n"
-            "  pe-proofs                           prove every theorem\n"
+            "  pe-proofs                           prove module 10's theorems (the default)\n"
+            "  pe-proofs --module 11               prove module 11's (rotary embeddings)\n"
             "  pe-proofs prove rotation --verbose  one theorem, with each link's checks"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -148,9 +149,11 @@ def _main(argv: list[str], only: str | None = None) -> int:
         except UsageError as error:
             raise UsageError(_value_missing(str(error), argv)) from None
         if only is not None and args.names != [only]:
+            from proofs.registry import module_path
+
             extra = ", ".join(repr(n) for n in args.names[1:])
             raise UsageError(
-                f"python -m proofs.{only} proves {only} only, got also {extra}; "
+                f"python -m {module_path(only)} proves {only} only, got also {extra}; "
                 f"run pe-proofs prove {' '.join(args.names)}"
             )
         return args._run(args)
@@ -185,7 +188,8 @@ def _error(message: str) -> int:
 
 
 def run_theorem_module(name: str, argv: Sequence[str] | None = None) -> int:
-    """`python -m proofs.<name> [options]`: `pe-proofs prove <name> [options]`, that theorem only."""
+    """`python -m proofs.theorems.<module>.<file> [options]`: `pe-proofs prove <name> [options]`,
+    that theorem only."""
     rest = list(sys.argv[1:] if argv is None else argv)
     return _main(["prove", name, *rest], only=name)
 

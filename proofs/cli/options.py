@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from proofs.registry import check_d_model
+from proofs.registry import COURSE_MODULES, check_d_model
 
 
 def positive_even_int(text: str) -> int:
@@ -19,6 +19,20 @@ def positive_even_int(text: str) -> int:
     except ValueError as exc:
         # argparse prefixes the option's name; drop the library's own subject.
         raise argparse.ArgumentTypeError(str(exc).removeprefix("d_model ")) from None
+
+
+def course_module(text: str) -> int | None:
+    """--module: a course module pe-proofs covers (10 or 11), or 'all' (None) for every one."""
+    if text == "all":
+        return None
+    allowed = ", ".join(map(str, COURSE_MODULES))
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be {allowed} or all, got {text!r}") from None
+    if value not in COURSE_MODULES:
+        raise argparse.ArgumentTypeError(f"must be {allowed} or all, got {value}")
+    return value
 
 
 def path_text(text: str) -> Path:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from proofs import registry
-from proofs.cli.options import job_count, positive_even_int
+from proofs.cli.options import course_module, job_count, positive_even_int
 from proofs.cli.terminal import Progress, add_style_arguments, style_from
 from proofs.cli.usage import user_input
+from proofs.render.json_text import dumps
 
 if TYPE_CHECKING:
     from numeric.result_table import Table
@@ -19,13 +19,23 @@ if TYPE_CHECKING:
     from proofs.render.text_style import Style
 
 NAME = "prove"
-HELP = "verify theorems (all by default): every step checked symbolically and numerically"
+HELP = "verify theorems (module 10's by default): every step checked symbolically and numerically"
 EXAMPLE = "pe-proofs prove rotation ramp --d-model 16 --verbose"
 STEPS_HINT = "Each theorem's steps: pe-proofs prove NAME (every one: pe-proofs --steps)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("names", nargs="*", metavar="NAME", help="theorems to prove (default: all)")
+    parser.add_argument(
+        "names", nargs="*", metavar="NAME", help="theorems to prove (default: --module's)"
+    )
+    parser.add_argument(
+        "--module",
+        type=course_module,
+        default=registry.DEFAULT_MODULE,
+        metavar="{10,11,all}",
+        help=f"the course module whose theorems to prove when no NAME is given (default "
+        f"{registry.DEFAULT_MODULE}: sinusoidal encoding; 11: rotary embeddings; all: both)",
+    )
     parser.add_argument(
         "--d-model",
         type=positive_even_int,
@@ -72,9 +82,9 @@ def _rendered(run: TheoremRun, style: Style, steps: bool) -> str:
 
 def _as_json(run: TheoremRun, coq_asked: bool) -> dict:
     from proofs.render.json import theorem_json
-    from proofs.render.tables import render_tables
+    from proofs.render.tables import table_object
 
-    twin = None if run.table is None else json.loads(render_tables([run.table], "json"))[0]
+    twin = None if run.table is None else table_object(run.table)
     out = theorem_json(run, twin) | {"seconds": round(run.seconds, 3)}
     if coq_asked:
         out["coq"] = None if run.coq is None else run.coq.as_json()
@@ -102,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     from proofs.render.text import summary_table
 
     with user_input():
-        names = [registry.check_name(n) for n in args.names] or registry.names()
+        names = [registry.check_name(n) for n in args.names] or registry.names(args.module)
     style = None if args.json else style_from(args)
     # The whole run is a summary a student reads in two screens; the chains come with names,
     # --steps or --verbose.
@@ -129,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
             progress.show(f"proving {names[number]} ({number + 1} of {len(names)}) …")
     progress.clear()
     if style is None:
-        print(json.dumps([_as_json(r, args.coq) for r in runs], indent=2, ensure_ascii=False))
+        print(dumps([_as_json(r, args.coq) for r in runs]))
     else:
         if not steps:
             print()

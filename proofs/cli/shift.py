@@ -10,13 +10,13 @@ Exit status: 0 when decided (a map exists, or provably none), 3 when undecided, 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import re
 
 from proofs.cli.terminal import add_style_arguments, style_from
 from proofs.cli.usage import user_input
 from proofs.engine.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT
+from proofs.render.json_text import dumps
 
 # The names an expression may use (proofs.engine.parse.DEFAULT_SYMBOLS, with pi and E), written
 # out so that --help does not load the parser and SymPy; a test keeps the two lists equal.
@@ -69,15 +69,15 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    from proofs.definitions import POS, K
     from proofs.engine.parse import parse_expression
     from proofs.engine.shift_decision import find_shift_map
     from proofs.render.shift_answer import as_json, render
+    from proofs.theorems.sinusoidal.definitions import POS, K
 
     # The expressions are the user's input; find_shift_map refuses components it cannot take.
     with user_input():
         components = [parse_expression(text) for text in args.components]
         found = find_shift_map(components, POS, K, affine=args.affine, timeout=args.timeout)
     style = style_from(args)
-    print(json.dumps(as_json(found, style), indent=2) if args.json else render(found, style))
+    print(dumps(as_json(found, style), ensure_ascii=True) if args.json else render(found, style))
     return UNDECIDED if found.exists is None else 0

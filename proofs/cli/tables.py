@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import tempfile
@@ -15,6 +14,7 @@ from numeric.module_table_names import TABLE_NAMES
 from proofs.cli.files import check_directory, write_files, write_one_file
 from proofs.cli.options import path_text
 from proofs.cli.usage import UsageError, user_input
+from proofs.render.json_text import dumps
 from proofs.render.tables import FORMATS
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ def _output(named: dict[str, Table], args: argparse.Namespace) -> None:
         named = {args.table: named[args.table]}
     if args.format == "json":
         objects = {name: table_object(t) for name, t in named.items()}
-        print(json.dumps(objects, indent=2, ensure_ascii=False, allow_nan=False))
+        print(dumps(objects))
     else:
         print(render_tables(list(named.values()), args.format))
 

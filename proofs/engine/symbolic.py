@@ -23,77 +23,11 @@ from dataclasses import dataclass
 import sympy as sp
 
 from proofs.engine.budget import stage
-from proofs.engine.citation import (
-    Citation,
-    Lemma,
-    Termwise,
-    apply_rules,
-    closes,
-    rules_close,
-    rules_of,
-    words,
-)
-from proofs.engine.rules import (
-    ALGEBRA,
-    ANGLE_ADDITION,
-    ANGLE_SUBTRACTION,
-    CANCEL,
-    CLOSED_FORM,
-    COMMON_ANGLE,
-    COUNT_TERMS,
-    EXPONENT_LAWS,
-    HALF_PERIOD,
-    LOGARITHMIC_FORM,
-    MATRIX_PRODUCT,
-    MULTIPLE_ANGLE,
-    PARITY,
-    PERIOD,
-    PYTHAGOREAN,
-    SIMPLIFY,
-    TRANSPOSE,
-    TRIGSIMP,
-    Rule,
-)
-from proofs.engine.rules.normal_form import Atoms
+from proofs.engine.citation import Citation, Lemma, Termwise, closes, rules_close, rules_of, words
+from proofs.engine.rules import ALGEBRA, Rule
 from proofs.engine.show import show
+from proofs.engine.strategies import DIAGNOSIS, LAST_RESORTS, STRATEGIES, reduce_exactly, residue
 from proofs.engine.zero_test import decide_constant
-
-# The exact rules in the order that lets each do its work on what the one before left:
-# matrices carried out, exponents combined, periods removed, then angles split (common angle,
-# sums, multiples), the signs taken out, and cos² written as 1 − sin².
-_ALL_EXACT: tuple[Rule, ...] = (
-    MATRIX_PRODUCT,
-    TRANSPOSE,
-    EXPONENT_LAWS,
-    COUNT_TERMS,
-    PERIOD,
-    HALF_PERIOD,
-    COMMON_ANGLE,
-    ANGLE_ADDITION,
-    MULTIPLE_ANGLE,
-    PARITY,
-    PYTHAGOREAN,
-)
-# Uncited claims try these rule sequences cheapest first; the first that closes is then cut to
-# the rules it needs, which the verdict names.
-_STRATEGIES: tuple[tuple[Rule, ...], ...] = (
-    (ALGEBRA,),
-    _ALL_EXACT[:-1],
-    _ALL_EXACT,
-    (*_ALL_EXACT, CANCEL),
-    (LOGARITHMIC_FORM, *_ALL_EXACT, CANCEL),
-)
-# A wrong citation is diagnosed by the single rules first, then these pairs.
-_DIAGNOSIS: tuple[tuple[Rule, ...], ...] = (
-    *((rule,) for rule in _ALL_EXACT),
-    (CANCEL,),
-    (ANGLE_SUBTRACTION,),
-    (ANGLE_ADDITION, PYTHAGOREAN),
-    (ANGLE_ADDITION, PARITY),
-    (MATRIX_PRODUCT, PARITY),
-    (MATRIX_PRODUCT, PYTHAGOREAN),
-)
-_UNCERTIFIED: tuple[Rule, ...] = (CLOSED_FORM, TRIGSIMP, SIMPLIFY)
 
 
 @dataclass(frozen=True)
@@ -159,10 +93,10 @@ def diagnose(a: sp.Basic, b: sp.Basic) -> tuple[Rule, ...] | None:
     """The fewest rules (searched cheapest first) that close a → b, or None."""
     if rules_close(a, b, (ALGEBRA,)):
         return (ALGEBRA,)
-    for rules in _DIAGNOSIS:
+    for rules in DIAGNOSIS:
         if rules_close(a, b, rules):
             return rules
-    for rules in _STRATEGIES[1:]:
+    for rules in STRATEGIES[1:]:
         if rules_close(a, b, rules):
             return _needed(a, b, rules)
     return None
@@ -194,14 +128,14 @@ def check_cited(a: sp.Basic, b: sp.Basic, citation: Citation) -> SymbolicResult:
         found = _diagnose_inside(a, b, citation)
         if found is not None:
             return _defect(cited, found)
-        return SymbolicResult(None, "", _residue(a, b, rules_of(citation)), cited, reason)
+        return SymbolicResult(None, "", residue(a, b, rules_of(citation)), cited, reason)
 
 
 def _diagnose_inside(a: sp.Basic, b: sp.Basic, citation: Citation) -> str | None:
     """What closes a link whose citation did not: the rules, or for a termwise citation the
     rules that close the summands."""
     if isinstance(citation, Termwise):
-        for inner in (ALGEBRA, *_DIAGNOSIS):
+        for inner in (ALGEBRA, *DIAGNOSIS):
             if not closes(a, b, Termwise(inner)):
                 return words(Termwise(inner))
         return None
@@ -213,31 +147,6 @@ def _defect(cited: str, closed_by: str) -> SymbolicResult:
     return SymbolicResult(
         None, closed_by, None, cited, f"closed by {closed_by}, not by the cited {cited}"
     )
-
-
-def _residue(a: sp.Basic, b: sp.Basic, rules: tuple[Rule, ...]) -> sp.Basic:
-    """The difference of the two sides after the rules, as an expression (for the reader)."""
-    x, y = apply_rules(a, b, rules or (ALGEBRA,))
-    if isinstance(x, sp.MatrixBase) and isinstance(y, sp.MatrixBase) and x.shape == y.shape:
-        atoms = Atoms()
-        entries = [atoms.expression(atoms.polynomial(p - q)) for p, q in zip(x, y, strict=True)]
-        return next((e for e in entries if e != 0), sp.Integer(0))
-    if isinstance(x, sp.MatrixBase | sp.MatrixExpr) or isinstance(y, sp.MatrixBase | sp.MatrixExpr):
-        return sp.Integer(0)
-    atoms = Atoms()
-    return atoms.expression(atoms.polynomial(x - y))
-
-
-def reduce_exactly(difference: sp.Expr) -> sp.Expr:
-    """difference rewritten by the exact rules: 0 if one of the strategies closes it, else the
-    shortest rewritten form."""
-    zero = sp.Integer(0)
-    results = []
-    for rules in _STRATEGIES:
-        if rules_close(difference, zero, rules):
-            return zero
-        results.append(_residue(difference, zero, rules))
-    return min(results, key=sp.count_ops)
 
 
 def reduce_to_zero(
@@ -254,12 +163,12 @@ def reduce_to_zero(
     last = difference
     tried: set[sp.Expr] = set()
     with stage("symbolic reduction"):
-        for rules in _STRATEGIES:
+        for rules in STRATEGIES:
             with stage(f"symbolic reduction ({words(rules)})"):
                 if rules_close(difference, zero, rules):
                     needed = _needed(difference, zero, rules)
                     return words(needed), zero, True, all(r.exact for r in needed)
-                last = _residue(difference, zero, rules)
+                last = residue(difference, zero, rules)
             if not last.free_symbols and last.is_number and last not in tried:
                 tried.add(last)
                 with stage("certified zero test of a constant"):
@@ -279,10 +188,10 @@ def reduce_to_zero(
         # A constant is left to the certified zero test above: trigsimp and simplify can run for
         # minutes on one (cos(pi/7) + cos(3*pi/7) + cos(5*pi/7) - 1/2 - 10**-700).
         if thorough and difference.free_symbols:
-            for rule in _UNCERTIFIED:
+            for rule in LAST_RESORTS:
                 with stage(f"symbolic reduction ({rule.words})"):
                     candidate = rule(merged if merged is not None else difference)
-                    if candidate != 0 and rule is CLOSED_FORM:
+                    if candidate != 0 and rule.search.then_exact:
                         candidate = reduce_exactly(candidate)
                 if candidate == 0:
                     return rule.words, zero, True, False

@@ -18,6 +18,7 @@ from proofs.engine.ball_programs import walk
 from proofs.engine.balls import PRECISION_CAP
 from proofs.engine.certified import CertifiedError, is_zero_certified, to_arb
 from proofs.engine.floats import exact_floats
+from proofs.engine.strategies import reduce_exactly
 
 # Precision of the ball that confirms an exact-algebra zero of a constant: it must lie within
 # 2**-_CONFIRM_BITS of 0, so a wrong algebraic answer would also need a constant that small.
@@ -48,9 +49,6 @@ def is_zero(expr: sp.Expr) -> bool | None:
         return constant_is_zero(cheap)
     if _nonzero(cheap):
         return False
-    # Imported here: the symbolic check uses this test for the constants it reaches.
-    from proofs.engine.symbolic import reduce_exactly
-
     reduced = reduce_exactly(cheap)
     if reduced == 0:
         return True

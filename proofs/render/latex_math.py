@@ -21,9 +21,9 @@ from sympy.printing.latex import LatexPrinter, greek_letters_set
 from sympy.printing.precedence import PRECEDENCE, precedence_traditional
 from sympy.simplify.radsimp import fraction
 
-from proofs.definitions import LATEX_NAMES
 from proofs.render.structure import is_structured, structure_latex, structure_latex_lines
 from proofs.render.tex_width import tex_width
+from proofs.theorems.sinusoidal.definitions import LATEX_NAMES
 
 Display = tuple[tuple[sp.Basic, sp.Basic], ...]
 

@@ -11,7 +11,7 @@ tree (ast.parse builds a tree and runs nothing):
   ``r(pos)``, and the sum ``Sum(cos(k*omega_i), (i, 0, d_model/2 - 1))``;
 - tuples ``(a, b)``, closed intervals ``[-1, 1]`` and matrices ``[[a, b], [c, d]]``;
 - ``rotation_matrix(theta)`` and ``pe_pair(pos)`` (the pair as a column, at ω_i unless a
-  frequency is given), as proofs.definitions builds them;
+  frequency is given), as proofs.theorems.sinusoidal.definitions builds them;
 - ``hold(e)``: e's outermost operation kept as written (``hold(10**6)`` is 10⁶, not 1000000;
   ``hold(M_k*PE(pos))`` keeps the factors' order; ``hold(sin(0))`` stays sin 0).
 
@@ -33,7 +33,6 @@ from collections.abc import Callable, Mapping
 
 import sympy as sp
 
-from proofs.definitions import D_MODEL, OMEGA_I, POS, I, J, K, L, pe_pair, rotation_matrix
 from proofs.engine.parse import parse_expression
 from proofs.render.lesson_parts import (
     MAX_LEN,
@@ -49,6 +48,17 @@ from proofs.render.lesson_parts import (
     R,
     named,
     r,
+)
+from proofs.theorems.sinusoidal.definitions import (
+    D_MODEL,
+    OMEGA_I,
+    POS,
+    I,
+    J,
+    K,
+    L,
+    pe_pair,
+    rotation_matrix,
 )
 
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from proofs.definitions import OMEGA_I, omega
 from proofs.engine.citation import Lemma, Termwise, words
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Part
@@ -21,6 +20,7 @@ from proofs.render.lesson_blocks import (
     Piece,
     TableBlock,
 )
+from proofs.theorems.sinusoidal.definitions import OMEGA_I, omega
 
 TITLE = "The sinusoidal positional encoding, proved"
 SUBTITLE = "Companion notes to module 10"
@@ -64,7 +64,7 @@ ROPE_LATEX: dict[str, str] = {
 ROPE_NAMES = tuple(ROPE_LATEX)
 
 # Names of things the lesson mentions as wholes (vectors, norms, matrices by name): each is a
-# SymPy symbol, set by the printer from this table as pos and ω_i are (proofs.definitions).
+# SymPy symbol, set by the printer from this table as pos and ω_i are (proofs.theorems.sinusoidal.definitions).
 NAMES: dict[str, str] = {
     "omega_0": r"\omega_{0}",
     "omega_1": r"\omega_{1}",

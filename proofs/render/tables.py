@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import math
 import textwrap
 from collections.abc import Sequence
 
 from numeric.result_table import Cell, Table
+from proofs.render.json_text import dumps
 
 FORMATS = ("text", "csv", "json")
 NOTE_WIDTH = 100
@@ -54,28 +53,20 @@ def _text(table: Table) -> str:
     return "\n".join(out)
 
 
-def _json_cell(cell: Cell) -> Cell:
-    # JSON has no NaN or infinity; spell them as strings rather than emit invalid JSON.
-    if isinstance(cell, float) and not math.isfinite(cell):
-        return str(cell)
-    return cell
-
-
 def table_object(table: Table) -> dict[str, object]:
-    """One table as a JSON-ready object: title, columns, rows, note, passed."""
+    """One table as an object for json_text.dumps (which spells NumPy values and NaN as JSON
+    allows): title, columns, rows, note, passed."""
     return {
         "title": table.title,
         "columns": list(table.columns),
-        "rows": [[_json_cell(c) for c in row] for row in table.rows],
+        "rows": [list(row) for row in table.rows],
         "note": table.note,
         "passed": table.passed,
     }
 
 
 def _json(tables: list[Table]) -> str:
-    return json.dumps(
-        [table_object(t) for t in tables], indent=2, ensure_ascii=False, allow_nan=False
-    )
+    return dumps([table_object(t) for t in tables])
 
 
 def table_csv(table: Table) -> str:

@@ -151,38 +151,3 @@ def test_bad_input_is_one_line_and_exit_2(caches, capsys, argv, message):
     status, out, err = run(capsys, caches / "cache.npz", "--key", "c", "--key", "s", *argv)
     assert status == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
-
-
-def test_the_readme_shows_what_the_audit_prints(capsys, monkeypatch):
-    """README's RoPE section: each `$ pe-proofs audit ...` block is that command's output at 100
-    columns, and the assert_rope_matches message is the one the example raises."""
-    import re
-    import shlex
-
-    monkeypatch.setenv("COLUMNS", "100")
-    monkeypatch.chdir(Path(__file__).resolve().parents[2])
-    readme = Path("README.md").read_text(encoding="utf-8")
-    section = readme.split("## Audit a RoPE implementation")[1].split("\n## ")[0]
-    blocks = re.findall(r"```text\n\$ (pe-proofs audit .*?)```", section, flags=re.S)
-    assert len(blocks) == 2
-    for block in blocks:
-        command, _, shown = block.partition("\n    ")
-        command += " " + shown.split("\n", 1)[0]
-        argv = shlex.split(command.replace("\\", ""))[2:]
-        status = main(["audit", *argv])
-        printed = capsys.readouterr().out.strip()
-        assert status == 1
-        assert printed == shown.split("\n", 1)[1].strip()
-
-
-def test_the_readme_shows_the_message_assert_rope_matches_gives(capsys):
-    import re
-    import textwrap
-
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Audit a RoPE implementation")[1].split("\n## ")[0]
-    code = re.search(r"```python\n(.*?)```", section, flags=re.S)[1]
-    shown = re.search(r"```python\n.*?```\n\n```text\n(.*?)```", section, flags=re.S)[1]
-    exec(compile(code, "README.md", "exec"), {})
-    printed = capsys.readouterr().out.strip()
-    assert "\n".join(textwrap.wrap(printed, 100, break_on_hyphens=False)) == shown.strip()

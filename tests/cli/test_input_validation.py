@@ -125,7 +125,7 @@ def test_check_directory(tmp_path) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["-m", "proofs.group", "--base", "2"],
+        ["-m", "proofs.theorems.sinusoidal.group", "--base", "2"],
         ["-m", "proofs", "latex", "--out", "/dev/null/notes"],
     ],
 )

@@ -110,13 +110,19 @@ def test_one_notation_for_omega_and_the_order_of_pos_and_k(capsys):
     assert "= [cos" not in out and "= [1]" not in out  # no 1×1 matrices
 
 
-def test_list_names_every_theorem(capsys):
+def test_list_names_every_theorem_under_its_course_module(capsys):
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    names = [line.split()[0] for line in lines if not line.startswith(" ")]
     from proofs import registry
 
-    assert names == registry.names()
+    headings = [i for i, line in enumerate(lines) if line.startswith("# Module ")]
+    assert [lines[i].split()[2].rstrip(",") for i in headings] == ["10", "11"]
+    assert "(pe-proofs proves these)" in lines[headings[0]]
+    assert "(pe-proofs --module 11 proves these)" in lines[headings[1]]
+    for module, start, end in zip((10, 11), headings, [*headings[1:], len(lines)], strict=True):
+        block = lines[start + 1 : end]
+        names = [line.split()[0] for line in block if line and not line.startswith(" ")]
+        assert names == registry.names(module)
     assert max(map(len, lines)) <= 100
 
 
@@ -154,7 +160,7 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
 
 def test_theorem_module_runs_by_itself():
     done = subprocess.run(
-        [sys.executable, "-m", "proofs.ramp", "--no-twin"],
+        [sys.executable, "-m", "proofs.theorems.sinusoidal.ramp", "--no-twin"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -201,7 +207,10 @@ def test_a_theorem_module_proves_its_theorem_only(capsys):
     assert run_theorem_module("ramp", ["unique", "rotation"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "python -m proofs.ramp proves ramp only, got also 'unique', 'rotation'" in err
+    assert (
+        "python -m proofs.theorems.sinusoidal.ramp proves ramp only, got also 'unique', 'rotation'"
+        in err
+    )
 
 
 def test_one_theorem_reads_with_the_right_plurals(capsys):

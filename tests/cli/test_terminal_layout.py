@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from proofs.definitions import POS, K, dense_shift_matrix, pe_vector
 from proofs.render.terminal_math import math_lines
 from proofs.render.text import render_summary, render_theorem, summary_table
 from proofs.render.text_style import Style
+from proofs.theorems.sinusoidal.definitions import POS, K, dense_shift_matrix, pe_vector
 
 
 @pytest.mark.parametrize(

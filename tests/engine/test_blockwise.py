@@ -2,8 +2,19 @@
 
 import sympy as sp
 
-from proofs import rotation
-from proofs.definitions import (
+from proofs.engine.blocks import (
+    BlockEquation,
+    BlockMatrix,
+    BlockVector,
+    Label,
+    Permutation,
+    Permuted,
+    Product,
+    consecutive,
+)
+from proofs.engine.blockwise import Blockwise
+from proofs.theorems.sinusoidal import rotation
+from proofs.theorems.sinusoidal.definitions import (
     D_MODEL,
     POS,
     I,
@@ -17,17 +28,6 @@ from proofs.definitions import (
     rotation_matrix,
     shift_blocks,
 )
-from proofs.engine.blocks import (
-    BlockEquation,
-    BlockMatrix,
-    BlockVector,
-    Label,
-    Permutation,
-    Permuted,
-    Product,
-    consecutive,
-)
-from proofs.engine.blockwise import Blockwise
 
 LEMMA = rotation.pair_derivation()
 NAME = Label("B_{i}", "B_{{i}}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from proofs.definitions import OMEGA_I, POS, K, omega, pe_pair, rotation_matrix
 from proofs.engine.citation import Lemma, Termwise, substitute
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import NonNegative, ShiftMapFact
@@ -23,6 +22,7 @@ from proofs.engine.rules import (
     PYTHAGOREAN,
 )
 from proofs.engine.theorem import Theorem
+from proofs.theorems.sinusoidal.definitions import OMEGA_I, POS, K, omega, pe_pair, rotation_matrix
 
 X = sp.Symbol("x", real=True)
 

@@ -12,12 +12,20 @@ import pytest
 import sympy as sp
 
 from proofs import registry
-from proofs.definitions import POS, K, L, identity_blocks, pe_blocks, pe_pair, shift_blocks
 from proofs.engine.blocks import BlockEquation, Product
 from proofs.engine.blockwise import Blockwise
 from proofs.engine.coq.module import COQ_DIR, theorem_module
 from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, ShiftMapFact
 from proofs.engine.theorem import Theorem
+from proofs.theorems.sinusoidal.definitions import (
+    POS,
+    K,
+    L,
+    identity_blocks,
+    pe_blocks,
+    pe_pair,
+    shift_blocks,
+)
 
 
 def statement(module_text: str, name: str) -> str:

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from numeric.checks.shift_maps import shift_fit_table
 from proofs import ShiftMap, find_shift_map
-from proofs.definitions import POS, K, L, pe_vector, rotation_matrix
 from proofs.engine.facts import ShiftMapFact
-from proofs.shift_maps import build
+from proofs.theorems.sinusoidal.definitions import POS, K, L, pe_vector, rotation_matrix
+from proofs.theorems.sinusoidal.shift_maps import build
 
 K_NONZERO = sp.Symbol("k", real=True, nonzero=True)
 sin, cos, exp = sp.sin, sp.cos, sp.exp

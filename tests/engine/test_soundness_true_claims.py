@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from proofs.definitions import (
+from proofs.engine.derivation import prove_identity
+from proofs.theorems.sinusoidal.definitions import (
     BASE,
     D_MODEL,
     POS,
@@ -22,8 +23,7 @@ from proofs.definitions import (
     pe_vector,
     rotation_matrix,
 )
-from proofs.engine.derivation import prove_identity
-from proofs.rotation import pair_derivation, vector_fact
+from proofs.theorems.sinusoidal.rotation import pair_derivation, vector_fact
 
 X = sp.Symbol("x", real=True)
 Y = sp.Symbol("y", real=True)

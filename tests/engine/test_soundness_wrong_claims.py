@@ -14,7 +14,11 @@ import mpmath
 import pytest
 import sympy as sp
 
-from proofs.definitions import (
+from proofs.engine.derivation import Derivation, Step, explicit, prove_identity
+from proofs.engine.facts import LinearSystem
+from proofs.engine.linear_system import solve_linear
+from proofs.engine.symbolic import check_uncited
+from proofs.theorems.sinusoidal.definitions import (
     BASE,
     D_MODEL,
     POS,
@@ -27,10 +31,6 @@ from proofs.definitions import (
     pe_vector,
     rotation_matrix,
 )
-from proofs.engine.derivation import Derivation, Step, explicit, prove_identity
-from proofs.engine.facts import LinearSystem
-from proofs.engine.linear_system import solve_linear
-from proofs.engine.symbolic import check_uncited
 
 X = sp.Symbol("x", real=True)
 Y = sp.Symbol("y", real=True)

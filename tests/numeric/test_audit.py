@@ -341,3 +341,13 @@ def test_any_table_gets_a_verdict_or_a_one_line_error(trial):
     json.dumps(result.to_json(), allow_nan=False)
     assert result.structure["verdict"] in ("sound", "faulty", "not sinusoidal")
     assert all(len(line) <= 80 for line in result.report_lines(80))
+
+
+def test_compare_holds_rounded_once_tables_to_one_rounding_each():
+    # By hand: two float32 tables rounded once from the exact one differ from it by at most
+    # half an ulp of values below 1, 2^-25 each, so B may differ from A by 2^-24 on any entry;
+    # not by their measured largest errors added on top.
+    table = sinusoidal_pe(300, 16, dtype=np.float32)
+    result = compare(table, table[5:])
+    assert result.same and result.offset == 5
+    assert result.tolerance == pytest.approx(2.0**-24, rel=1e-6)

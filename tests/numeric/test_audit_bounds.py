@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from numeric.table_audit.limits import (
+from numeric.audit.limits import (
     MAX_NPZ_MEMBER_BYTES,
     MAX_NPZ_MEMBERS,
     MAX_SAFETENSORS_HEADER_BYTES,
@@ -35,7 +35,7 @@ import json, re, sys
 with open("/proc/self/clear_refs", "w") as handle:
     handle.write("5")
 from numeric.table_audit import audit
-from numeric.table_audit.load import open_table
+from numeric.audit.load import open_table
 path, key = sys.argv[1], (sys.argv[2] or None)
 try:
     result = audit(open_table(path, key=key))

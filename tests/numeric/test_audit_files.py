@@ -1,4 +1,4 @@
-"""numeric.table_audit.load: every supported file type read, and a one-line ValueError naming the
+"""numeric.audit.load: every supported file type read, and a one-line ValueError naming the
 file and what is wrong for each bad one, reader by reader (the size limits: test_audit_bounds.py).
 """
 
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from numeric import sinusoidal_pe
+from numeric.audit.limits import MAX_NPZ_MEMBER_BYTES, MAX_SAFETENSORS_TENSORS
+from numeric.audit.load import open_table
 from numeric.table_audit import audit, load_table
-from numeric.table_audit.limits import MAX_NPZ_MEMBER_BYTES, MAX_SAFETENSORS_TENSORS
-from numeric.table_audit.load import open_table
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ import mpmath
 import numpy as np
 import pytest
 
+from numeric.audit.load import load_table, open_table
 from numeric.table_audit import audit, schedules
-from numeric.table_audit.load import load_table, open_table
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "real_tables"
 TRUTH = json.loads((DATA / "truth.json").read_text(encoding="utf-8"))

@@ -120,3 +120,21 @@ def test_compare_qk_within_a_bfloat16_rounding_and_bad_input():
         compare_qk((q, k), (q2, k2), n_heads=4, n_kv_heads=3)
     with pytest.raises(ValueError, match="must hold a 'q' and a 'k'"):
         compare_qk({"q": q}, (q2, k2), n_heads=4)
+
+
+def test_a_slow_pair_off_by_more_than_float32_makes_is_a_difference():
+    # Each pair is held to its own float32 cap (issue 34's principle). Built here by the
+    # formula in float64: B's slowest pair turns (1 + ε) times faster, ε set so that its angle
+    # at the last row (4095·θ ≈ 0.41 rad, θ = 10000^(-30/32)) is off by 1e-4. float32 code
+    # moves that angle by about 2^-24·(36·0.41 + 4) ≈ 1e-6 (its rounding, and ω's, which grows
+    # with |ln θ| ≈ 8.6), so B is not A; the fastest pair's cap at p = 4095 would have let
+    # it pass (2^-24·8·4095 ≈ 2e-3).
+    rows, d = 4096, 32
+    theta = 10000.0 ** (-np.arange(0, d, 2) / d)
+    moved = theta.copy()
+    moved[-1] *= 1 + 1e-4 / ((rows - 1) * theta[-1])
+    p = np.arange(rows)[:, None]
+    a, b = p * np.concatenate([theta, theta]), p * np.concatenate([moved, moved])
+    result = compare_rope(np.cos(a), np.sin(a), np.cos(b), np.sin(b))
+    assert not result.same
+    assert compare_rope(np.cos(a), np.sin(a), np.cos(a), np.sin(a)).same

@@ -161,3 +161,25 @@ def test_the_identity_is_not_rope_and_probes_are_bounded():
     assert audit.unrotated == tuple(range(8))
     with pytest.raises(ValueError, match="more than the 8388608 entries a probe keeps"):
         audit_rope_function(lambda x, p: x, head_dim=1024, positions=100_000)
+
+
+def test_a_slow_pair_off_by_more_than_float32_makes_fails():
+    # Each pair is held to its own float32 cap. By hand: the slowest pair's θ = 10000^(-62/64)
+    # ≈ 1.3e-4 is off so that its angle at position p is off by p·1e-4/1023 ≈ 1e-7·p, while
+    # float32 code (x in float32: two roundings of 2^-24, and the angle's and θ's rounding,
+    # 2^-24·(35·p·θ + 4)) makes about 3.6e-7 at small p: the entries part near position 4.
+    # The fastest pair's cap there, 2^-24·(8·p + 4) ≈ 2e-6, would not have seen them before
+    # position 20.
+    d = 64
+    theta = 10000.0 ** (-np.arange(0, d, 2) / d)
+    theta[-1] *= 1 + 1e-4 / (1023 * theta[-1])
+
+    def slow_pair_off(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        angles = np.outer(positions.astype(np.float64), theta)
+        emb = np.concatenate([angles, angles], axis=-1)
+        return apply_cache(x, np.cos(emb), np.sin(emb), layout="rotate_half").astype(x.dtype)
+
+    with pytest.raises(
+        AssertionError, match=r"pair 31 \(components 31 and 63\) at position [3-6]:"
+    ):
+        assert_rope_matches(slow_pair_off, LLAMA, positions=1024)

@@ -8,10 +8,11 @@ import sys
 from functools import cache
 
 import proofs
-from proofs import prove_identity, ramp, rotation
-from proofs.definitions import POS
+from proofs import prove_identity
 from proofs.engine.derivation import Derivation, Verdict
 from proofs.engine.theorem import TheoremRun
+from proofs.theorems.sinusoidal import ramp, rotation
+from proofs.theorems.sinusoidal.definitions import POS
 
 
 class _Formatter:

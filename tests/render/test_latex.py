@@ -9,8 +9,6 @@ import pytest
 import sympy as sp
 
 from numeric.result_table import Table
-from proofs import rotation
-from proofs.definitions import D_MODEL, OMEGA_I, POS, K, dense_shift_matrix
 from proofs.engine.facts import Blockwise
 from proofs.render import (
     latex_chains,
@@ -22,6 +20,8 @@ from proofs.render import (
 )
 from proofs.render.lesson_blocks import TableBlock
 from proofs.render.steps import step_text
+from proofs.theorems.sinusoidal import rotation
+from proofs.theorems.sinusoidal.definitions import D_MODEL, OMEGA_I, POS, K, dense_shift_matrix
 
 
 @cache

@@ -10,7 +10,6 @@ import re
 import pytest
 import sympy as sp
 
-from proofs.definitions import D_MODEL
 from proofs.render import latex_lesson
 from proofs.render.latex_math import latex_math
 from proofs.render.lesson import build_lesson
@@ -30,6 +29,7 @@ from proofs.render.lesson_blocks import (
 )
 from proofs.render.lesson_parts import NAMES
 from proofs.render.steps import step_text
+from proofs.theorems.sinusoidal.definitions import D_MODEL
 
 CORE = ["formula", "bounded", "unique", "rotation", "ramp"]
 ROPE = ["rope_layouts", "rope_group", "rope_scaling", "rope_decay", "rope_precision"]

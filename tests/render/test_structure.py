@@ -2,10 +2,12 @@
 
 import pytest
 
-from proofs import layouts, registry, rope, rotation
-from proofs.definitions import POS, K, pe_blocks, shift_blocks
+from proofs import registry
 from proofs.engine.blocks import BlockEquation, Product
 from proofs.render import latex_math, structure, text
+from proofs.theorems.rope import bridge as rope
+from proofs.theorems.sinusoidal import layouts, rotation
+from proofs.theorems.sinusoidal.definitions import POS, K, pe_blocks, shift_blocks
 
 
 def test_the_shift_map_prints_as_diag_of_rotations():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.engine.coq.printer import Printer, coq_name, lattice_arguments
-from proofs.engine.rules import INTEGER_PARTS
+from proofs.engine.rules import Rule
 from proofs.engine.rules.rule import rebuild
 
 # lra for what is linear in rationals and integer symbols; interval, at growing precision, for
@@ -78,7 +78,7 @@ def _replaced(expr: sp.Basic, atom: sp.Basic, new: sp.Basic) -> sp.Basic:
     return rebuild(expr, tuple(_replaced(a, atom, new) for a in expr.args))
 
 
-def integer_parts_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr):
+def integer_parts_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rule: Rule):
     """(sentences, lhs, rhs) with every floor, ceiling, min and max replaced by its value."""
     lines: list[str] = []
     inside = any(
@@ -93,10 +93,10 @@ def integer_parts_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr):
             # Sines and cosines whose arguments now agree by algebra get one text.
             return [*lines, "same_args."] if inside else lines, lhs, rhs
         if isinstance(atom, sp.floor | sp.ceiling):
-            new = INTEGER_PARTS(atom)
+            new = rule(atom)
         else:
             lattice = sp.Min if atom.func == RMIN else sp.Max
-            new = INTEGER_PARTS(lattice(*atom.args, evaluate=False))
+            new = rule(lattice(*atom.args, evaluate=False))
         if isinstance(new, sp.Basic) and new.has(sp.floor, sp.ceiling, sp.Min, sp.Max):
             raise NoIntegerProofError(f"the rule leaves {atom} undecided")
         text, value = printer.term(atom), printer.term(new)

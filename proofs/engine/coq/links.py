@@ -26,8 +26,9 @@ from proofs.engine.coq.statement import (
     pair_sums,
 )
 from proofs.engine.derivation import Derivation
-from proofs.engine.rules import EXPONENT_LAWS, POWER_LAWS, Rule
+from proofs.engine.rules import Rule
 from proofs.engine.rules.normal_form import equal_by_algebra
+from proofs.engine.rules.rule import CoqPlan
 
 # A matrix's (0, 0) entry: how a 1×1 lemma is used where its step is a scalar.
 ENTRY_00 = "(fun M : mat => M 0%nat 0%nat)"
@@ -111,13 +112,14 @@ def link_lemma(
     if left == right:
         raise NoProofError("the step's two sides print as the same Coq term: a tautology")
     cited = rules_of(by) if isinstance(by, Rule | tuple) else ()
+    powers = any(r.coq_plan in (CoqPlan.EXPONENT_LAWS, CoqPlan.POWER_LAWS) for r in cited)
     bound, hypotheses = binders(
         [lhs, rhs],
         context,
         nat_binders,
         skip=skip,
-        exponents=EXPONENT_LAWS in cited or POWER_LAWS in cited,
-        bases=POWER_LAWS in cited or EXPONENT_LAWS in cited,
+        exponents=powers,
+        bases=powers,
     )
     printer = Printer(context, canonical=True)
     proof = citation_proof(printer, lhs, rhs, by, known)

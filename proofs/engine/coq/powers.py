@@ -18,8 +18,9 @@ from fractions import Fraction
 import sympy as sp
 
 from proofs.engine.coq.printer import APPLICATION, Printer, positive_base
-from proofs.engine.rules import EXPONENTIAL_FORM, POWER_LAWS, Rule
+from proofs.engine.rules import Rule
 from proofs.engine.rules.normal_form import Atoms
+from proofs.engine.rules.rule import CoqPlan
 
 # Ring arithmetic, or field arithmetic where there is division.
 ALGEBRA = "first [ring | field; side]"
@@ -173,11 +174,11 @@ def power_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rule: Rule):
     """(sentences, lhs, rhs, printer) after rule's work on the powers of lhs = rhs: the sides
     written through basis powers (stand-in symbols the returned printer names)."""
     lines: list[str] = []
-    if rule is EXPONENTIAL_FORM:
+    if rule.coq_plan is CoqPlan.EXPONENTIAL:
         lhs, rhs = _exponential_form(printer, lhs, rhs, lines)
         lhs, rhs, printer = _through_basis(printer, lhs, rhs, lines, exponential=True)
         return lines, lhs, rhs, printer
-    if rule is POWER_LAWS:
+    if rule.coq_plan is CoqPlan.POWER_LAWS:
         lhs, rhs = _power_laws(printer, lhs, rhs, lines)
     lhs, rhs, printer = _through_basis(printer, lhs, rhs, lines, exponential=False)
     return lines, lhs, rhs, printer

@@ -7,14 +7,15 @@ by each rule in turn, then equal by algebra. In Coq:
 2. each atom a rule rewrites is replaced by what the rule makes of it, proved locally by the
    rule's own Coq tactic (Rule.coq: sin_plus and cos_plus for angle addition, sin_neg and
    cos_neg for parity, sin_period_Z for the period, ...) after writing the atom's argument in the
-   rule's pattern (sin(a + b), cos(−x), sin(x + 2πn));
+   pattern of the rule's plan (Rule.coq_plan: sin(a + b), cos(−x), sin(x + 2πn));
 3. what is left is an identity of polynomials (or rational functions) in the atoms: `ring` or
    `field`, or, when the Pythagorean identity is cited, a certificate lhs − rhs =
    Σ q_j·(sin²B_j + cos²B_j − 1), checked by ring, its brackets then 0 by `rewrite !pyth`.
 A matrix step is proved entry by entry, after `mat_unfold` computes the entries (Helpers.v).
 
-One file because it maps each rule to its tactic plan: the rules table and the plans it
-dispatches to change together whenever a rule is added.
+Which of these a rule gets is the rule's own declaration (Rule.coq_plan, proofs.engine.rules.rule):
+this file names no rule. One file because it carries out every plan a rule can declare; a new
+rule that fits a plan changes nothing here.
 """
 
 from __future__ import annotations
@@ -34,47 +35,30 @@ from proofs.engine.coq.printer import (
     is_atom,
     is_complex,
 )
-from proofs.engine.rules import (
-    ALGEBRA,
-    ANGLE_ADDITION,
-    ANGLE_SUBTRACTION,
-    CANCEL,
-    COMMON_ANGLE,
-    COMPLEX_FORM,
-    COUNT_TERMS,
-    EXPONENT_LAWS,
-    EXPONENTIAL_FORM,
-    HALF_PERIOD,
-    INTEGER_PARTS,
-    MATRIX_PRODUCT,
-    MULTIPLE_ANGLE,
-    PARITY,
-    PERIOD,
-    POWER_LAWS,
-    PYTHAGOREAN,
-    TRANSPOSE,
-    Rule,
-)
+from proofs.engine.rules import Rule
 from proofs.engine.rules.matrices import explicit
 from proofs.engine.rules.normal_form import equal_by_algebra
+from proofs.engine.rules.rule import CoqPlan
 from proofs.engine.rules.trigonometry import _negated, _terms
 
 RING = "ring"
 FIELD = "field; side"
 # Proves two applications of one function equal from their arguments (Helpers.v).
 ARGS = "args"
-# The rules whose work is carrying out a matrix product or transpose: done by mat_unfold.
-MATRIX_RULES = (MATRIX_PRODUCT, TRANSPOSE)
-# Rules that rewrite single atoms (sin, cos) in place.
-ATOM_RULES = (
-    ANGLE_ADDITION,
-    ANGLE_SUBTRACTION,
-    PARITY,
-    PERIOD,
-    HALF_PERIOD,
-    MULTIPLE_ANGLE,
-    COMMON_ANGLE,
+# Computes the entries of explicit matrices, products and transposes (Helpers.v).
+MAT_UNFOLD = "mat_unfold"
+# The plans that rewrite single atoms (sin, cos) in place, each after writing the atom's
+# argument in the pattern of the rule's lemma.
+ATOM_PLANS = (
+    CoqPlan.ANGLE_SUM,
+    CoqPlan.ANGLE_DIFFERENCE,
+    CoqPlan.NEGATED_ANGLE,
+    CoqPlan.FULL_TURNS,
+    CoqPlan.HALF_TURNS,
+    CoqPlan.ANGLE_MULTIPLE,
 )
+# The plans that write powers through a basis (proofs.engine.coq.powers).
+POWER_PLANS = (CoqPlan.EXPONENT_LAWS, CoqPlan.POWER_LAWS, CoqPlan.EXPONENTIAL)
 
 
 class NoProofError(ValueError):
@@ -152,21 +136,24 @@ def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[R
     for side in (lhs, rhs):
         printer.term(side)  # NotExpressibleError first: no search for what cannot be stated
     plan = Plan(lhs, rhs, normalize(printer, lhs, rhs))
-    rules = [r for r in rules if r not in MATRIX_RULES]
+    rules = [r for r in rules if r.coq_plan is not CoqPlan.MATRIX]
     # Written through basis powers, a side divides where SymPy's form of it no longer does.
     divides = False
     for position, rule in enumerate(rules):
-        if rule in (ALGEBRA, CANCEL):
+        kind = rule.coq_plan
+        if kind is CoqPlan.CLOSE:
             continue
-        if rule is PYTHAGOREAN:
-            if any(r not in (ALGEBRA, CANCEL) for r in rules[position + 1 :]):
-                raise NoProofError("the Pythagorean identity is applied last, as a certificate")
-            plan.lines += pythagorean_certificate(printer, plan.lhs, plan.rhs, field=divides)
+        if kind is CoqPlan.CERTIFICATE:
+            if any(r.coq_plan is not CoqPlan.CLOSE for r in rules[position + 1 :]):
+                raise NoProofError(f"the {rule.words} is applied last, as a certificate")
+            plan.lines += pythagorean_certificate(
+                printer, plan.lhs, plan.rhs, field=divides, tactic=rule.coq
+            )
             return plan.lines
-        if rule is EXPONENT_LAWS and _powers_of_one_number(plan.lhs, plan.rhs):
+        if kind is CoqPlan.EXPONENT_LAWS and _powers_of_one_number(plan.lhs, plan.rhs):
             plan.lines += [f"{rule.coq}.", f"all: {_closer(plan.lhs, plan.rhs)}."]
             return plan.lines
-        if rule in (EXPONENT_LAWS, POWER_LAWS, EXPONENTIAL_FORM):
+        if kind in POWER_PLANS:
             try:
                 lines, plan.lhs, plan.rhs, printer = power_proof(printer, plan.lhs, plan.rhs, rule)
             except NoPowerProofError as exc:
@@ -174,22 +161,23 @@ def scalar_proof(printer: Printer, lhs: sp.Expr, rhs: sp.Expr, rules: Sequence[R
             plan.lines += lines
             divides = True
             continue
-        if rule is INTEGER_PARTS:
+        if kind is CoqPlan.INTEGERS:
             try:
-                lines, plan.lhs, plan.rhs = integer_parts_proof(printer, plan.lhs, plan.rhs)
+                lines, plan.lhs, plan.rhs = integer_parts_proof(printer, plan.lhs, plan.rhs, rule)
             except NoIntegerProofError as exc:
                 raise NoProofError(str(exc)) from exc
             plan.lines += lines
             continue
-        if rule is COMPLEX_FORM:
-            # Euler's formula (a lemma from cexp's definition), then the real and imaginary
-            # parts computed: what is left is about real atoms.
+        if kind is CoqPlan.WHOLE_GOAL:
+            # The tactic does to the goal what the rule does to the sides (complex form:
+            # Euler's formula, a lemma from cexp's definition, then the real and imaginary
+            # parts computed), so what is left is the rule's result.
             plan.lines.append(f"{rule.coq}.")
             plan.lhs, plan.rhs = rule(plan.lhs), rule(plan.rhs)
             continue
-        if rule is COUNT_TERMS:
+        if kind is CoqPlan.SUM_TERMS:
             _rewrite_atoms(printer, plan, rule, _count_terms_step)
-        elif rule in ATOM_RULES:
+        elif kind in ATOM_PLANS:
             _rewrite_atoms(printer, plan, rule, _atom_step)
         else:
             raise NoProofError(f"the rule {rule.words!r} has no Coq tactic")
@@ -298,34 +286,36 @@ def _pattern(
 
 def _pattern_text(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr):
     (angle,) = atom.args
-    if rule in (ANGLE_ADDITION, ANGLE_SUBTRACTION):
+    kind = rule.coq_plan
+    if kind in (CoqPlan.ANGLE_SUM, CoqPlan.ANGLE_DIFFERENCE):
         terms = _terms(angle)
         if len(terms) < 2:
             return None
         text = printer.argument(terms[0], PRODUCT)
         for term in terms[1:]:
-            minus = _negated(term) if rule is ANGLE_SUBTRACTION else None
+            minus = _negated(term) if kind is CoqPlan.ANGLE_DIFFERENCE else None
             if minus is not None:
                 text += f" - {printer.argument(minus, PRODUCT)}"
             else:
                 text += f" + {printer.argument(term, PRODUCT)}"
         return text
-    if rule is PARITY:
+    if kind is CoqPlan.NEGATED_ANGLE:
         inner = _negated(angle)
         return None if inner is None else f"- {printer.argument(inner)}"
-    if rule in (PERIOD, HALF_PERIOD):
+    if kind in (CoqPlan.FULL_TURNS, CoqPlan.HALF_TURNS):
+        full = kind is CoqPlan.FULL_TURNS
         base = _single_argument(new)
-        turns = sp.simplify((angle - base) / sp.pi / (2 if rule is PERIOD else 1))
+        turns = sp.simplify((angle - base) / sp.pi / (2 if full else 1))
         if not turns.is_integer:
             raise NoProofError(f"{atom}: the removed multiple of π is not an integer multiple")
-        written = sp.Add(base, (2 if rule is PERIOD else 1) * turns * sp.pi)
+        written = sp.Add(base, (2 if full else 1) * turns * sp.pi)
         preparation = (
             [] if equal_by_algebra(angle, written) else combine_powers(printer, angle, written)
         )
         multiple = f"IZR {_integer(printer, turns)}"
-        factor = f"2 * {multiple}" if rule is PERIOD else multiple
+        factor = f"2 * {multiple}" if full else multiple
         return f"{printer.argument(base, PRODUCT)} + {factor} * PI", preparation
-    if rule in (MULTIPLE_ANGLE, COMMON_ANGLE):
+    if kind is CoqPlan.ANGLE_MULTIPLE:
         base = _single_argument(new)
         copies = sp.simplify(angle / base)
         if not (copies.is_Integer and 1 < copies <= 12):
@@ -392,11 +382,12 @@ def _count_terms_step(printer: Printer, rule: Rule, atom: sp.Expr, new: sp.Expr)
 
 
 def pythagorean_certificate(
-    printer: Printer, lhs: sp.Expr, rhs: sp.Expr, *, field: bool = False
+    printer: Printer, lhs: sp.Expr, rhs: sp.Expr, *, field: bool = False, tactic: str
 ) -> list[str]:
     """lhs − rhs = Σ q_j·(sin²B_j + cos²B_j − 1), found by reducing modulo those brackets (a
     Gröbner basis: their leading monomials sin²B_j are coprime), checked by ring or field
-    (field: the Coq goal divides where lhs and rhs no longer show it)."""
+    (field: the Coq goal divides where lhs and rhs no longer show it), the brackets then 0 by
+    tactic (the Pythagorean rule's)."""
     table = printer.atoms
     difference = sp.together(table.polynomial(lhs) - table.polynomial(rhs))
     numerator, denominator = sp.fraction(difference)
@@ -431,7 +422,7 @@ def pythagorean_certificate(
         terms.append(f"({weight}) * ({s} ^ 2 + {c} ^ 2 - 1)")
     return [
         "apply Rminus_diag_uniq.",
-        f"transitivity ({' + '.join(terms)}); [{closer} | {PYTHAGOREAN.coq}; ring].",
+        f"transitivity ({' + '.join(terms)}); [{closer} | {tactic}; ring].",
     ]
 
 
@@ -452,7 +443,7 @@ def split_entries(rows: int, cols: int) -> list[str]:
     return [
         "apply mat_ext; intros ri ci.",
         f"destruct ri as {index_pattern(rows, 'ri')}; destruct ci as {index_pattern(cols, 'ci')}"
-        f"; {MATRIX_PRODUCT.coq}.",
+        f"; {MAT_UNFOLD}.",
     ]
 
 

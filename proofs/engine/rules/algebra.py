@@ -8,11 +8,12 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.engine.rules.normal_form import Atoms
-from proofs.engine.rules.rule import Rule, bottom_up
+from proofs.engine.rules.rule import CoqPlan, Diagnosis, Round, Rule, bottom_up
 
 
 def unchanged(expr: sp.Basic) -> sp.Basic:
-    """The rewrite of the rules that only close: algebra and cancel rewrite nothing first.
+    """Nothing rewritten: the two sides are compared as written, by ring arithmetic (algebra) or
+    by field arithmetic, denominators cleared (cancel).
 
     >>> unchanged(sp.Symbol("x") + 1)
     x + 1
@@ -70,16 +71,39 @@ def logarithmic_form(expr: sp.Basic) -> sp.Basic:
     return sp.expand_log(expr) if expr.has(sp.log) else expr
 
 
-ALGEBRA = Rule("algebra", "algebra", unchanged, coq="ring")
-CANCEL = Rule("cancel", "cancel common factors", unchanged, field=True, coq="field; side")
+ALGEBRA = Rule(
+    "algebra",
+    "algebra",
+    unchanged,
+    search=Round(0, 0),
+    coq="ring",
+    coq_plan=CoqPlan.CLOSE,
+)
+CANCEL = Rule(
+    "cancel",
+    "cancel common factors",
+    unchanged,
+    field=True,
+    search=Round(3, 120),
+    diagnosis=Diagnosis(alone=120),
+    coq="field; side",
+    coq_plan=CoqPlan.CLOSE,
+)
 EXPONENT_LAWS = Rule(
     "exponent_laws",
     "exponent laws",
     exponent_laws,
+    search=Round(1, 30),
+    diagnosis=Diagnosis(alone=30),
     coq="unfold omega, Rdiv; rewrite <- ?Rpower_Ropp, <- ?Rpower_plus; f_equal",
+    coq_plan=CoqPlan.EXPONENT_LAWS,
 )
 # expand_log splits log(a·b) where SymPy's assumptions call a and b positive, and for a number
 # that judgement may come from a low-precision evaluation: an answer that can be wrong.
 LOGARITHMIC_FORM = Rule(
-    "logarithmic_form", "logarithmic form", logarithmic_form, exact=False, coq=""
+    "logarithmic_form",
+    "logarithmic form",
+    logarithmic_form,
+    exact=False,
+    search=Round(4, 0),
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.engine.rules.normal_form import Atoms
-from proofs.engine.rules.rule import Rule, bottom_up
+from proofs.engine.rules.rule import CoqPlan, Rule, bottom_up
 
 
 def _over_reals(e: sp.Expr) -> tuple[sp.Expr, Atoms] | None:
@@ -74,4 +74,5 @@ COMPLEX_FORM = Rule(
     "Euler's formula, real parts",
     complex_form,
     coq="complex_parts",
+    coq_plan=CoqPlan.WHOLE_GOAL,
 )

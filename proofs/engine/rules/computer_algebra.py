@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs.engine.rules.rule import Rule
+from proofs.engine.rules.rule import LastResort, Rule
 
 # simplify() can take minutes on large expressions; beyond this many operations it is skipped
 # and the entry is reported inconclusive rather than hanging the run.
@@ -35,5 +35,5 @@ def simplify(expr: sp.Basic) -> sp.Basic:
     return sp.simplify(expr)
 
 
-TRIGSIMP = Rule("trigsimp", "trigsimp", trigsimp, exact=False, coq="")
-SIMPLIFY = Rule("simplify", "simplify", simplify, exact=False, coq="")
+TRIGSIMP = Rule("trigsimp", "trigsimp", trigsimp, exact=False, search=LastResort(20))
+SIMPLIFY = Rule("simplify", "simplify", simplify, exact=False, search=LastResort(30))

@@ -17,7 +17,7 @@ from flint import arb
 
 from proofs.engine.certified import CertifiedError, to_arb
 from proofs.engine.rules.normal_form import Atoms
-from proofs.engine.rules.rule import Rule, bottom_up
+from proofs.engine.rules.rule import CoqPlan, Rule, bottom_up
 
 _BITS = (64, 256, 1024)
 # log(a)/log(b) is decided exactly only for a and b of at most this many bits.
@@ -167,4 +167,5 @@ INTEGER_PARTS = Rule(
     integer_parts,
     exact=False,
     coq="interval",
+    coq_plan=CoqPlan.INTEGERS,
 )

@@ -6,7 +6,7 @@ import functools
 
 import sympy as sp
 
-from proofs.engine.rules.rule import Rule
+from proofs.engine.rules.rule import CoqPlan, Diagnosis, Round, Rule
 
 
 def explicit(expr: sp.Basic) -> sp.Basic:
@@ -74,5 +74,21 @@ def transpose(expr: sp.Basic) -> sp.Basic:
     return _walk(expr, sp.Transpose)
 
 
-MATRIX_PRODUCT = Rule("matrix_product", "matrix product", matrix_product, coq="mat_unfold")
-TRANSPOSE = Rule("transpose", "transpose", transpose, coq="mat_unfold")
+MATRIX_PRODUCT = Rule(
+    "matrix_product",
+    "matrix product",
+    matrix_product,
+    search=Round(1, 10),
+    diagnosis=Diagnosis(alone=10, then=((160, "parity"), (170, "pythagorean"))),
+    coq="mat_unfold",
+    coq_plan=CoqPlan.MATRIX,
+)
+TRANSPOSE = Rule(
+    "transpose",
+    "transpose",
+    transpose,
+    search=Round(1, 20),
+    diagnosis=Diagnosis(alone=20),
+    coq="mat_unfold",
+    coq_plan=CoqPlan.MATRIX,
+)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.engine.rules.normal_form import Atoms
-from proofs.engine.rules.rule import Rule, bottom_up
+from proofs.engine.rules.rule import CoqPlan, Rule, bottom_up
 
 
 def _is_one(e: sp.Expr) -> bool:
@@ -166,10 +166,12 @@ POWER_LAWS = Rule(
     power_laws,
     exact=False,
     coq="rewrite ?Rpower_mult, ?Rpower_mult_distr; field",
+    coq_plan=CoqPlan.POWER_LAWS,
 )
 EXPONENTIAL_FORM = Rule(
     "exponential_form",
     "exponential form",
     exponential_form,
     coq="unfold sinh, cosh; rewrite <- ?exp_plus; field",
+    coq_plan=CoqPlan.EXPONENTIAL,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs.engine.rules.rule import Rule, bottom_up
+from proofs.engine.rules.rule import CoqPlan, Diagnosis, LastResort, Round, Rule, bottom_up
 
 # A Sum with more terms than this is never written out term by term (SymPy would loop over all
 # 10**12 terms of Sum(f(i), (i, 1, 10**12)) in Python).
@@ -70,8 +70,15 @@ COUNT_TERMS = Rule(
     "count_terms",
     "count the terms",
     count_terms,
+    search=Round(1, 40),
+    diagnosis=Diagnosis(alone=40),
     coq="rewrite sum_cte, ?mult_INR, ?S_INR; cbn [INR]",
+    coq_plan=CoqPlan.SUM_TERMS,
 )
 CLOSED_FORM = Rule(
-    "closed_form", "SymPy's closed form of the sum", closed_form, exact=False, coq=""
+    "closed_form",
+    "SymPy's closed form of the sum",
+    closed_form,
+    exact=False,
+    search=LastResort(10, then_exact=True),
 )

@@ -12,7 +12,7 @@ import math
 import sympy as sp
 
 from proofs.engine.rules.normal_form import Atoms
-from proofs.engine.rules.rule import Rule, bottom_up
+from proofs.engine.rules.rule import CoqPlan, Diagnosis, Round, Rule, bottom_up
 
 # An argument with more terms than this is left whole: splitting a sum of n angles writes 2^(n-1)
 # products.
@@ -318,33 +318,73 @@ ANGLE_ADDITION = Rule(
     "angle_addition",
     "angle addition",
     angle_addition,
+    search=Round(1, 80),
+    diagnosis=Diagnosis(alone=80, then=((140, "pythagorean"), (150, "parity"))),
     coq="repeat first [rewrite sin_plus | rewrite cos_plus]",
+    coq_plan=CoqPlan.ANGLE_SUM,
 )
 ANGLE_SUBTRACTION = Rule(
     "angle_subtraction",
     "angle subtraction",
     angle_subtraction,
+    diagnosis=Diagnosis(alone=130),
     coq="repeat first [rewrite sin_minus | rewrite cos_minus | rewrite sin_plus | rewrite cos_plus]",
+    coq_plan=CoqPlan.ANGLE_DIFFERENCE,
 )
-PARITY = Rule("parity", "parity", parity, coq="rewrite ?sin_neg, ?cos_neg")
-PYTHAGOREAN = Rule("pythagorean", "Pythagorean identity", pythagorean, coq="rewrite !pyth")
-PERIOD = Rule("period", "period 2π", period, coq="rewrite ?sin_period_Z, ?cos_period_Z")
+PARITY = Rule(
+    "parity",
+    "parity",
+    parity,
+    search=Round(1, 100),
+    diagnosis=Diagnosis(alone=100),
+    coq="rewrite ?sin_neg, ?cos_neg",
+    coq_plan=CoqPlan.NEGATED_ANGLE,
+)
+# Round 2: writing every power of a cosine through sines multiplies the expression out, the
+# dearest rewrite; the other rules first get a round without it.
+PYTHAGOREAN = Rule(
+    "pythagorean",
+    "Pythagorean identity",
+    pythagorean,
+    search=Round(2, 110),
+    diagnosis=Diagnosis(alone=110),
+    coq="rewrite !pyth",
+    coq_plan=CoqPlan.CERTIFICATE,
+)
+PERIOD = Rule(
+    "period",
+    "period 2π",
+    period,
+    search=Round(1, 50),
+    diagnosis=Diagnosis(alone=50),
+    coq="rewrite ?sin_period_Z, ?cos_period_Z",
+    coq_plan=CoqPlan.FULL_TURNS,
+)
 HALF_PERIOD = Rule(
     "half_period",
     "half period: sin(x + nπ) = (−1)ⁿ sin x",
     half_period,
+    search=Round(1, 60),
+    diagnosis=Diagnosis(alone=60),
     coq="rewrite ?sin_half_period, ?cos_half_period",
+    coq_plan=CoqPlan.HALF_TURNS,
 )
 MULTIPLE_ANGLE = Rule(
     "multiple_angle",
     "multiple angle",
     multiple_angle,
+    search=Round(1, 90),
+    diagnosis=Diagnosis(alone=90),
     coq="repeat first [rewrite sin_plus | rewrite cos_plus]",
+    coq_plan=CoqPlan.ANGLE_MULTIPLE,
 )
 COMMON_ANGLE = Rule(
     "common_angle",
     "common angle",
     common_angle,
     joint=True,
+    search=Round(1, 70),
+    diagnosis=Diagnosis(alone=70),
     coq="repeat first [rewrite sin_plus | rewrite cos_plus]",
+    coq_plan=CoqPlan.ANGLE_MULTIPLE,
 )
