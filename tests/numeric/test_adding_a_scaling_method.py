@@ -59,6 +59,8 @@ def test_a_toy_method_needs_its_file_and_its_test_only(tmp_path: Path) -> None:
             "no:cacheprovider",
             "-m",
             "not slow",
+            "-n",
+            "0",
             "tests/numeric/test_rope_toy_damped.py",
             PROPERTIES,
         ],
