@@ -24,6 +24,7 @@ from numeric.audit.grading import cap
 from numeric.audit.precision import rounding_bound
 from numeric.rope import rope_frequencies
 from numeric.rope.cache import exact_rotations
+from numeric.rope.methods import scaling_methods
 from numeric.rope_audit.config_file import read_config
 from numeric.rope_audit.function import probe_function
 from numeric.rope_audit.result import RopeAudit
@@ -32,10 +33,7 @@ from numeric.rope_audit.result import RopeAudit
 _PRIORITY = (
     "wrong_permutation",
     "interleaved_frequencies_with_rotate_half",
-    "llama3_scaling_dropped",
-    "dynamic_constant_base",
-    "yarn_factor_dropped",
-    "yarn_factor_twice",
+    *(bug for method in scaling_methods() for bug in method.bugs),
     "scaling_mismatch",
     "rotary_width",
     "attention_factor",

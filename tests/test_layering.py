@@ -158,14 +158,17 @@ def test_numeric_packages_import_each_other_without_a_cycle():
     }
 
     def package_of(module: str) -> str | None:
-        return next((p for p in packages if module == p or module.startswith(p + ".")), None)
+        inside = [p for p in packages if module == p or module.startswith(p + ".")]
+        return max(inside, key=len, default=None)
 
+    # A package may use its own subpackages (numeric.rope reads its methods' registry,
+    # numeric.rope.methods); the cycles that count are between packages neither contains.
     edges: dict[str, set[str]] = {p: set() for p in packages}
     for package in packages:
         for path in (ROOT / package.replace(".", "/")).glob("*.py"):
             for name in imported_modules(path):
                 other = package_of(name)
-                if other and other != package:
+                if other and other != package and not other.startswith(package + "."):
                     edges[package].add(other)
 
     def reaches(start: str, goal: str, seen: set[str]) -> bool:

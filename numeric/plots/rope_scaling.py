@@ -7,36 +7,20 @@ import os
 import numpy as np
 
 from numeric.plots.style import STYLE, save
-from numeric.rope import scaling
-from numeric.rope.papers import yarn_paper_frequencies
+from numeric.rope.methods import scaling_methods
+from numeric.rope.scaling import default_frequencies
 
 
 def scaling_ratios(
     *, dim: int = 128, base: float = 500000.0, factor: float = 8.0, original: int = 8192
 ) -> list[tuple[str, np.ndarray]]:
-    """(label, θ′_i/θ_i) per method, each as transformers or its paper computes it in float64."""
-    theta = scaling.default_frequencies(dim, base)
-    dynamic_length = int(factor * original)
+    """(label, θ′_i/θ_i) per curve each method of the registry draws (ScalingMethod
+    .figure_curves), as transformers or its paper computes it in float64."""
+    theta = default_frequencies(dim, base)
     methods = [
-        ("linear (position interpolation)", scaling.linear_frequencies(dim, base, factor)),
-        (r"NTK-aware, $b' = b\,s^{d/(d-2)}$", scaling.ntk_aware_frequencies(dim, base, factor)),
-        (
-            f"dynamic NTK at $l = sL$ = {dynamic_length}",
-            scaling.dynamic_ntk_frequencies(dim, base, factor, dynamic_length, original),
-        ),
-        (r"YaRN, code ($\beta$ 32, 1)", scaling.yarn_frequencies(dim, base, factor, original)),
-        (
-            r"YaRN, paper §3.2 ($\alpha$ 1, $\beta$ 32)",
-            yarn_paper_frequencies(dim, base, factor, original),
-        ),
-        (
-            "Llama 3 (low 1, high 4)",
-            scaling.llama3_frequencies(dim, base, factor, 1.0, 4.0, original),
-        ),
-        (
-            r"YaRN, code ($\beta$ 4, 1)",
-            scaling.yarn_frequencies(dim, base, factor, original, beta_fast=4.0, beta_slow=1.0),
-        ),
+        curve
+        for method in scaling_methods()
+        for curve in method.figure_curves(dim, base, factor, original)
     ]
     return [(label, values / theta) for label, values in methods]
 
@@ -66,8 +50,8 @@ def scaling_figure(
             ax.plot(
                 pairs,
                 ratio,
-                styles[j],
-                marker=markers[j] or None,
+                styles[j % len(styles)],
+                marker=markers[j % len(markers)] or None,
                 markevery=4,
                 ms=3,
                 lw=1.1,

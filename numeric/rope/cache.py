@@ -34,6 +34,7 @@ from numpy.typing import ArrayLike
 from numeric import validate
 from numeric.angles import Frequencies, reduced_angles
 from numeric.rope.floats import check_format, round_to, storage_dtype
+from numeric.shown import shown
 
 LAYOUTS = ("rotate_half", "interleaved")
 CACHE_ARITHMETICS = ("exact", "float32", "float16", "bfloat16")
@@ -44,7 +45,7 @@ _ROWS = 8192  # rows computed at a time, so temporaries stay a few MiB
 def check_layout(value: object) -> str:
     """Return value if it is 'rotate_half' or 'interleaved', else raise ValueError."""
     if value not in LAYOUTS:
-        raise ValueError(f"layout must be 'rotate_half' or 'interleaved', got {value!r}")
+        raise ValueError(f"layout must be 'rotate_half' or 'interleaved', got {shown(value)}")
     return str(value)
 
 
@@ -183,7 +184,7 @@ def rope_cache(
     out_dtype = storage_dtype(check_format(dtype, "dtype"))
     if arithmetic not in CACHE_ARITHMETICS:
         raise ValueError(
-            f"arithmetic must be one of {', '.join(CACHE_ARITHMETICS)}, got {arithmetic!r}"
+            f"arithmetic must be one of {', '.join(CACHE_ARITHMETICS)}, got {shown(arithmetic)}"
         )
     factor = validate.finite(attention_factor, "attention_factor")
     if inv_freq_format is not None:

@@ -1,8 +1,9 @@
 """The RoPE numbers issue 24 publishes, recomputed in float64 and in mpmath at 50 digits.
 
 Each Claim carries the value as published (or "" where the issue prints none), the float64
-value from the NumPy maps (numeric.rope.scaling, papers, decay, floats), the value from the
-independent mpmath formulas (numeric.rope.exact) or exact integer arithmetic, and whether
+value from the NumPy maps (each scaling method's file, papers, decay, floats), the value from
+the independent mpmath formulas (numeric.rope.exact, each method's exact reference) or exact
+integer arithmetic, and whether
 the published value is the exact value rounded to the digits printed. The theorem modules
 quote these; their certified versions are computed in proofs/.
 
@@ -24,16 +25,11 @@ from numeric.result_table import Table
 from numeric.rope import exact
 from numeric.rope.decay import decay_average
 from numeric.rope.floats import round_to, significand_bits
-from numeric.rope.papers import yarn_paper_frequencies
-from numeric.rope.scaling import default_frequencies, llama3_frequencies, yarn_frequencies
+from numeric.rope.methods import scaling_methods
+from numeric.rope.scaling import default_frequencies
 
-# The settings the issue states: YaRN at b = 10⁴, d = 128, L = 4096, s = 16, α = 1, β = 32;
-# Llama 3 against transformers' yarn at b = 5·10⁵, d = 128, L = 8192, s = 8, low 1, high 4;
-# RoFormer's decay at d = 128, b = 10⁴.
-YARN = {"dim": 128, "base": 10000.0, "factor": 16.0, "original": 4096, "alpha": 1.0, "beta": 32.0}
-LLAMA3 = {"dim": 128, "base": 500000.0, "factor": 8.0, "original": 8192, "low": 1.0, "high": 4.0}
+# The settings the issue states for RoFormer's decay (each scaling method's are in its file).
 DECAY = {"dim": 128, "base": 10000.0}
-YARN_PAIR, LLAMA3_PAIR = 38, 33
 
 
 @dataclass(frozen=True)
@@ -75,7 +71,7 @@ def _agrees(published: str, value: mpmath.mpf | int) -> bool:
     return target.quantize(quantum, rounding=ROUND_HALF_EVEN) == printed
 
 
-def _claim(name: str, statement: str, published: str, f64: float, value, f32=None) -> Claim:
+def claim(name: str, statement: str, published: str, f64: float, value, f32=None) -> Claim:
     text = str(value) if isinstance(value, int) else _digits(value)
     agrees = None if not published else _agrees(published, value)
     return Claim(
@@ -96,98 +92,6 @@ def round_integer(n: int, bits: int) -> int:
     return (q << shift) * (1 if n >= 0 else -1)
 
 
-def _yarn_claims() -> list[Claim]:
-    d, b, s, L = YARN["dim"], YARN["base"], YARN["factor"], YARN["original"]
-    i = YARN_PAIR
-    code64 = yarn_frequencies(d, b, s, L, beta_fast=32, beta_slow=1)[i]
-    code32 = yarn_frequencies(d, b, s, L, beta_fast=32, beta_slow=1, arithmetic="float32")[i]
-    paper64 = yarn_paper_frequencies(d, b, s, L, alpha=YARN["alpha"], beta=YARN["beta"])[i]
-    code = exact.yarn_code(i, d, b, s, L, 32, 1)
-    paper = exact.yarn_paper(i, d, b, s, L, 1, 32)
-    with mpmath.workdps(exact.DPS + 10):
-        ratio = code / paper
-    where = f"pair {i}, b = 10⁴, d = 128, L = 4096, s = 16"
-    return [
-        _claim(
-            "yarn_code_pair_38",
-            f"YaRN reference code θ′ ({where}, β_fast 32, β_slow 1)",
-            "1.4800e-3",
-            code64,
-            code,
-            code32,
-        ),
-        _claim(
-            "yarn_paper_pair_38",
-            f"YaRN paper §3.2 θ′ ({where}, α 1, β 32)",
-            "4.8661e-4",
-            paper64,
-            paper,
-        ),
-        _claim(
-            "yarn_code_over_paper_pair_38",
-            "code θ′ / paper θ′ at pair 38",
-            "3.04",
-            code64 / paper64,
-            ratio,
-        ),
-    ]
-
-
-def _llama3_claims() -> list[Claim]:
-    d, b, s, L = LLAMA3["dim"], LLAMA3["base"], LLAMA3["factor"], LLAMA3["original"]
-    low, high, i = LLAMA3["low"], LLAMA3["high"], LLAMA3_PAIR
-    llama64 = llama3_frequencies(d, b, s, low, high, L)
-    llama32 = llama3_frequencies(d, b, s, low, high, L, arithmetic="float32")
-    paper64 = yarn_paper_frequencies(d, b, s, L, alpha=low, beta=high)
-    yarn64 = yarn_frequencies(d, b, s, L, beta_fast=high, beta_slow=low)
-    yarn32 = yarn_frequencies(d, b, s, L, beta_fast=high, beta_slow=low, arithmetic="float32")
-    llama = exact.llama3(i, d, b, s, low, high, L)
-    yarn = exact.yarn_code(i, d, b, s, L, high, low)
-    with mpmath.workdps(exact.DPS + 10):
-        apart = yarn / llama - 1
-        same = max(
-            abs(
-                exact.llama3(j, d, b, s, low, high, L) / exact.yarn_paper(j, d, b, s, L, low, high)
-                - 1
-            )
-            for j in range(d // 2)
-        )
-    same64 = float(np.max(np.abs(llama64 / paper64 - 1)))
-    where = "b = 5·10⁵, d = 128, L = 8192, s = 8"
-    return [
-        _claim(
-            "llama3_pair_33",
-            f"Llama 3 θ′ at pair 33 ({where}, low 1, high 4)",
-            "",
-            llama64[i],
-            llama,
-            llama32[i],
-        ),
-        _claim(
-            "hf_yarn_pair_33",
-            f"transformers yarn θ′ at pair 33 ({where}, β_fast 4, β_slow 1)",
-            "",
-            yarn64[i],
-            yarn,
-            yarn32[i],
-        ),
-        _claim(
-            "hf_yarn_over_llama3_pair_33",
-            "yarn θ′ / Llama 3 θ′ − 1 at pair 33 (stated as 38%)",
-            "0.38",
-            yarn64[i] / llama64[i] - 1,
-            apart,
-        ),
-        _claim(
-            "llama3_vs_yarn_paper",
-            f"max over pairs |Llama 3 θ′ / YaRN-paper θ′ (α = low, β = high) − 1| ({where})",
-            "0",
-            same64,
-            same,
-        ),
-    ]
-
-
 def _decay_claims() -> list[Claim]:
     d, b = DECAY["dim"], DECAY["base"]
     f64 = decay_average(np.arange(2001), d, b)
@@ -195,25 +99,23 @@ def _decay_claims() -> list[Claim]:
     values = [exact.decay_average(r, d, b) for r in range(20)]
     first = next(r for r in range(19) if values[r + 1] > values[r])
     return [
-        _claim(
+        claim(
             "decay_f_1000",
             "RoFormer f(1000) = (2/d)·Σ|S_j(1000)|, d = 128, b = 10⁴",
             "4.471",
             f64[1000],
             exact.decay_average(1000, d, b),
         ),
-        _claim(
+        claim(
             "decay_f_2000",
             "RoFormer f(2000), d = 128, b = 10⁴",
             "5.047",
             f64[2000],
             exact.decay_average(2000, d, b),
         ),
-        _claim("decay_f_18", "RoFormer f(18)", "", f64[18], values[18]),
-        _claim("decay_f_19", "RoFormer f(19)", "", f64[19], values[19]),
-        _claim(
-            "decay_first_increase", "first integer r with f(r + 1) > f(r)", "18", first64, first
-        ),
+        claim("decay_f_18", "RoFormer f(18)", "", f64[18], values[18]),
+        claim("decay_f_19", "RoFormer f(19)", "", f64[19], values[19]),
+        claim("decay_first_increase", "first integer r with f(r + 1) > f(r)", "18", first64, first),
     ]
 
 
@@ -231,7 +133,7 @@ def _float_claims() -> list[Claim]:
         ),
     ]
     claims = [
-        _claim(
+        claim(
             name,
             text,
             published,
@@ -253,7 +155,7 @@ def _float_claims() -> list[Claim]:
     exact64 = np.array([float(exact.theta(i, 128, 10000.0)) for i in range(64)])
     worst64 = float(np.max(np.abs(rounded / exact64 - 1)))
     claims.append(
-        _claim(
+        claim(
             "bf16_inv_freq_relative_error_times_2_9",
             "max_i |fl_bf16(θ_i) − θ_i| / θ_i · 2⁹ at d = 128, b = 10⁴ (the stated bound p·θ_i·2^−9 needs <= 1)",
             "",
@@ -266,9 +168,11 @@ def _float_claims() -> list[Claim]:
 
 @cache
 def rope_claims() -> tuple[Claim, ...]:
-    """Every number, in the order YaRN, Llama 3, RoFormer's decay, floating point (a few seconds
-    the first time, then cached)."""
-    return tuple(_yarn_claims() + _llama3_claims() + _decay_claims() + _float_claims())
+    """Every number: each scaling method's (ScalingMethod.claims, in the registry's order: YaRN,
+    Llama 3), then RoFormer's decay and floating point (a few seconds the first time, then
+    cached)."""
+    from_methods = [c for method in scaling_methods() for c in method.claims()]
+    return tuple(from_methods + _decay_claims() + _float_claims())
 
 
 def claims_table() -> Table:

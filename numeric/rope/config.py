@@ -10,26 +10,31 @@ num_attention_heads; the rotary width is int(head_dim · partial_rotary_factor).
 
 Nothing in the configuration is evaluated: each field must already be a number, a list of
 numbers or a bool, and a field that is missing, of the wrong kind or out of range raises a
-ValueError that names it and says what is allowed.
+ValueError that names it, shows its value (cut short) and says what is allowed. The fields
+every method shares are read here (head_dim in [1, 2**16], rope_theta in (1, 1e100],
+partial_rotary_factor in (0, 1], max_position_embeddings in [1, 2**53]); the scaling dict's
+rope_type picks a method from the registry (numeric.rope.methods), which reads its own keys.
 
->>> c = rope_config({"head_dim": 128, "rope_theta": 500000.0, "max_position_embeddings": 131072,
-...     "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
-...     "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}})
->>> c.scaling, c.rotary_dim, c.base, c.original_max_position_embeddings
-('llama3', 128, 500000.0, 8192)
+>>> c = rope_config({"head_dim": 128, "rope_theta": 10000.0, "max_position_embeddings": 16384,
+...     "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}})
+>>> c.scaling, c.rotary_dim, c.base, c.original_max_position_embeddings, c.beta_fast
+('yarn', 128, 10000.0, 4096, 32.0)
 >>> rope_config({"hidden_size": 64, "num_attention_heads": 4, "rope_scaling": {"type": "cubic"}})
+... # doctest: +ELLIPSIS
 Traceback (most recent call last):
-ValueError: rope_scaling.type must be one of default, linear, dynamic, yarn, llama3, longrope, got 'cubic'
+ValueError: rope_scaling.type must be one of default, linear, dynamic, yarn, ..., got 'cubic'
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from numbers import Integral, Real
 
-SCALING_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope")
+from numeric.rope.method import ScalingMethod
+from numeric.rope.methods import ABSENT, by_rope_type, rope_types, scaling_methods
+from numeric.rope.parameters import BASE, COUNT, FRACTION, HEAD_DIM, LENGTH, Reading
+from numeric.shown import shown
+
 DEFAULT_THETA = 10000.0  # transformers' RotaryEmbeddingConfigMixin.default_theta
 
 
@@ -38,104 +43,51 @@ class RopeConfig:
     """The RoPE settings of one attention layer, with transformers' defaults filled in.
 
     head_dim: the attention head's width; rotary_dim: how many of its leading components
-    rotate (even); base: rope_theta; scaling: one of SCALING_TYPES. The remaining fields are
-    the scaling method's parameters under their Hugging Face names, None where the method has
-    none: factor (s), max_position_embeddings, original_max_position_embeddings (L),
-    beta_fast, beta_slow, truncate, mscale, mscale_all_dim, attention_factor (YaRN,
-    LongRoPE), low_freq_factor, high_freq_factor (Llama 3), short_factor, long_factor
-    (LongRoPE, one entry per rotary pair).
+    rotate (even); base: rope_theta; scaling: the method's rope_type; max_position_embeddings:
+    the top-level key, or None; parameters: the method's own keys and values, read by it
+    (numeric.rope.methods), each also an attribute under its Hugging Face name (config.factor,
+    config.beta_fast, ...); a key of another method reads as None.
     """
 
     head_dim: int
     rotary_dim: int
     base: float
-    scaling: str = "default"
-    factor: float | None = None
+    scaling: str = ABSENT
     max_position_embeddings: int | None = None
-    original_max_position_embeddings: int | None = None
-    beta_fast: float | None = None
-    beta_slow: float | None = None
-    truncate: bool | None = None
-    mscale: float | None = None
-    mscale_all_dim: float | None = None
-    attention_factor: float | None = None
-    low_freq_factor: float | None = None
-    high_freq_factor: float | None = None
-    short_factor: tuple[float, ...] | None = None
-    long_factor: tuple[float, ...] | None = None
+    parameters: tuple[tuple[str, object], ...] = ()
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        for key, value in object.__getattribute__(self, "parameters"):
+            if key == name:
+                return value
+        if any(name in m.keys for m in scaling_methods()):
+            return None
+        raise AttributeError(f"RopeConfig has no field {name!r}")
 
     @property
     def pairs(self) -> int:
         """Number of rotated pairs, rotary_dim / 2."""
         return self.rotary_dim // 2
 
+    @property
+    def method(self) -> ScalingMethod:
+        """The scaling method of the registry this configuration names."""
+        found = by_rope_type(self.scaling)
+        if found is None:
+            raise ValueError(
+                f"scaling must be one of {', '.join(rope_types())}, got {shown(self.scaling)}"
+            )
+        return found
+
     def scaling_parameters(self) -> dict[str, object]:
         """{"type": scaling, ...} with every parameter the method uses, by its Hugging Face name."""
-        names = _PARAMETERS[self.scaling]
         found: dict[str, object] = {"type": self.scaling}
-        for name in names:
+        for name in self.method.keys:
             value = getattr(self, name)
             found[name] = list(value) if isinstance(value, tuple) else value
         return found
-
-
-# The parameters each method reads (modeling_rope_utils.py, _compute_*_parameters).
-_PARAMETERS: dict[str, tuple[str, ...]] = {
-    "default": (),
-    "linear": ("factor",),
-    "dynamic": ("factor", "max_position_embeddings"),
-    "yarn": (
-        "factor",
-        "original_max_position_embeddings",
-        "beta_fast",
-        "beta_slow",
-        "truncate",
-        "mscale",
-        "mscale_all_dim",
-        "attention_factor",
-    ),
-    "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
-    "longrope": (
-        "factor",
-        "original_max_position_embeddings",
-        "attention_factor",
-        "short_factor",
-        "long_factor",
-    ),
-}
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _number(value: object, field: str, *, low: float | None = None, strict: bool = False) -> float:
-    """value as a float if it is a finite number (bool excluded) above low, else raise."""
-    bound = "" if low is None else (f" > {low:g}" if strict else f" >= {low:g}")
-    if not _is_number(value) or (
-        low is not None and (value <= low if strict else value < low)  # type: ignore[operator]
-    ):
-        raise ValueError(f"{field} must be a finite number{bound}, got {value!r}")
-    return float(value)  # type: ignore[arg-type]
-
-
-def _positive_int(value: object, field: str) -> int:
-    if not isinstance(value, Integral) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{field} must be a positive integer, got {value!r}")
-    return int(value)
-
-
-def _optional(mapping: Mapping, key: str, field: str, **limits) -> float | None:
-    value = mapping.get(key)
-    return None if value is None else _number(value, field, **limits)
-
-
-def _factors(value: object, field: str, pairs: int) -> tuple[float, ...]:
-    if not isinstance(value, list | tuple) or len(value) != pairs:
-        raise ValueError(
-            f"{field} must be a list of {pairs} positive numbers (one per rotary pair), got {value!r}"
-        )
-    return tuple(_number(v, f"{field}[{j}]", low=0.0, strict=True) for j, v in enumerate(value))
 
 
 def _scaling_dict(config: Mapping, layer_type: str | None) -> tuple[Mapping, str]:
@@ -145,8 +97,8 @@ def _scaling_dict(config: Mapping, layer_type: str | None) -> tuple[Mapping, str
         if value is None or (isinstance(value, Mapping) and not value):
             continue
         if not isinstance(value, Mapping):
-            raise ValueError(f"{key} must be a JSON object (dict) or null, got {value!r}")
-        nested = sorted(k for k, v in value.items() if isinstance(v, Mapping))
+            raise ValueError(f"{key} must be a JSON object (dict) or null, got {shown(value)}")
+        nested = sorted(str(k) for k, v in value.items() if isinstance(v, Mapping))
         if not nested:
             if layer_type is not None:
                 raise ValueError(f"layer_type must be None: {key} is not nested by layer type")
@@ -154,12 +106,57 @@ def _scaling_dict(config: Mapping, layer_type: str | None) -> tuple[Mapping, str
         if layer_type not in nested:
             raise ValueError(
                 f"{key} is nested by layer type: layer_type must be one of "
-                f"{', '.join(nested)}, got {layer_type!r}"
+                f"{', '.join(nested)}, got {shown(layer_type)}"
             )
         return value[layer_type], f"{key}.{layer_type}"
     if layer_type is not None:
         raise ValueError("layer_type must be None: the config has no nested rope_parameters")
     return {}, "rope_scaling"
+
+
+def _method(rope: Mapping, where: str) -> ScalingMethod:
+    kind = rope.get("rope_type", rope.get("type", ABSENT))
+    found = by_rope_type(kind) if isinstance(kind, str) else None
+    if found is None:
+        field = f"{where}.{'rope_type' if 'rope_type' in rope else 'type'}"
+        raise ValueError(f"{field} must be one of {', '.join(rope_types())}, got {shown(kind)}")
+    return found
+
+
+def _inner_or_top(config: Mapping, rope: Mapping, where: str, key: str) -> tuple[object, str]:
+    """A key the RoPE dict may hold over the top level (rope_theta, partial_rotary_factor)."""
+    if key in rope:
+        return rope[key], f"{where}.{key}"
+    return config.get(key), key
+
+
+def _base(config: Mapping, rope: Mapping, where: str) -> float:
+    value, field = _inner_or_top(config, rope, where, "rope_theta")
+    return BASE.check(DEFAULT_THETA if value is None else value, field)
+
+
+def _head_dim(config: Mapping) -> int:
+    if config.get("head_dim") is not None:
+        return int(HEAD_DIM.check(config["head_dim"], "head_dim"))
+    if "hidden_size" not in config or "num_attention_heads" not in config:
+        raise ValueError("the config needs head_dim, or hidden_size and num_attention_heads")
+    hidden = int(COUNT.check(config["hidden_size"], "hidden_size"))
+    heads = int(COUNT.check(config["num_attention_heads"], "num_attention_heads"))
+    if hidden < heads:
+        raise ValueError(f"hidden_size ({hidden}) must be at least num_attention_heads ({heads})")
+    return int(HEAD_DIM.check(hidden // heads, "hidden_size // num_attention_heads"))
+
+
+def _rotary_dim(config: Mapping, rope: Mapping, where: str, head_dim: int) -> int:
+    value, field = _inner_or_top(config, rope, where, "partial_rotary_factor")
+    prf = 1.0 if value is None else FRACTION.check(value, field)
+    rotary_dim = int(head_dim * prf)
+    if rotary_dim < 2 or rotary_dim % 2:
+        raise ValueError(
+            f"the rotary width int(head_dim · partial_rotary_factor) = int({head_dim} · {prf:g}) "
+            f"= {rotary_dim} must be a positive even integer"
+        )
+    return rotary_dim
 
 
 def rope_config(config: Mapping, *, layer_type: str | None = None) -> RopeConfig:
@@ -174,128 +171,11 @@ def rope_config(config: Mapping, *, layer_type: str | None = None) -> RopeConfig
             f"config must be a dict (a parsed config.json), got {type(config).__name__}"
         )
     rope, where = _scaling_dict(config, layer_type)
-    kind = rope.get("rope_type", rope.get("type", "default"))
-    kind_field = f"{where}.{'rope_type' if 'rope_type' in rope else 'type'}"
-    if kind not in SCALING_TYPES:
-        raise ValueError(f"{kind_field} must be one of {', '.join(SCALING_TYPES)}, got {kind!r}")
-
-    theta_field = f"{where}.rope_theta" if "rope_theta" in rope else "rope_theta"
-    base = _number(
-        rope.get("rope_theta", config.get("rope_theta", DEFAULT_THETA)),
-        theta_field,
-        low=1,
-        strict=True,
-    )
-    prf_field = (
-        f"{where}.partial_rotary_factor"
-        if "partial_rotary_factor" in rope
-        else "partial_rotary_factor"
-    )
-    prf = rope.get("partial_rotary_factor", config.get("partial_rotary_factor"))
-    prf = 1.0 if prf is None else _number(prf, prf_field, low=0.0, strict=True)
-    if prf > 1:
-        raise ValueError(f"{prf_field} must be in (0, 1], got {prf!r}")
-
-    if config.get("head_dim") is not None:
-        head_dim = _positive_int(config["head_dim"], "head_dim")
-    elif "hidden_size" in config and "num_attention_heads" in config:
-        hidden = _positive_int(config["hidden_size"], "hidden_size")
-        heads = _positive_int(config["num_attention_heads"], "num_attention_heads")
-        head_dim = hidden // heads
-        if head_dim < 1:
-            raise ValueError(
-                f"hidden_size ({hidden}) must be at least num_attention_heads ({heads})"
-            )
-    else:
-        raise ValueError("the config needs head_dim, or hidden_size and num_attention_heads")
-    rotary_dim = int(head_dim * prf)
-    if rotary_dim < 2 or rotary_dim % 2:
-        raise ValueError(
-            f"the rotary width int(head_dim · partial_rotary_factor) = int({head_dim} · {prf:g}) "
-            f"= {rotary_dim} must be a positive even integer"
-        )
-
+    method = _method(rope, where)
+    base = _base(config, rope, where)
+    head_dim = _head_dim(config)
+    rotary_dim = _rotary_dim(config, rope, where, head_dim)
     max_pos = config.get("max_position_embeddings")
-    max_pos = None if max_pos is None else _positive_int(max_pos, "max_position_embeddings")
-    fields: dict[str, object] = {}
-
-    if kind in ("yarn", "llama3", "longrope"):
-        if config.get("original_max_position_embeddings") is not None:
-            original = _positive_int(
-                config["original_max_position_embeddings"], "original_max_position_embeddings"
-            )
-        elif rope.get("original_max_position_embeddings") is not None:
-            original = _positive_int(
-                rope["original_max_position_embeddings"],
-                f"{where}.original_max_position_embeddings",
-            )
-        elif max_pos is not None:
-            original = max_pos
-        else:
-            raise ValueError(
-                f"{kind} scaling needs {where}.original_max_position_embeddings or max_position_embeddings"
-            )
-        fields["original_max_position_embeddings"] = original
-
-    factor_field = f"{where}.factor"
-    if kind in ("linear", "dynamic", "llama3"):
-        if rope.get("factor") is None:
-            raise ValueError(f"{factor_field} is required for {kind} scaling: a finite number >= 1")
-        fields["factor"] = _number(rope["factor"], factor_field, low=1)
-    elif kind in ("yarn", "longrope"):
-        if rope.get("factor") is not None:
-            fields["factor"] = _number(rope["factor"], factor_field, low=1)
-        elif max_pos is not None:
-            # transformers: factor = max_position_embeddings / original_max_position_embeddings.
-            fields["factor"] = max_pos / fields["original_max_position_embeddings"]  # type: ignore[operator]
-        else:
-            raise ValueError(
-                f"{factor_field} is required for {kind} scaling without max_position_embeddings"
-            )
-
-    if kind == "dynamic" and max_pos is None:
-        raise ValueError("dynamic scaling needs max_position_embeddings: a positive integer")
-    if kind == "yarn":
-        # transformers reads `rope_parameters_dict.get("beta_fast") or 32`: 0 and null mean 32.
-        fast = _optional(rope, "beta_fast", f"{where}.beta_fast", low=0.0, strict=True)
-        slow = _optional(rope, "beta_slow", f"{where}.beta_slow", low=0.0, strict=True)
-        fields["beta_fast"] = fast or 32.0
-        fields["beta_slow"] = slow or 1.0
-        truncate = rope.get("truncate", True)
-        if not isinstance(truncate, bool):
-            raise ValueError(f"{where}.truncate must be true or false, got {truncate!r}")
-        fields["truncate"] = truncate
-        fields["mscale"] = _optional(rope, "mscale", f"{where}.mscale")
-        fields["mscale_all_dim"] = _optional(rope, "mscale_all_dim", f"{where}.mscale_all_dim")
-        fields["attention_factor"] = _optional(
-            rope, "attention_factor", f"{where}.attention_factor", low=0.0, strict=True
-        )
-    elif kind == "llama3":
-        for key in ("low_freq_factor", "high_freq_factor"):
-            if rope.get(key) is None:
-                raise ValueError(f"{where}.{key} is required for llama3 scaling: a positive number")
-            fields[key] = _number(rope[key], f"{where}.{key}", low=0.0, strict=True)
-        if fields["high_freq_factor"] <= fields["low_freq_factor"]:  # type: ignore[operator]
-            raise ValueError(
-                f"{where}.high_freq_factor must be greater than low_freq_factor, got "
-                f"{fields['high_freq_factor']:g} and {fields['low_freq_factor']:g}"
-            )
-    elif kind == "longrope":
-        for key in ("short_factor", "long_factor"):
-            if key not in rope:
-                raise ValueError(
-                    f"{where}.{key} is required for longrope scaling: {rotary_dim // 2} positive numbers"
-                )
-            fields[key] = _factors(rope[key], f"{where}.{key}", rotary_dim // 2)
-        fields["attention_factor"] = _optional(
-            rope, "attention_factor", f"{where}.attention_factor", low=0.0, strict=True
-        )
-
-    return RopeConfig(
-        head_dim=head_dim,
-        rotary_dim=rotary_dim,
-        base=base,
-        scaling=kind,
-        max_position_embeddings=max_pos,
-        **fields,  # type: ignore[arg-type]
-    )
+    max_pos = None if max_pos is None else int(LENGTH.check(max_pos, "max_position_embeddings"))
+    fields = method.read(Reading(config, rope, where, rotary_dim, max_pos))
+    return RopeConfig(head_dim, rotary_dim, base, method.rope_type, max_pos, tuple(fields.items()))  # type: ignore[arg-type]

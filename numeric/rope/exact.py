@@ -1,12 +1,12 @@
 """The RoPE formulas in mpmath, written out on their own: the yardstick for the NumPy maps.
 
 Nothing here is shared with numeric.rope.scaling or numeric.rope.papers, so that agreement
-between the two is evidence. Each function evaluates the real-number formula at `dps` decimal
-digits (the reference code's floor and ceiling are taken of the exact correction dimensions)
-and returns an mpmath number.
+between the two is evidence. Each function evaluates the real-number formula at DPS decimal
+digits and returns an mpmath number. Each scaling method's own exact reference is in its file
+(numeric/rope/methods, ScalingMethod.exact), written apart from its NumPy map in the same way.
 
->>> str(yarn_code(38, 128, 10000, 16, 4096))[:12]
-'0.0014799925'
+>>> str(theta(1, 128, 10000))[:12]
+'0.8659643233'
 """
 
 from __future__ import annotations
@@ -26,37 +26,6 @@ def theta(i: int, d: int, b: float) -> mpmath.mpf:
         return +mpmath.power(_mpf(b), -_mpf(2 * i) / d)
 
 
-def correction_dim(n: float, d: int, b: float, length: int) -> mpmath.mpf:
-    """The real index at which L/λ_i = n: d·ln(L/(2πn)) / (2·ln b)."""
-    with mpmath.workdps(DPS + 10):
-        return d * mpmath.log(_mpf(length) / (_mpf(n) * 2 * mpmath.pi)) / (2 * mpmath.log(_mpf(b)))
-
-
-def yarn_code(
-    i: int,
-    d: int,
-    b: float,
-    s: float,
-    length: int,
-    beta_fast: float = 32,
-    beta_slow: float = 1,
-    truncate: bool = True,
-) -> mpmath.mpf:
-    """θ′_i of the reference code: ramp linear in i between ⌊i(β_fast)⌋ and ⌈i(β_slow)⌉,
-    clamped to [0, d − 1], θ′ = θ/s·ramp + θ·(1 − ramp)."""
-    with mpmath.workdps(DPS + 10):
-        low = correction_dim(beta_fast, d, b, length)
-        high = correction_dim(beta_slow, d, b, length)
-        if truncate:
-            low, high = mpmath.floor(low), mpmath.ceil(high)
-        low, high = max(low, _mpf(0)), min(high, _mpf(d - 1))
-        if low == high:
-            high += _mpf("0.001")
-        ramp = min(max((i - low) / (high - low), _mpf(0)), _mpf(1))
-        t = theta(i, d, b)
-        return +(t / s * ramp + t * (1 - ramp))
-
-
 def yarn_paper(
     i: int, d: int, b: float, s: float, length: int, alpha: float = 1, beta: float = 32
 ) -> mpmath.mpf:
@@ -68,26 +37,6 @@ def yarn_paper(
             _mpf(0) if r < alpha else _mpf(1) if r > beta else (r - alpha) / (_mpf(beta) - alpha)
         )
         return +((1 - gamma) * t / s + gamma * t)
-
-
-def llama3(i: int, d: int, b: float, s: float, low: float, high: float, length: int) -> mpmath.mpf:
-    """θ′_i of Meta's apply_scaling, on exact numbers: by the wavelength λ_i against L/high and L/low."""
-    with mpmath.workdps(DPS + 10):
-        t = theta(i, d, b)
-        wavelength = 2 * mpmath.pi / t
-        if wavelength < _mpf(length) / high:
-            return t
-        if wavelength > _mpf(length) / low:
-            return t / s
-        smooth = (length / wavelength - low) / (_mpf(high) - low)
-        return +((1 - smooth) * t / s + smooth * t)
-
-
-def dynamic_base(b: float, s: float, d: int, seq_len: int, length: int) -> mpmath.mpf:
-    """b·(s·l/L − (s − 1))^(d/(d−2)) with l = max(seq_len, L)."""
-    with mpmath.workdps(DPS + 10):
-        l = max(seq_len, length)
-        return +(_mpf(b) * (_mpf(s) * l / length - (_mpf(s) - 1)) ** (_mpf(d) / (d - 2)))
 
 
 def decay_average(r: int, d: int, b: float) -> mpmath.mpf:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from numeric.shown import shown
+
 # Format name -> (significand bits including the implicit one, the NumPy dtype that holds it).
 _FORMATS: dict[str, tuple[int, type]] = {
     "float64": (53, np.float64),
@@ -30,7 +32,7 @@ FORMATS = tuple(_FORMATS)
 def check_format(value: object, name: str = "format") -> str:
     """Return value if it names a format of FORMATS, else raise ValueError naming the choices."""
     if not isinstance(value, str) or value not in _FORMATS:
-        raise ValueError(f"{name} must be one of {', '.join(FORMATS)}, got {value!r}")
+        raise ValueError(f"{name} must be one of {', '.join(FORMATS)}, got {shown(value)}")
     return value
 
 

@@ -21,16 +21,19 @@ from numbers import Integral
 import numpy as np
 from numpy.typing import ArrayLike
 
+from numeric.rope.parameters import MAX_HEAD_DIM
+from numeric.shown import shown
+
 
 def rotate_half_order(head_dim: int) -> np.ndarray:
     """P as a gather: (P·x)[j] = x[order[j]], i.e. order = [0, 2, 4, …, 1, 3, 5, …]."""
     if (
         not isinstance(head_dim, Integral)
         or isinstance(head_dim, bool)
-        or head_dim < 2
+        or not 2 <= head_dim <= MAX_HEAD_DIM
         or head_dim % 2
     ):
-        raise ValueError(f"head_dim must be an even integer >= 2, got {head_dim!r}")
+        raise ValueError(f"head_dim must be an even integer in [2, 2**16], got {shown(head_dim)}")
     return np.concatenate([np.arange(0, head_dim, 2), np.arange(1, head_dim, 2)])
 
 
@@ -41,7 +44,7 @@ def _rows(w: ArrayLike, n_heads: int, name: str) -> np.ndarray:
             f"{name} must be 1-D (a bias) or 2-D (rows, columns), got shape {weights.shape}"
         )
     if not isinstance(n_heads, Integral) or isinstance(n_heads, bool) or n_heads < 1:
-        raise ValueError(f"n_heads must be a positive integer, got {n_heads!r}")
+        raise ValueError(f"n_heads must be a positive integer, got {shown(n_heads)}")
     rows = weights.shape[0]
     if rows % (2 * n_heads):
         raise ValueError(
@@ -77,7 +80,7 @@ def convert_qk(
     """(W_q, W_k) of an interleaved model as a rotate_half model needs them: W_q permuted with
     n_heads, W_k with n_kv_heads (grouped-query attention: n_kv_heads divides n_heads)."""
     if not isinstance(n_kv_heads, Integral) or isinstance(n_kv_heads, bool) or n_kv_heads < 1:
-        raise ValueError(f"n_kv_heads must be a positive integer, got {n_kv_heads!r}")
+        raise ValueError(f"n_kv_heads must be a positive integer, got {shown(n_kv_heads)}")
     if isinstance(n_heads, Integral) and n_heads % n_kv_heads:
         raise ValueError(f"n_kv_heads ({n_kv_heads}) must divide n_heads ({n_heads})")
     return permute_heads(w_q, n_heads), permute_heads(w_k, n_kv_heads)

@@ -1,12 +1,12 @@
 """The attention factor m (cos and sin scaled by m, so logits by m²), named against what the
 method and the configuration prescribe.
 
-- YaRN: m = 0.1·ln s + 1 (the paper's √(1/t), §3.4), or DeepSeek's g(s, mscale)/g(s,
-  mscale_all_dim), or the configuration's attention_factor (numeric.rope.scaling
-  .yarn_attention_factor). m = 1 where that is not 1 is the factor dropped (vllm #48623); m
-  equal to its square is the factor applied twice (sglang #33558: 1.4852 became 2.2058).
-- LongRoPE: √(1 + ln s / ln L), or attention_factor.
-- Every other method: 1.
+Each method of the registry (numeric.rope.methods) gives its rule: with the configuration,
+ScalingMethod.attention (YaRN's 0.1·ln s + 1, DeepSeek's g(s, mscale)/g(s, mscale_all_dim) or
+attention_factor; LongRoPE's √(1 + ln s / ln L); 1 for the others); without it,
+ScalingMethod.cache_attention (None where the cache cannot say, as for LongRoPE). For a method
+with attention_verdicts (YaRN), m = 1 where that is not 1 is the factor dropped (vllm #48623);
+m equal to its square is the factor applied twice (sglang #33558: 1.4852 became 2.2058).
 Without a configuration, a YaRN cache with m = 1 cannot be told from DeepSeek's convention
 (the factor moved into the softmax scale when mscale = mscale_all_dim): that is left undecided.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from numeric.rope import scaling as methods
 from numeric.rope.config import RopeConfig
+from numeric.rope.methods import by_name
 from numeric.rope_audit.families import Scaling
 
 VERDICTS = ("as expected", "dropped", "applied twice", "unexpected", "undecided")
@@ -39,35 +39,8 @@ class AttentionReading:
 
 
 def config_attention(config: RopeConfig) -> tuple[float, str]:
-    """(m, the rule) that transformers gives for this configuration."""
-    if config.scaling == "yarn":
-        m = methods.yarn_attention_factor(
-            config.factor,
-            mscale=config.mscale,
-            mscale_all_dim=config.mscale_all_dim,
-            attention_factor=config.attention_factor,
-        )
-        if config.attention_factor is not None:
-            rule = "the config's attention_factor"
-        elif config.mscale and config.mscale_all_dim:
-            rule = (
-                f"DeepSeek's g(s, mscale)/g(s, mscale_all_dim) = g({config.factor:g}, "
-                f"{config.mscale:g})/g({config.factor:g}, {config.mscale_all_dim:g})"
-            )
-        else:
-            rule = f"YaRN's 0.1·ln s + 1 at s = {config.factor:g}"
-        return m, rule
-    if config.scaling == "longrope":
-        m = methods.longrope_attention_factor(
-            config.factor, config.original_max_position_embeddings, config.attention_factor
-        )
-        if config.attention_factor is not None:
-            return m, "the config's attention_factor"
-        return m, (
-            f"LongRoPE's √(1 + ln s / ln L) at s = {config.factor:g}, "
-            f"L = {config.original_max_position_embeddings}"
-        )
-    return 1.0, f"{config.scaling} scaling, which scales nothing"
+    """(m, the rule) that transformers gives for this configuration (its method's attention)."""
+    return config.method.attention(config)
 
 
 def read_attention(
@@ -78,13 +51,14 @@ def read_attention(
     def near(a: float, b: float) -> bool:
         return abs(a - b) <= tolerance + 2.0**-23 * abs(b)
 
-    yarn = scaling.type == "yarn" or (config is not None and config.scaling == "yarn")
+    method = by_name(scaling.type)
+    verdicts = (method is not None and method.attention_verdicts) or (
+        config is not None and config.method.attention_verdicts
+    )
+    rule_without_config = None if method is None else method.cache_attention(scaling)
     if config is not None:
         expected, rule = config_attention(config)
-    elif scaling.type == "yarn":
-        expected = methods.yarn_mscale(scaling.parameters["factor"])
-        rule = f"YaRN's 0.1·ln s + 1 at s = {scaling.parameters['factor']:g}"
-    elif scaling.type in ("longrope", "custom"):
+    elif rule_without_config is None:
         return AttentionReading(
             value,
             None,
@@ -92,15 +66,15 @@ def read_attention(
             ("no rule without the config"),
         )
     else:
-        expected, rule = 1.0, f"{scaling.type} scaling, which scales nothing"
+        expected, rule = rule_without_config
     if near(value, expected):
         return AttentionReading(value, expected, "as expected", rule)
-    if yarn and near(value, 1.0):
+    if verdicts and near(value, 1.0):
         verdict = "dropped" if config is not None else "undecided"
         return AttentionReading(value, expected, verdict, rule)
-    if yarn and near(value, expected * expected):
+    if verdicts and near(value, expected * expected):
         return AttentionReading(value, expected, "applied twice", rule)
-    if yarn and config is None:
+    if verdicts and config is None:
         return AttentionReading(value, expected, "undecided", rule)
     return AttentionReading(value, expected, "unexpected", rule)
 

@@ -19,6 +19,7 @@ from numeric.audit.grading import cap
 from numeric.audit.precision import rounding_bound
 from numeric.audit.quiet import quiet
 from numeric.audit.report import bullets, finite_json
+from numeric.rope.methods import no_scaling
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.identify import audit_rope
 from numeric.rope_audit.result import RopeAudit, scaling_words
@@ -130,7 +131,7 @@ def _why(a: RopeAudit, b: RopeAudit) -> list[str]:
     """The reasons the audits give for a difference, most specific first."""
     reasons = []
     sa, sb = a.scaling, b.scaling
-    if sa.get("type") != sb.get("type") and sb.get("type") == "none":
+    if sa.get("type") != sb.get("type") and sb.get("type") == no_scaling().name:
         reasons.append(f"{method_name(sa['type'])} dropped in B")
     elif sa.get("type") != sb.get("type"):
         reasons.append(f"{method_name(sa['type'])} read as {method_name(sb['type'])}")

@@ -4,12 +4,12 @@ The configuration's frequencies and attention factor are computed as transformer
 them at the cache's length (numeric.rope.rope_frequencies, float64); the cache's fitted
 frequencies are compared pair by pair, and the difference named from what the cache was
 identified as:
-- the configuration asks for Llama 3 scaling and the cache holds the default frequencies of
-  the same base: Llama 3.1's scaling dropped (gibberish past about 29K tokens);
-- dynamic NTK built at a length other than the cache's: the base does not follow the
-  sequence length (vllm #41236 computed it at s·L whatever the length);
+- a difference the configuration's method knows as a bug is named by it (ScalingMethod
+  .config_finding: Llama 3.1's scaling dropped, dynamic NTK's base computed at another length);
 - any other method or parameter: the two methods named ("Llama 3 scaling read as YaRN");
-- the attention factor dropped (vllm #48623), applied twice (sglang #33558), or another.
+- the attention factor: named by the method when it knows the bug (ScalingMethod
+  .attention_finding: YaRN's factor dropped, vllm #48623, or applied twice, sglang #33558),
+  else "attention_factor".
 """
 
 from __future__ import annotations
@@ -21,25 +21,19 @@ import numpy as np
 from numeric.audit.findings import Finding
 from numeric.rope import rope_frequencies
 from numeric.rope.config import RopeConfig
+from numeric.rope.methods import by_name
+from numeric.rope.round_numbers import MODEL_ULPS
 from numeric.rope_audit.attention import AttentionReading
 from numeric.rope_audit.families import Scaling
-from numeric.rope_audit.rounding import MODEL_ULPS
-
-_NAMES = {
-    "none": "no scaling",
-    "default": "no scaling",
-    "linear": "linear scaling",
-    "dynamic": "dynamic NTK",
-    "ntk": "NTK-aware scaling",
-    "yarn": "YaRN",
-    "llama3": "Llama 3 scaling",
-    "longrope": "LongRoPE",
-    "custom": "custom frequencies",
-}
 
 
 def method_name(kind: str) -> str:
-    return _NAMES.get(kind, kind)
+    """The method of this name in a sentence ("Llama 3 scaling"); "custom frequencies" for
+    a cache no method fits."""
+    method = by_name(kind)
+    if method is not None:
+        return method.label
+    return "custom frequencies" if kind == "custom" else kind
 
 
 @dataclass(frozen=True)
@@ -85,7 +79,7 @@ def compare_config(
 ) -> ConfigComparison:
     """Compare the fitted frequencies and attention factor with the configuration's."""
     findings: list[Finding] = []
-    kind = "none" if config.scaling == "default" else config.scaling
+    kind = config.method.name
     expected = rope_frequencies(config, seq_len=seq_len, arithmetic="float64")
     first = ratio = None
     if len(theta) != config.pairs:
@@ -108,7 +102,7 @@ def compare_config(
             first = int(np.argmax(off))
             ratio = float(theta[first] / model[first])
             findings.append(_scaling_finding(scaling, config, kind, first, ratio, seq_len))
-    findings += _attention_finding(attention)
+    findings += _attention_finding(attention, config)
     matches = not any(f.fault for f in findings)
     asked = {k: v for k, v in config.scaling_parameters().items() if v is not None}
     asked["type"] = kind
@@ -121,34 +115,9 @@ def _scaling_finding(
     scaling: Scaling, config: RopeConfig, kind: str, pair: int, ratio: float, seq_len: int
 ) -> Finding:
     where = f"pair {pair} turns {_percent(ratio)} than the config's"
-    same_base = scaling.base is not None and abs(scaling.base - config.base) <= 1e-9 * config.base
-    if kind == "llama3" and scaling.type == "none" and same_base:
-        return Finding(
-            "llama3_scaling_dropped",
-            f"Llama 3.1's frequency scaling is dropped: the cache holds the default frequencies "
-            f"of base {config.base:g}, while the config asks for llama3 scaling (factor "
-            f"{config.factor:g}); {where}. Models trained with it produce gibberish past about "
-            "29K tokens.",
-            True,
-        )
-    if kind == "dynamic" and scaling.type == "dynamic":
-        built = scaling.parameters["seq_len"]
-        wanted = max(seq_len, config.max_position_embeddings or 0)
-        constant = config.factor * (config.max_position_embeddings or 0)
-        why = (
-            f" (= factor × max_position_embeddings = {constant:g}, the constant base of "
-            "vllm #41236)"
-            if built == constant
-            else ""
-        )
-        return Finding(
-            "dynamic_constant_base",
-            f"the dynamic NTK base was computed for length {built}{why}, but the cache's "
-            f"positions end at {seq_len - 1} (length {seq_len}), where the base is "
-            f"{config.base:g}·(s·l/L − (s − 1))^(d/(d−2)) at l = {wanted}: the base does not "
-            f"follow the sequence length; {where}",
-            True,
-        )
+    known = config.method.config_finding(scaling, config, pair, ratio, seq_len, where)
+    if known is not None:
+        return Finding(known[0], known[1], True)
     found = method_name(scaling.type)
     asked = method_name(kind)
     if scaling.type == kind:
@@ -159,30 +128,13 @@ def _scaling_finding(
     return Finding("scaling_mismatch", text, True)
 
 
-def _attention_finding(attention: AttentionReading) -> list[Finding]:
+def _attention_finding(attention: AttentionReading, config: RopeConfig) -> list[Finding]:
     m, e = attention.value, attention.expected
     if attention.verdict == "as expected" or e is None:
         return []
-    if attention.verdict == "dropped":
-        return [
-            Finding(
-                "yarn_factor_dropped",
-                f"YaRN's attention factor is dropped: cos and sin carry m = {m:.6g}, the config "
-                f"gives {e:.6g} ({attention.rule}), so logits scale by {m * m:.6g} instead of "
-                f"{e * e:.6g} (vllm #48623)",
-                True,
-            )
-        ]
-    if attention.verdict == "applied twice":
-        return [
-            Finding(
-                "yarn_factor_twice",
-                f"YaRN's attention factor is applied twice: cos and sin carry m = {m:.6g} = "
-                f"{e:.6g}² ({attention.rule}), so logits scale by {m * m:.6g} instead of "
-                f"{e * e:.6g} (sglang #33558: 1.4852 became 2.2058)",
-                True,
-            )
-        ]
+    known = config.method.attention_finding(attention.verdict, m, e, attention.rule)
+    if known is not None:
+        return [Finding(known[0], known[1], True)]
     return [
         Finding(
             "attention_factor",

@@ -14,9 +14,9 @@ apply_rotary_pos_emb_interleave pairs (2i, 2i + 1)).
 >>> facts = read_config({"head_dim": 64, "rope_theta": 10000.0})
 >>> facts.layers[None].rotary_dim, facts.convention
 (64, None)
->>> read_config({"head_dim": 64, "rope_scaling": {"rope_type": "ntk"}})
+>>> read_config({"head_dim": 64, "rope_scaling": {"rope_type": "ntk"}})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-numeric.audit.errors.BadValueError: config: rope_scaling.rope_type must be one of default, linear, dynamic, yarn, llama3, longrope, got 'ntk'
+numeric.audit.errors.BadValueError: config: rope_scaling.rope_type must be one of default, linear, dynamic, yarn, ..., got 'ntk'
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 from numeric.audit.errors import BadValueError, InputError, UnreadableFileError
 from numeric.audit.regular_file import read_small_file
 from numeric.rope.config import RopeConfig, rope_config
+from numeric.shown import shown
 
 MAX_CONFIG_BYTES = 2**24
 MAX_HEAD_DIM = 2**16
@@ -86,7 +87,7 @@ def _int_field(config: Mapping, key: str, limit: int) -> int | None:
     if value is None:
         return None
     if not isinstance(value, Integral) or isinstance(value, bool) or not 0 < value <= limit:
-        raise ValueError(f"{key} must be a positive integer at most {limit}, got {value!r}")
+        raise ValueError(f"{key} must be a positive integer at most {limit}, got {shown(value)}")
     return int(value)
 
 
@@ -100,7 +101,7 @@ def _real_field(config: Mapping, key: str, low: float, high: float) -> float | N
         or not math.isfinite(value)
         or not low < value <= high
     ):
-        raise ValueError(f"{key} must be a number in ({low:g}, {high:g}], got {value!r}")
+        raise ValueError(f"{key} must be a number in ({low:g}, {high:g}], got {shown(value)}")
     return float(value)
 
 
@@ -197,16 +198,18 @@ def _settings(
     canonical = _canonical(config)
     interleave = canonical.get("rope_interleave")
     if interleave is not None and not isinstance(interleave, bool):
-        raise ValueError(f"rope_interleave must be true or false, got {interleave!r}")
+        raise ValueError(f"rope_interleave must be true or false, got {shown(interleave)}")
     kinds = _layer_types(canonical)
     if layer_type is not None:
         if kinds == [None]:
             raise ValueError(
-                f"layer_type {layer_type!r} applies to a config whose rope_parameters are nested "
+                f"layer_type {shown(layer_type)} applies to a config whose rope_parameters are nested "
                 "by layer type; this one is not"
             )
         if layer_type not in kinds:
-            raise ValueError(f"layer_type must be one of {', '.join(kinds)}, got {layer_type!r}")
+            raise ValueError(
+                f"layer_type must be one of {', '.join(kinds)}, got {shown(layer_type)}"
+            )
         kinds = [layer_type]
     layers = {kind: rope_config(canonical, layer_type=kind) for kind in kinds}
     for kind, settings in layers.items():

@@ -9,9 +9,9 @@ threads that reported them:
 - interleaved_frequencies_with_rotate_half: a cache whose pairs do not match the consumer's
   pairing (the layouts that conversions mix up: llama.cpp #2376, TinyLlama #24);
 - not_identity_at_zero, amplitude, unrotated_not_identity, reversed: structure.
-The configuration's classes (llama3_scaling_dropped, dynamic_constant_base,
-yarn_factor_dropped, yarn_factor_twice, scaling_mismatch, attention_factor, rotary_width) are
-named in numeric.rope_audit.config_check.
+The configuration's classes (scaling_mismatch, attention_factor, rotary_width, and each
+scaling method's own, from its file in numeric/rope/methods) are named in
+numeric.rope_audit.config_check.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import numpy as np
 
 from numeric.audit.findings import Finding
 from numeric.audit.grading import Accuracy, growth_words, position_words
+from numeric.rope.methods import by_name
 from numeric.rope_audit.attention import AttentionReading
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.families import Scaling
@@ -101,33 +102,10 @@ def identification(
 
 
 def assumed_parameters(scaling: Scaling) -> list[Finding]:
-    if not scaling.assumed:
-        return []
-    if scaling.type == "yarn":
-        low, high = scaling.parameters["ramp"]
-        span = scaling.parameters.get("original_max_position_embeddings_range")
-        lengths = "" if span is None else f" for L in ({span[0]:.0f}, {span[1]:.0f}]"
-        return [
-            Finding(
-                None,
-                f"the cache fixes YaRN's ramp (pairs {low:g} to {high:g}), not β_fast, β_slow and "
-                f"L apart: transformers' defaults β_fast = 32, β_slow = 1 give it{lengths}; give "
-                "the config to check its values",
-                False,
-            )
-        ]
-    if scaling.type == "llama3":
-        p = scaling.parameters
-        return [
-            Finding(
-                None,
-                f"the cache fixes Llama 3's wavelengths L/low = {p['low_freq_wavelen']:g} and "
-                f"L/high = {p['high_freq_wavelen']:g}, not L, low and high apart: "
-                "low_freq_factor 1 (Meta's) assumed",
-                False,
-            )
-        ]
-    return []
+    """The sentence of the identified method on what the cache does not fix, if it assumed any."""
+    method = by_name(scaling.type)
+    text = None if method is None or not scaling.assumed else method.assumed(scaling)
+    return [] if text is None else [Finding(None, text, False)]
 
 
 def structure_findings(

@@ -29,6 +29,7 @@ from numeric.audit.precision import EPS, rounding_bound
 from numeric.audit.quiet import quiet
 from numeric.rope.config import RopeConfig
 from numeric.rope.floats import round_to
+from numeric.rope.methods import scaling_methods
 from numeric.rope_audit import findings as say
 from numeric.rope_audit.attention import logit_factor, read_attention
 from numeric.rope_audit.columns import Columns, find_columns
@@ -40,6 +41,7 @@ from numeric.rope_audit.one_array import one_array_rotations
 from numeric.rope_audit.positions import fit_offset, read_positions
 from numeric.rope_audit.result import RopeAudit
 from numeric.rope_audit.source import CacheSource, cache_source
+from numeric.shown import shown
 
 CONVENTIONS = ("rotate_half", "interleaved")
 STRUCTURE_CLASSES = frozenset(
@@ -78,7 +80,7 @@ class Consumer:
 
 def check_convention(value: object) -> str | None:
     if value is not None and value not in CONVENTIONS:
-        raise ValueError(f"convention must be 'rotate_half' or 'interleaved', got {value!r}")
+        raise ValueError(f"convention must be 'rotate_half' or 'interleaved', got {shown(value)}")
     return value  # type: ignore[return-value]
 
 
@@ -97,6 +99,16 @@ def sample_rows(n: int) -> np.ndarray:
     even = np.linspace(_SAMPLE_HEAD, n - 1, _SAMPLE_SPREAD).round()
     spread = np.geomspace(_SAMPLE_HEAD, n - 1, _SAMPLE_SPREAD).round()
     return np.unique(np.concatenate([head, even, spread]).astype(np.int64))
+
+
+def _fits_none(without_config: bool) -> str:
+    """The sentence for frequencies no method fits, naming the methods tried."""
+    tried = ", ".join(m.short for m in scaling_methods() if not m.needs_config)
+    text = f"the frequencies fit none of the scaling methods ({tried})"
+    for method in scaling_methods():
+        if method.needs_config and without_config:
+            text += f"; {method.needs_config}: give the config to read it"
+    return text
 
 
 def _bands(errors: np.ndarray, positions: np.ndarray) -> tuple[dict, ...]:
@@ -404,27 +416,13 @@ def audit_source(
         found += say.attention_undecided(attention)
         found += say.attention_unexpected(attention)
     if scaling.type == "custom":
-        found.append(
-            Finding(
-                None,
-                "the frequencies fit none of the scaling methods (none, linear, NTK-aware, "
-                "dynamic NTK, YaRN, Llama 3)"
-                + (
-                    "; a LongRoPE rescale vector fits any base: give the config to read it"
-                    if facts is None
-                    else ""
-                ),
-                False,
-            )
-        )
+        found.append(Finding(None, _fits_none(facts is None), False))
     # The identification first, then the faults, then what is only described.
     found = found[:1] + [f for f in found[1:] if f.fault] + [f for f in found[1:] if not f.fault]
     faults = [f.bug or "fault" for f in found if f.fault]
     structure_classes = STRUCTURE_CLASSES
     sound = not faults and accuracy.sound
     scaling_json = scaling.to_json()
-    if scaling_json["type"] == "default":
-        scaling_json["type"] = "none"
     return RopeAudit(
         kind="rope",
         source=kind,

@@ -40,7 +40,7 @@ LLAMA = {"head_dim": 64, "rope_theta": 10000.0, "max_position_embeddings": 2048}
                     "long_factor": [1.0],
                 },
             },
-            "short_factor must be a list of 32 positive numbers",
+            "short_factor must be a list of 32 numbers in [2**-20, 2**20]",
         ),
         ({"rope_theta": 10000.0}, "needs head_dim, or hidden_size and num_attention_heads"),
         (

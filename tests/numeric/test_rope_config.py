@@ -129,11 +129,11 @@ def _with(scaling: dict, **top) -> dict:
         (_with({"rope_type": "linear"}), r"rope_scaling.factor is required for linear"),
         (
             _with({"rope_type": "linear", "factor": "8"}),
-            r"rope_scaling.factor must be a finite number >= 1, got '8'",
+            r"rope_scaling.factor must be a finite number in \[1, 1e\+18\], got '8'",
         ),
         (
             _with({"rope_type": "linear", "factor": 0.5}),
-            r"rope_scaling.factor must be a finite number >= 1",
+            r"rope_scaling.factor must be a finite number in \[1, 1e\+18\], got 0.5",
         ),
         (
             _with({"rope_type": "linear", "factor": True}),
@@ -149,7 +149,7 @@ def _with(scaling: dict, **top) -> dict:
         ),
         (
             _with({"rope_type": "yarn", "factor": 4.0, "beta_fast": -1}),
-            r"rope_scaling.beta_fast must be a finite number > 0",
+            r"rope_scaling.beta_fast must be a finite number in \[2\*\*-20, 2\*\*20\], got -1",
         ),
         (
             _with(
@@ -160,7 +160,7 @@ def _with(scaling: dict, **top) -> dict:
                     "high_freq_factor": 1.0,
                 }
             ),
-            r"high_freq_factor must be greater than low_freq_factor",
+            r"high_freq_factor must exceed low_freq_factor",
         ),
         (
             _with({"rope_type": "llama3", "factor": 8.0, "high_freq_factor": 4.0}),
@@ -172,7 +172,7 @@ def _with(scaling: dict, **top) -> dict:
         ),
         (
             _with({"rope_type": "longrope", "short_factor": [1.0] * 3, "long_factor": [1.0] * 64}),
-            r"rope_scaling.short_factor must be a list of 64 positive numbers",
+            r"rope_scaling.short_factor must be a list of 64 numbers in \[2\*\*-20, 2\*\*20\]",
         ),
         (
             _with(
@@ -182,19 +182,22 @@ def _with(scaling: dict, **top) -> dict:
                     "long_factor": [1.0] * 64,
                 }
             ),
-            r"rope_scaling.short_factor\[63\] must be a finite number > 0",
+            r"rope_scaling.short_factor\[63\] must be a finite number in \[2\*\*-20, 2\*\*20\], got 0.0",
         ),
         (
             {"head_dim": 128, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}},
             r"dynamic scaling needs max_position_embeddings",
         ),
-        ({"head_dim": 128, "rope_theta": 1}, r"rope_theta must be a finite number > 1"),
+        (
+            {"head_dim": 128, "rope_theta": 1},
+            r"rope_theta must be a finite number in \(1, 1e\+100\], got 1",
+        ),
         (
             {"head_dim": 128, "rope_theta": "1e4"},
-            r"rope_theta must be a finite number > 1, got '1e4'",
+            r"rope_theta must be a finite number in \(1, 1e\+100\], got '1e4'",
         ),
-        ({"head_dim": 0}, r"head_dim must be a positive integer"),
-        ({"head_dim": 12.0}, r"head_dim must be a positive integer"),
+        ({"head_dim": 0}, r"head_dim must be an integer in \[1, 2\*\*16\], got 0"),
+        ({"head_dim": 12.0}, r"head_dim must be an integer in \[1, 2\*\*16\], got 12.0"),
         ({"hidden_size": 64}, r"needs head_dim, or hidden_size and num_attention_heads"),
         (
             {"head_dim": 10, "partial_rotary_factor": 0.5},
@@ -202,12 +205,12 @@ def _with(scaling: dict, **top) -> dict:
         ),
         (
             {"head_dim": 10, "partial_rotary_factor": 1.5},
-            r"partial_rotary_factor must be in \(0, 1\]",
+            r"partial_rotary_factor must be a finite number in \(0, 1\], got 1.5",
         ),
         ({"head_dim": 64, "rope_scaling": "linear"}, r"rope_scaling must be a JSON object"),
         (
             {"head_dim": 64, "max_position_embeddings": -3},
-            r"max_position_embeddings must be a positive integer",
+            r"max_position_embeddings must be an integer in \[1, 2\*\*53\], got -3",
         ),
     ],
 )
@@ -219,3 +222,21 @@ def test_bad_configs_name_the_field(config, message):
 def test_a_config_must_be_a_mapping():
     with pytest.raises(TypeError, match="config must be a dict"):
         rope_config('{"head_dim": 64}')  # type: ignore[arg-type]
+
+
+def test_a_method_reads_its_own_keys_and_the_others_read_as_none():
+    c = rope_config(LLAMA3)
+    assert (c.factor, c.low_freq_factor, c.beta_fast, c.short_factor) == (8.0, 1.0, None, None)
+    assert c.method.label == "Llama 3 scaling"
+    with pytest.raises(AttributeError, match="RopeConfig has no field 'not_a_key'"):
+        _ = c.not_a_key
+    # A key of the configuration that its method does not read is not kept.
+    yarn_keys = rope_config(
+        {
+            "head_dim": 64,
+            "max_position_embeddings": 8192,
+            "rope_scaling": {"rope_type": "yarn", "factor": 2.0, "low_freq_factor": 1.0},
+        }
+    )
+    assert yarn_keys.low_freq_factor is None and yarn_keys.beta_fast == 32.0
+    assert {k for k, _ in yarn_keys.parameters} == set(yarn_keys.method.keys)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
 import numeric.checks
 from numeric.checks import rope_decay, rope_group, rope_layouts, rope_precision, rope_scaling
-from numeric.rope import rope_cache, scaling
+from numeric.rope import rope_cache
 from numeric.rope.apply import apply_cache
+from numeric.rope.methods import yarn
+from numeric.rope.scaling import default_frequencies
 
 
 def test_layouts_twin_passes_small():
@@ -64,12 +68,11 @@ def test_scaling_twin_passes_small():
     assert len(refuted) == 5
 
 
-def _scaling_with(monkeypatch, **replaced):
-    """rope_scaling's view of numeric.rope.scaling with some functions replaced."""
-    fake = type(scaling)("scaling_variant")
-    fake.__dict__.update(scaling.__dict__)
-    fake.__dict__.update(replaced)
-    monkeypatch.setattr(rope_scaling, "scaling", fake)
+def _scaling_with(monkeypatch, method: str, **replaced):
+    """One method's file with some of its functions replaced, as its twin rows see them."""
+    module = importlib.import_module(f"numeric.rope.methods.{method}")
+    for name, value in replaced.items():
+        monkeypatch.setattr(module, name, value)
 
 
 def _failing(table) -> list[str]:
@@ -78,7 +81,9 @@ def _failing(table) -> list[str]:
 
 def test_scaling_twin_fails_when_yarn_ramps_the_wrong_way(monkeypatch):
     _scaling_with(
-        monkeypatch, yarn_frequencies=lambda *a, **k: scaling.yarn_frequencies(*a, **k)[::-1].copy()
+        monkeypatch,
+        "yarn",
+        yarn_frequencies=lambda *a, real=yarn.yarn_frequencies, **k: real(*a, **k)[::-1].copy(),
     )
     failing = _failing(rope_scaling.rope_scaling_table(samples=16, max_position=5000))
     assert any("YaRN (code): θ′_i falls with i" in f for f in failing)
@@ -86,10 +91,10 @@ def test_scaling_twin_fails_when_yarn_ramps_the_wrong_way(monkeypatch):
 
 def test_scaling_twin_fails_when_llama3_loses_its_smoothing(monkeypatch):
     def no_smooth(dim, base, factor, low, high, original, **kwargs):
-        theta = scaling.default_frequencies(dim, base)
+        theta = default_frequencies(dim, base)
         return np.where(2 * np.pi / theta > original / high, theta / factor, theta)
 
-    _scaling_with(monkeypatch, llama3_frequencies=no_smooth)
+    _scaling_with(monkeypatch, "llama3", llama3_frequencies=no_smooth)
     failing = _failing(rope_scaling.rope_scaling_table(samples=16, max_position=5000))
     assert any(f.startswith("Llama 3: = YaRN paper") for f in failing)
 
@@ -97,7 +102,8 @@ def test_scaling_twin_fails_when_llama3_loses_its_smoothing(monkeypatch):
 def test_scaling_twin_fails_when_ntk_forgets_the_exponent(monkeypatch):
     _scaling_with(
         monkeypatch,
-        ntk_aware_frequencies=lambda d, b, s, **k: scaling.default_frequencies(d, b * s, **k),
+        "ntk",
+        ntk_aware_frequencies=lambda d, b, s, **k: default_frequencies(d, b * s, **k),
     )
     failing = _failing(rope_scaling.rope_scaling_table(samples=16, max_position=5000))
     assert any("θ′_{d/2−1} = θ_{d/2−1}/s" in f for f in failing)

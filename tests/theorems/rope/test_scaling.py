@@ -6,6 +6,7 @@ import pytest
 import sympy as sp
 
 from numeric.rope import exact
+from numeric.rope.methods import llama3, yarn
 from proofs.engine.certified import to_arb
 from proofs.engine.derivation import Derivation, Step, prove_identity
 from proofs.engine.facts import NonNegative
@@ -44,7 +45,7 @@ def test_yarn_paper_and_code_differ_at_pair_38_and_match_mpmath() -> None:
     paper = rs.paper_value(c["i"], c["d"], c["base"], c["s"], c["length"], 1, 32)
     assert prove_identity(code, paper).status == "refuted"
     with mpmath.workdps(40):
-        want_code = exact.yarn_code(38, 128, 10000, 16, 4096, 32, 1)
+        want_code = yarn.exact_frequency(38, 128, 10000, 16, 4096, 32, 1)
         want_paper = exact.yarn_paper(38, 128, 10000, 16, 4096, 1, 32)
         for value, want in ((code, want_code), (paper, want_paper)):
             ball = to_arb(value, {}, 128)
@@ -59,8 +60,8 @@ def test_llama3_and_hf_yarn_at_pair_33_match_mpmath() -> None:
     llama = rs.paper_value(c["i"], c["d"], c["base"], c["s"], c["length"], 1, 4)
     got = to_arb(derivation.rhs / llama - 1, {}, 128)
     want = (
-        exact.yarn_code(33, 128, 500000, 8, 8192, 4, 1)
-        / exact.llama3(33, 128, 500000, 8, 1, 4, 8192)
+        yarn.exact_frequency(33, 128, 500000, 8, 8192, 4, 1)
+        / llama3.exact_frequency(33, 128, 500000, 8, 1, 4, 8192)
         - 1
     )
     assert abs(float(got.mid()) - float(want)) < 1e-12
