@@ -41,17 +41,6 @@ INSTALL = (
     "'.[test,plot,notebook,safetensors,myst]' && .venv/bin/pe-proofs"
 )
 TEST_COMMAND = ".venv/bin/python -m pytest"
-# Pages other sessions write (issue 28: the scaling-method registry, the rules, the generated
-# Trust table); a link to one is checked once it exists.
-WRITTEN_ELSEWHERE = {
-    "docs/how-to/add-a-scaling-method.md",
-    "docs/how-to/add-a-rule.md",
-    "docs/reference/trust.md",
-}
-# The theorems' packages (issue 28, point 1) are being moved in by another session; until they
-# land, what names them is skipped rather than failed.
-THEOREM_PACKAGES = ROOT / "proofs" / "theorems"
-NOT_YET = "the theorems' packages (proofs/theorems/, issue 28 point 1) have not landed"
 NOTES_COMMANDS = {"latex", "markdown", "html", "notebook", "myst", "coq"}
 EXIT = re.compile(r"\s+#\s*exit status (\d+)\s*$")
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
@@ -142,10 +131,6 @@ def _slow(command: Command) -> bool:
 
 
 def _skip_reason(command: Command) -> str | None:
-    if not THEOREM_PACKAGES.is_dir() and (
-        "proofs.theorems" in command.text or "--module" in command.words
-    ):
-        return NOT_YET
     words = command.words
     if len(words) > 1 and words[1] in ("html", "myst") and "--katex" not in words:
         dist_found = any(
@@ -235,8 +220,6 @@ def links() -> list[tuple[str, str]]:
 def test_every_link_leads_somewhere(page, target):
     file, _, anchor = target.partition("#")
     where = (ROOT / page).parent / file if file else ROOT / page
-    if not where.exists() and rel(where.resolve()) in WRITTEN_ELSEWHERE:
-        pytest.skip(f"{rel(where.resolve())} is written by another session")
     assert where.exists(), f"{page} links to {target}, which does not exist"
     if anchor:
         assert anchor in _anchors(where), f"{page} links to {target}: no such heading"
@@ -281,8 +264,6 @@ def named_paths() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("page", "name"), named_paths(), ids=lambda v: v)
 def test_every_path_named_exists(page, name):
-    if name.startswith("proofs/theorems/") and not THEOREM_PACKAGES.is_dir():
-        pytest.skip(NOT_YET)
     if not (ROOT / name).exists() and created_by_recipe(page, name):
         pytest.skip(f"{name} is what {page} has its reader create; {RECIPES[page]} creates it")
     assert (ROOT / name).exists(), f"{page} names {name}, which does not exist"
@@ -302,8 +283,6 @@ def dotted_names() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("page", "name"), dotted_names(), ids=lambda v: v)
 def test_every_python_name_named_exists(page, name):
     """`numeric.checks.rotation.rotation_table`: the longest importable module, then attributes."""
-    if name.startswith("proofs.theorems.") and not THEOREM_PACKAGES.is_dir():
-        pytest.skip(NOT_YET)
     parts = name.split(".")
     value, cut = importlib.import_module(parts[0]), 1
     # A sub-module is imported while the name names one (a module's attribute ends it).
