@@ -42,7 +42,7 @@ from proofs.engine.blocks import (
 )
 from proofs.engine.citation import Lemma
 from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import Blockwise, NonZero
+from proofs.engine.facts import Blockwise, Refutation
 from proofs.engine.rules import (
     ALGEBRA,
     ANGLE_SUBTRACTION,
@@ -375,6 +375,9 @@ def gqa_after_derivation() -> Derivation:
     )
 
 
+# How far the claim that the mixed layout is relative moves both positions.
+SHIFT = sp.Symbol("t", real=True)
+
 # The mixed-layout counterexample: head_dim 4, b = 10⁴ (θ_0 = 1, θ_1 = 1/100).
 MIXED_BASE = sp.Integer(10000)
 
@@ -433,18 +436,25 @@ def build(d_model: int = 8) -> Theorem:
             wrong_count_derivation(),
             before,
             after,
-            NonZero(
+            Refutation(
                 "gqa_wrong_count_changes_scores",
-                "Refuted, permuting W_k with n_heads = 4 when n_kv_heads = 2 keeps the scores: "
-                "at m = n the score before is cos(0) = 1 and after is 0",
-                before.rhs[0, 0].subs(N, M) - after.rhs[0, 0],
+                "Permuting W_k with n_heads = 4 when n_kv_heads = 2 keeps the scores: the score "
+                "after is the score before at every m, n (at m = n = 0 it is 1 before, 0 after)",
+                sp.Eq(after.rhs[0, 0], before.rhs[0, 0], evaluate=False),
+                ((M, sp.Integer(0)), (N, sp.Integer(0))),
             ),
             mixed_score_derivation(),
-            NonZero(
+            Refutation(
                 "mixed_layout_not_relative",
-                "Refuted, the mixed layout is relative: score(1, 1) − score(0, 0) = "
-                "cos²1 + sin²(1/100) − 1 ≠ 0, though both pairs of positions are 0 apart",
-                mixed_at.subs({M: 1, N: 1}) - mixed_at.subs({M: 0, N: 0}),
+                "The mixed layout is relative: moving both positions by t keeps the score, "
+                "score(m + t, n + t) = score(m, n) (at m = n = 0, t = 1: cos²1 + sin²(1/100) "
+                "against 1)",
+                sp.Eq(
+                    mixed_at.subs({M: M + SHIFT, N: N + SHIFT}, simultaneous=True),
+                    mixed_at,
+                    evaluate=False,
+                ),
+                ((M, sp.Integer(0)), (N, sp.Integer(0)), (SHIFT, sp.Integer(1))),
             ),
         ),
         twin="numeric.checks.rope_layouts.rope_layouts_table",
