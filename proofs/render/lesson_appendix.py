@@ -106,17 +106,15 @@ def theorem_table(run: TheoremRun) -> Table:
     )
 
 
-def appendix_blocks(
-    runs: Sequence[TheoremRun], numbers: Mapping[str, int], titles: Mapping[str, str]
-) -> list[Block]:
+def appendix_blocks(runs: Sequence[TheoremRun], numbers: Mapping[str, int]) -> list[Block]:
     """A heading and a compact table per theorem, in the lesson's numbering and with its title
-    (theorems the lesson does not state come last, with their own titles)."""
+    (theorems the lesson does not state come last)."""
     ordered = sorted(runs, key=lambda r: (numbers.get(r.name, len(numbers) + 1), r.name))
     out: list[Block] = []
     for run in ordered:
         number = numbers.get(run.name)
         if number:
-            heading = f"Theorem {number}: {titles.get(run.name) or run.theorem.title}"
+            heading = f"Theorem {number}: {run.theorem.title}"
         else:
             heading = f"Also checked: {run.theorem.title}"
         out.append(Heading(3, (heading,)))

@@ -1,17 +1,7 @@
 """Theorem (rope_decay): RoFormer's Abel-summation bound holds, and its "long-term decay" does not.
 
-Statement. RoFormer (Su et al. 2021, arXiv 2104.09864, §3.4.3) writes a RoPE score as
-Σ_i h_i·e^{i(m−n)θ_i} over the d/2 pairs, with h_i the pair products, and sums by parts: with
-S_j = Σ_{k<j} z_k (S_0 = 0) and h_{d/2} = 0, for any numbers h_i, z_i,
-    Σ_i h_i·z_i = −Σ_i S_{i+1}·(h_{i+1} − h_i),
-so at z_i = e^{irθ_i} (r = m − n) the score is −Σ_i S_{i+1}(r)·(h_{i+1} − h_i), and
-    |Σ_i h_i·e^{irθ_i}| ≤ max_i |h_{i+1} − h_i| · Σ_i |S_{i+1}(r)|.
-The paper then says the average f(r) = (2/d)·Σ_{j=1}^{d/2} |S_j(r)| decays with r. Refuted: at
-d = 128, b = 10⁴, f(2000) − f(1000) ≥ 1/2, certified (f(1000) = 4.4708…, f(2000) = 5.0468…);
-and f already rises from r = 18 to r = 19 (the numeric twin finds that this is the first rise).
-The identity and the bound are written out term by term, so they are checked at a concrete head
-width (d = --d-model, at most 128 for the identity; 2 to 4 pairs for the bound); the refutation is at
-d = 128, b = 10⁴, with every value a certified ball of the exact sum.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.rope_decay.rope_decay_table.
 """
@@ -32,6 +22,12 @@ from proofs.engine.theorem import Theorem
 from proofs.theorems.rope.definitions import enclosure_fact
 
 NAME = "rope_decay"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "RoFormer's Abel-summation bound holds, but the average (2/d)·Σ_j |S_j(r)| is not "
+    "non-increasing: at d = 128, b = 10⁴ it rises from r = 1000 to r = 2000, and already "
+    "from r = 18 to r = 19."
+)
 
 # The Abel identity and the bound are written out pair by pair: their size grows as d and d²
 # (the identity is checked up to RoFormer's own d = 128, the bound at 2 to 4 pairs).
@@ -192,11 +188,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="RoFormer's long-term decay: the bound holds, the decay does not",
-        statement=(
-            "RoFormer's Abel-summation bound holds, but the average (2/d)·Σ_j |S_j(r)| is not "
-            "non-increasing: at d = 128, b = 10⁴ it rises from r = 1000 to r = 2000, and already "
-            "from r = 18 to r = 19."
-        ),
+        statement=STATEMENT,
         parts=(
             abel,
             *bound_facts(max(2, _pairs(d_model, MAX_BOUND_D))),

@@ -1,18 +1,7 @@
 """Theorem (rope_precision): what bf16, fp16 and fp32 do to RoPE's positions and frequencies.
 
-Statement. Rounding a positive x to p significant bits, to nearest with ties to even, is
-    fl_p(x) = u·RNE(x/u),  u = 2^(⌊log₂x⌋ + 1 − p),
-RNE(y) = ⌈(y − 1/2)/2⌉ + ⌊(y + 1/2)/2⌋, the nearest integer with ties to the even one.
-bf16 has p = 8, fp16 p = 11, fp32 p = 24 (IEEE 754 binary16/32 and bfloat16, normal numbers).
-1. Every integer 1 ≤ n < 2^p is exact in p bits (fl_p(n) = n), with p symbolic; so is 2^p.
-2. fl_bf16(257) = 256 = fl_bf16(256): positions 257 and 256 get the same rotation in bf16.
-   fl_fp16(2049) = 2048, fl_fp16(10002) = 10000; fl_fp32(2^24 + 1) = 2^24.
-3. So with fp16 positions the score at (10002, 10000) is the score at distance 0: refuted that
-   RoPE stays relative (q = κ = (1, 0), θ = 1: 1 against cos 2).
-4. The phase error of a bf16 inv_freq: round to nearest with p bits has relative error at most
-   2^(−p), so |p·fl_bf16(θ_i) − p·θ_i| ≤ p·θ_i·2^(−8) for every position p. Refuted: the bound
-   p·θ_i·2^(−9) of issue 24 (bf16 keeps 8 significant bits, not 9): at d = 128, b = 10⁴, pair 24,
-   fl_bf16(θ_24) = 65/2048 and its relative error is 0.003653… > 2^(−9).
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.rope_precision.rope_precision_table.
 
@@ -44,6 +33,12 @@ from proofs.theorems.rope.layouts import (
 )
 
 NAME = "rope_precision"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "Integers below 2^p are exact in p bits, but bf16 and fp16 round 257, 2049 and 10002, "
+    "so fp16 positions break the relative score; a bf16 inv_freq keeps the phase within "
+    "p·θ_i·2^(−8) of p·θ_i, not within p·θ_i·2^(−9)."
+)
 
 P_BITS = sp.Symbol("p", integer=True, positive=True)
 N_INT = sp.Symbol("n", integer=True, positive=True)
@@ -401,11 +396,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="RoPE in bf16, fp16 and fp32: colliding positions, the phase bound",
-        statement=(
-            "Integers below 2^p are exact in p bits, but bf16 and fp16 round 257, 2049 and 10002, "
-            "so fp16 positions break the relative score; a bf16 inv_freq keeps the phase within "
-            "p·θ_i·2^(−8) of p·θ_i, not within p·θ_i·2^(−9)."
-        ),
+        statement=STATEMENT,
         parts=(
             *nearest_fixes_integers(),
             exact_integers(),

@@ -1,23 +1,8 @@
 """Theorem (rope_scaling): each context-extension method as a map on θ_i, and where papers and code part.
 
-Statement. With θ_i = b^(−2i/d) (pair i of d/2, base b) and scale factor s ≥ 1:
-- Linear (position interpolation, Chen et al. 2023): θ′_i = θ_i/s, and G(m·θ_i/s) = G((m/s)·θ_i):
-  scaling the frequencies is scaling the positions.
-- NTK-aware (bloc97; YaRN paper §3.1): b′ = b·s^(d/(d−2)), so θ′_i/θ_i = s^(−2i/(d−2)):
-  θ′_0 = θ_0, θ′_(d/2−1) = θ_(d/2−1)/s, and 1/s ≤ θ′_i/θ_i ≤ 1, falling with i.
-  Refuted: θ′_i = θ_i/s for every i.
-- Dynamic NTK (transformers' _compute_dynamic_ntk_parameters): the base
-  b·(α·l/L − (α − 1))^(d/(d−2)) is b at l = L and the power of a base ≥ 1 for l ≥ L.
-  Refuted: vLLM's constant b·(s² − s + 1)^(d/(d−2)) (vllm #41236) equals it.
-- YaRN (paper §3.2, and the reference code transformers, vLLM and llama.cpp copy): for every
-  ramp value in [0, 1], θ_i/s ≤ θ′_i ≤ θ_i; the ramps are continuous at both ends; θ′_i falls
-  with i whenever the ramp weights do. Scaling cos and sin by m scales every logit by m²
-  (refuted: by m). Refuted: paper = code, at b = 10⁴, d = 128, L = 4096, s = 16, pair 38.
-- Llama 3 (Meta's apply_scaling): YaRN's paper formula with α = low_freq_factor,
-  β = high_freq_factor and no temperature. Refuted: equal to transformers' yarn with the same
-  settings, at b = 5·10⁵, d = 128, L = 8192, s = 8, pair 33.
-Every certified number is a ball of the exact expression (floor and ceiling decided by balls
-too), never a float64 value.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves. Every certified number is a ball of the exact
+expression (floor and ceiling decided by balls too), never a float64 value.
 
 Numeric twin: numeric.checks.rope_scaling.rope_scaling_table.
 
@@ -64,6 +49,12 @@ from proofs.theorems.rope.definitions import (
 from proofs.theorems.sinusoidal.definitions import I
 
 NAME = "rope_scaling"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "Each scaling method is a map on θ_i with the properties its source states (linear, "
+    "NTK-aware, dynamic NTK, YaRN); YaRN's paper and code differ at pair 38, and Llama 3 "
+    "is YaRN's paper formula, not transformers' yarn."
+)
 
 S = sp.Symbol("s", positive=True)
 POS = sp.Symbol("m", real=True)
@@ -657,11 +648,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="RoPE scaling methods as maps on θ_i, and where the code parts from the papers",
-        statement=(
-            "Each scaling method is a map on θ_i with the properties its source states (linear, "
-            "NTK-aware, dynamic NTK, YaRN); YaRN's paper and code differ at pair 38, and Llama 3 "
-            "is YaRN's paper formula, not transformers' yarn."
-        ),
+        statement=STATEMENT,
         formulas=(sp.Eq(sp.Symbol("theta'_i") / THETA_I, S ** (-2 * I / (D - 2)), evaluate=False),),
         parts=(
             linear_derivation(),
