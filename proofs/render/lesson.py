@@ -49,6 +49,7 @@ from proofs.render.lesson_blocks import (
     Section,
     Solution,
     TableBlock,
+    Tex,
     TheoremStatement,
 )
 from proofs.render.lesson_math import LessonMathError, read_math
@@ -65,6 +66,7 @@ from proofs.render.lesson_source import (
     inline_parts,
     read_sections,
 )
+from proofs.render.tex_prose import prose_runs
 
 EDITION_WORDS = ("brief", "full", "student", "author")
 # How the notebook recomputes a table the lesson shows, by its name.
@@ -311,7 +313,7 @@ class _Resolver:
                 self.numbers.theorems[name],
                 f"thm:{name}",
                 theorem.title,
-                (theorem.statement,),
+                tuple(Tex(run) if math else run for math, run in prose_runs(theorem.statement)),
                 formulas,
             )
         ]

@@ -163,7 +163,7 @@ def build(d_model: int = 8) -> Theorem:
     pair = pair_derivation()
     return Theorem(
         name=NAME,
-        title="RoPE: rotated query–key scores depend only on the offset m − p",
+        title="RoPE: rotated query–key scores depend only on the offset",
         statement=STATEMENT,
         formulas=(sp.Eq(score_form(P, M), relative_form(M - P), evaluate=False),),
         parts=(

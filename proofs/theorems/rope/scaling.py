@@ -647,7 +647,7 @@ def build(d_model: int = 8) -> Theorem:
     temperature = temperature_derivation()
     return Theorem(
         name=NAME,
-        title="RoPE scaling methods as maps on θ_i, and where the code parts from the papers",
+        title="RoPE scaling methods as maps on the frequencies, and where the code parts from the papers",
         statement=STATEMENT,
         formulas=(sp.Eq(sp.Symbol("theta'_i") / THETA_I, S ** (-2 * I / (D - 2)), evaluate=False),),
         parts=(

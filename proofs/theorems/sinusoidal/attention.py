@@ -36,8 +36,9 @@ from proofs.theorems.sinusoidal.definitions import (
 NAME = "attention"
 # The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
 STATEMENT = (
-    "PE(p)ᵀ·M_{k₀}·PE(q) = Σ_i cos((p − q − k₀)ω_i) peaks exactly at q = p − k₀, whatever p; "
-    "under the ramp every bilinear score is monotone in q and cannot peak inside."
+    "For all real p and q, the score of PE(p) against PE(q) through the shift matrix by k₀ is "
+    "Σ_i cos((p − q − k₀)ω_i), which peaks exactly at q = p − k₀, whatever p; under the ramp "
+    "every bilinear score is monotone in q and cannot peak inside."
 )
 
 P = sp.Symbol("p", real=True)
@@ -197,7 +198,7 @@ def build(d_model: int = 8) -> Theorem:
     peak = peak_pair_derivation()
     return Theorem(
         name=NAME,
-        title="A learned score can look exactly k₀ back under the sinusoids, never under the ramp",
+        title="A learned score can look a fixed distance back under the sinusoids, never under the ramp",
         statement=STATEMENT,
         formulas=(
             sp.Eq(

@@ -362,7 +362,7 @@ def build(d_model: int = 8) -> Theorem:
     paper = paper_pair_derivation(any_frequency)
     return Theorem(
         name=NAME,
-        title="Layouts and schedules keep the shift property; odd d_model needs zero padding",
+        title="Layouts and schedules keep the shift property; an odd width needs zero padding",
         statement=STATEMENT,
         formulas=(pair_statement(W),),
         parts=(
