@@ -277,11 +277,9 @@ WITNESS_BITS = 4096
 
 @dataclass(frozen=True)
 class Witness:
-    """A refutation's counterexample: the point, lhs − rhs there (kept as written) and its
-    certified enclosure (None when none was found: reason says why)."""
+    """What the engine found at a refutation's point: the certified enclosure of lhs − rhs there
+    (None when none was found: reason says why)."""
 
-    point: tuple[tuple[sp.Symbol, sp.Rational], ...]
-    difference: sp.Expr
     enclosure: Enclosure | None
     reason: str = ""
 
@@ -292,9 +290,8 @@ class Refutation:
 
     claim: what is refuted, a SymPy relation over its free symbols (the claim's quantified
     symbols, `over`): Eq(lhs, rhs), the two sides (scalars or 1×1 matrices) it says are equal
-    for every value, or an
-    inequality it asserts (lhs ≥ rhs, >, ≤, <). at: the counterexample, each of those symbols
-    -> an exact Rational that meets the symbol's assumptions. Proved ("refuted as claimed") when
+    for every value, or an inequality it asserts (lhs ≥ rhs, >, ≤, <). at: the counterexample,
+    each of those symbols -> an exact Rational that meets the symbol's assumptions. Proved ("refuted as claimed") when
     the ball of lhs − rhs at that point, computed by the engine, excludes 0 (an equality) or lies
     wholly on the side the inequality forbids.
     """
@@ -366,8 +363,8 @@ def _witness(claim: sp.Rel, at: tuple[tuple[sp.Symbol, sp.Rational], ...]) -> Wi
     try:
         enclosure = enclose(difference, WITNESS_DIGITS, dict(at), budget_bits=WITNESS_BITS)
     except (ValueError, CertifiedError) as exc:
-        return Witness(at, difference, None, f"lhs − rhs was not enclosed at the point: {exc}")
-    return Witness(at, difference, enclosure)
+        return Witness(None, f"lhs − rhs was not enclosed at the point: {exc}")
+    return Witness(enclosure)
 
 
 def _scalar(side: sp.Basic) -> sp.Basic:
