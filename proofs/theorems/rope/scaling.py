@@ -51,9 +51,13 @@ from proofs.theorems.sinusoidal.definitions import I
 NAME = "rope_scaling"
 # The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
 STATEMENT = (
-    "Each scaling method is a map on θ_i with the properties its source states (linear, "
-    "NTK-aware, dynamic NTK, YaRN); YaRN's paper and code differ at pair 38, and Llama 3 "
-    "is YaRN's paper formula, not transformers' yarn."
+    "For s ≥ 1, every pair i and head width d ≥ 4: linear scaling of the frequencies is scaling "
+    "of the positions; NTK-aware scaling keeps θ_0, divides the last pair's frequency by s, and "
+    "its ratio to θ_i lies between 1/s and 1 and falls with i, so it is not θ_i/s at every pair; "
+    "the dynamic base is b at l = L; for every ramp value in [0, 1] YaRN's frequency lies "
+    "between θ_i/s and θ_i; multiplying cos and sin by μ multiplies every logit by μ², not by "
+    "μ; and Llama 3 is YaRN's paper formula with no temperature. YaRN's paper and its code "
+    "differ at pair 38, as do Llama 3 and transformers' yarn with the same numbers at pair 33."
 )
 
 S = sp.Symbol("s", positive=True)
