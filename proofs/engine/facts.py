@@ -2,8 +2,8 @@
 
 "R(k*omega) does not contain pos" (FreeOf), "this expression is not 0" (NonZero), "this is >= 0"
 (NonNegative), "this linear system has no solution" (LinearSystem), "this whole-vector statement
-is a lemma at every block" (Blockwise) and "find_shift_map decides this encoding so"
-(ShiftMapFact). Every fact has the same protocol as a Derivation: a name that states it, a
+is a lemma at every block" (Blockwise), "find_shift_map decides this encoding so"
+(ShiftMapFact) and "this claim is false, here is a certified counterexample" (Refutation). Every fact has the same protocol as a Derivation: a name that states it, a
 title, verify(*, seed, timeout) -> Verdict, and its content as mathematical objects (the
 printers in proofs.render say it in words). So a theorem's parts are checked one by one,
 whatever their kind.
@@ -17,10 +17,12 @@ from functools import cache
 
 import sympy as sp
 
+from proofs.engine.balls import CertifiedError
 from proofs.engine.blockwise import Blockwise
 from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget
 from proofs.engine.citation import Citation
 from proofs.engine.derivation import Derivation, Verdict, check_link
+from proofs.engine.enclosure import Enclosure, enclose
 from proofs.engine.floats import exact_floats
 from proofs.engine.linear_system import LinearSolution, solve_linear
 from proofs.engine.shift_decision import ShiftMap, find_shift_map
@@ -250,13 +252,135 @@ class ShiftMapFact:
         )
 
 
+# What each kind of claim says about lhs − rhs, and the sign of lhs − rhs that breaks it.
+_BROKEN_BY: dict[type, tuple[str, tuple[int, ...]]] = {
+    sp.Equality: ("=", (-1, 1)),
+    sp.GreaterThan: ("≥", (-1,)),
+    sp.StrictGreaterThan: (">", (-1,)),
+    sp.LessThan: ("≤", (1,)),
+    sp.StrictLessThan: ("<", (1,)),
+}
+# The assumptions symbols are declared with, in the order a failure is reported by.
+_DECLARED = ("positive", "negative", "nonnegative", "nonpositive", "nonzero", "integer", "even")
+
+
+def _declared_first(item: tuple[str, bool]) -> tuple[int, bool]:
+    word, wanted = item
+    return (_DECLARED.index(word) if word in _DECLARED else len(_DECLARED), not wanted)
+
+
+# Significant digits of the difference's enclosure that a Refutation shows; and the precision
+# it may take to find its first one (a difference that is 0 at the point is never enclosed).
+WITNESS_DIGITS = 5
+WITNESS_BITS = 4096
+
+
+@dataclass(frozen=True)
+class Witness:
+    """What the engine found at a refutation's point: the certified enclosure of lhs − rhs there
+    (None when none was found: reason says why)."""
+
+    enclosure: Enclosure | None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """Fact: the claim is false, shown by a certified counterexample.
+
+    claim: what is refuted, a SymPy relation over its free symbols (the claim's quantified
+    symbols, `over`): Eq(lhs, rhs), the two sides (scalars or 1×1 matrices) it says are equal
+    for every value, or an inequality it asserts (lhs ≥ rhs, >, ≤, <). at: the counterexample,
+    each of those symbols -> an exact Rational that meets the symbol's assumptions. Proved ("refuted as claimed") when
+    the ball of lhs − rhs at that point, computed by the engine, excludes 0 (an equality) or lies
+    wholly on the side the inequality forbids.
+    """
+
+    name: str
+    title: str
+    claim: sp.Rel
+    at: tuple[tuple[sp.Symbol, sp.Rational], ...] = ()
+
+    def __post_init__(self) -> None:
+        if type(self.claim) not in _BROKEN_BY:
+            kinds = "Eq, Ge, Gt, Le or Lt"
+            raise TypeError(
+                f"refutation {self.name!r}: the claim must be {kinds}, got {self.claim}"
+            )
+        given = [s for s, _ in self.at]
+        if sorted(given, key=str) != list(self.over) or len(set(given)) != len(given):
+            raise ValueError(
+                f"refutation {self.name!r}: the point must give each of {list(self.over)} one "
+                f"value, got {given}"
+            )
+        for s, v in self.at:
+            if not isinstance(v, sp.Rational):
+                raise TypeError(f"refutation {self.name!r}: {s} = {v!r} is not an exact Rational")
+
+    @property
+    def over(self) -> tuple[sp.Symbol, ...]:
+        """The claim's quantified symbols: its free symbols, by name."""
+        return tuple(sorted(self.claim.free_symbols, key=str))
+
+    @property
+    def relation(self) -> str:
+        """The claim's relation as a reader writes it: "=", "≥", ..."""
+        return _BROKEN_BY[type(self.claim)][0]
+
+    def witness(self) -> Witness:
+        """The counterexample with its enclosure, computed by the engine's ball arithmetic."""
+        return _witness(self.claim, self.at)
+
+    def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
+        del seed  # one exact point, no sampling
+        return within_budget(self._verify, timeout, self.name)
+
+    def _verify(self) -> Verdict:
+        outside = [
+            f"{s} = {v} breaks the assumption {word}={wanted} on {s}"
+            for s, v in self.at
+            # The assumptions symbols are declared with first: they say it best.
+            for word, wanted in sorted(s.assumptions0.items(), key=_declared_first)
+            if getattr(v, f"is_{word}", None) is not wanted
+        ]
+        if outside:
+            return Verdict("undecided", f"the point is outside the claim's domain: {outside[0]}")
+        found = self.witness()
+        if found.enclosure is None:
+            return Verdict("undecided", found.reason)
+        at = ", ".join(f"{s} = {v}" for s, v in self.at)
+        shown = f"at {at}, " * bool(at) + f"lhs − rhs lies in {found.enclosure.text()}"
+        if found.enclosure.sign in _BROKEN_BY[type(self.claim)][1]:
+            return Verdict("proved", f"{shown}, certified: the claim lhs {self.relation} rhs fails")
+        return Verdict("undecided", f"{shown}: the claim lhs {self.relation} rhs holds there")
+
+
+@cache
+def _witness(claim: sp.Rel, at: tuple[tuple[sp.Symbol, sp.Rational], ...]) -> Witness:
+    # Cached: verifying and printing a refutation both need the same enclosure.
+    lhs, rhs = (_scalar(side) for side in claim.args)
+    difference = sp.Add(lhs, sp.Mul(-1, rhs, evaluate=False), evaluate=False)
+    try:
+        enclosure = enclose(difference, WITNESS_DIGITS, dict(at), budget_bits=WITNESS_BITS)
+    except (ValueError, CertifiedError) as exc:
+        return Witness(None, f"lhs − rhs was not enclosed at the point: {exc}")
+    return Witness(enclosure)
+
+
+def _scalar(side: sp.Basic) -> sp.Basic:
+    """A 1×1 matrix (a score written ⟨q, Gκ⟩) as its entry; a scalar as it is."""
+    if getattr(side, "shape", None) == (1, 1):
+        return side.as_explicit()[0, 0]
+    return side
+
+
 @cache
 def _shift_answer(expr: sp.ImmutableMatrix, pos: sp.Symbol, k: sp.Symbol, affine: bool) -> ShiftMap:
     # Cached: verifying and printing a fact both need the same answer.
     return find_shift_map(list(expr), pos, k, affine=affine)
 
 
-Fact = FreeOf | NonZero | NonNegative | LinearSystem | Blockwise | ShiftMapFact
+Fact = FreeOf | NonZero | NonNegative | LinearSystem | Blockwise | ShiftMapFact | Refutation
 Part = Derivation | Fact
 
 

@@ -3,7 +3,8 @@
 The engine's facts carry their evidence as mathematical objects; the captions, the words about
 them, live here. content is a Derivation (a chain, which each printer sets its own way), a
 BlockEquation, one formula, or a tuple of formulas. A fact type with nothing to show beyond its
-title and verdict shows nothing.
+title and verdict shows nothing. heading(part) is the part's title as printed: a refutation's
+says "Refuted:" before the claim it states.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sympy as sp
 
 from proofs.engine.blocks import BlockEquation
 from proofs.engine.derivation import Derivation
-from proofs.engine.facts import Blockwise, ShiftMapFact
+from proofs.engine.facts import Blockwise, Refutation, ShiftMapFact
 
 Content = Derivation | BlockEquation | sp.Basic | tuple[sp.Basic, ...]
 
@@ -23,6 +24,17 @@ Content = Derivation | BlockEquation | sp.Basic | tuple[sp.Basic, ...]
 def evidence(part: object) -> list[tuple[str, Content]]:
     """The fact's evidence with its captions; [] for a fact that shows none."""
     return []
+
+
+@functools.singledispatch
+def heading(part: object) -> str:
+    """The part's title as the printers head it."""
+    return part.title  # type: ignore[attr-defined]
+
+
+@heading.register
+def _refutation_heading(part: Refutation) -> str:
+    return f"Refuted: {part.title}"
 
 
 @evidence.register
@@ -56,3 +68,34 @@ def _shift_map(part: ShiftMapFact) -> list[tuple[str, Content]]:
             )
         )
     return shown
+
+
+def _names(symbols: object) -> str:
+    """Symbols as the math shows them (κ_1, μ), joined by commas."""
+    return ", ".join(sp.pretty(s, use_unicode=True) for s in symbols)  # type: ignore[attr-defined]
+
+
+# The relation that breaks each kind of claim.
+_BROKEN: dict[type, type] = {
+    sp.Equality: sp.Unequality,
+    sp.GreaterThan: sp.StrictLessThan,
+    sp.StrictGreaterThan: sp.StrictLessThan,
+    sp.LessThan: sp.StrictGreaterThan,
+    sp.StrictLessThan: sp.StrictGreaterThan,
+}
+
+
+@evidence.register
+def _refutation(part: Refutation) -> list[tuple[str, Content]]:
+    """The claim, then where it breaks: the point and lhs − rhs's certified enclosure there."""
+    found = part.witness()
+    point = dict(part.at)
+    lhs, rhs = (side.xreplace(point) for side in part.claim.args)
+    at = ", ".join(f"{_names([s])} = {v}" for s, v in part.at)
+    claimed = [(f"Claimed, for every {_names(part.over)}:", part.claim)] if part.over else []
+    if found.enclosure is None:
+        return [*claimed, (f"Not shown false: {found.reason}.", part.claim.func(lhs, rhs))]
+    where = f"False at {at}: there l" if at else "False: l"
+    caption = f"{where}hs − rhs lies in {found.enclosure.text()}, certified by ball arithmetic, so"
+    broken = _BROKEN[type(part.claim)](lhs, rhs, evaluate=False)
+    return [*claimed, (caption, broken)]

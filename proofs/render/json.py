@@ -8,6 +8,7 @@ from typing import Any
 import sympy as sp
 
 from proofs.engine.derivation import Derivation, LinkResult
+from proofs.engine.facts import Refutation
 from proofs.engine.pointwise import MAX_BITS, START_BITS
 from proofs.engine.theorem import TheoremRun
 
@@ -33,6 +34,17 @@ def _check(link: LinkResult | None) -> tuple[dict[str, Any] | None, dict[str, An
     return symbolic, numeric
 
 
+def _refutation(part: Refutation) -> dict[str, Any]:
+    """A refutation's claim and its certified counterexample: point, and lhs − rhs enclosed."""
+    found = part.witness().enclosure
+    return {
+        "claim": sp.sstr(part.claim),
+        "over": [s.name for s in part.over],
+        "at": {s.name: sp.sstr(v) for s, v in part.at},
+        "difference": None if found is None else [sp.sstr(found.low), sp.sstr(found.high)],
+    }
+
+
 def theorem_json(result: TheoremRun, twin: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON object of one checked theorem; twin is its numeric table as a dict, if run."""
     th = result.theorem
@@ -50,6 +62,8 @@ def theorem_json(result: TheoremRun, twin: dict[str, Any] | None = None) -> dict
                 "links": len(verdict.links),
             }
         )
+        if isinstance(part, Refutation):
+            parts[-1]["refutes"] = _refutation(part)
         if isinstance(part, Derivation):
             for j, step in enumerate(part.steps):
                 link = verdict.links[j - 1] if j and j - 1 < len(verdict.links) else None

@@ -49,6 +49,7 @@ from proofs.render.lesson_blocks import (
     Section,
     Solution,
     TableBlock,
+    Tex,
     TheoremStatement,
 )
 from proofs.render.lesson_math import LessonMathError, read_math
@@ -65,6 +66,7 @@ from proofs.render.lesson_source import (
     inline_parts,
     read_sections,
 )
+from proofs.render.tex_prose import prose_runs
 
 EDITION_WORDS = ("brief", "full", "student", "author")
 # How the notebook recomputes a table the lesson shows, by its name.
@@ -135,13 +137,11 @@ class _Numbers:
 
     theorems: dict[str, int]
     figures: dict[str, int]
-    titles: dict[str, str]
 
     @classmethod
     def of(cls, sources: Sequence[SourceSection], edition: Edition) -> _Numbers:
         theorems: dict[str, int] = {}
         figures: dict[str, int] = {}
-        titles: dict[str, str] = {}
 
         def walk(blocks: Sequence[SourceBlock]) -> None:
             for block in blocks:
@@ -151,14 +151,13 @@ class _Numbers:
                     continue
                 if block.name == "theorem":
                     theorems.setdefault(block.argument, len(theorems) + 1)
-                    titles.setdefault(block.argument, block.options.get("title", ""))
                 if block.name == "figure":
                     figures.setdefault(block.argument, len(figures) + 1)
                 walk(block.children)
 
         for source in sources:
             walk(source.blocks)
-        return cls(theorems, figures, titles)
+        return cls(theorems, figures)
 
 
 class _Resolver:
@@ -296,19 +295,25 @@ class _Resolver:
         return self.blocks(source.children) if _kept(source.argument, self.edition, source) else []
 
     def theorem(self, source: SourceBlock) -> list[Block]:
+        """The theorem's title and statement as the Theorem states them (written once, there),
+        with the key formulas the directive displays."""
         name = source.argument
         self.theorem_ref(name, source.where)
-        if "title" not in source.options:
-            raise source.where.error("a {theorem} directive needs a :title:")
+        if source.options or any(c.kind != "display" for c in source.children):
+            raise source.where.error(
+                "a {theorem} directive holds only display formulas: its title and statement are "
+                "the theorem's own (Theorem.title, Theorem.statement)"
+            )
         formulas = tuple(
             self.formula(line) for c in source.children if c.kind == "display" for line in c.lines
         )
+        theorem = self.parts.by_name[name].theorem
         return [
             TheoremStatement(
                 self.numbers.theorems[name],
                 f"thm:{name}",
-                source.options["title"],
-                self.prose(source),
+                theorem.title,
+                tuple(Tex(run) if math else run for math, run in prose_runs(theorem.statement)),
                 formulas,
             )
         ]
@@ -469,7 +474,7 @@ class _Resolver:
     def checks(self, source: SourceBlock) -> list[Block]:
         from proofs.render.lesson_appendix import appendix_blocks
 
-        return appendix_blocks(self.runs, self.numbers.theorems, self.numbers.titles)
+        return appendix_blocks(self.runs, self.numbers.theorems)
 
 
 DIRECTIVES: dict[str, Callable[[_Resolver, SourceBlock], list[Block]]] = {

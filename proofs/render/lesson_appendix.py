@@ -11,8 +11,17 @@ from collections.abc import Mapping, Sequence
 from numeric.result_table import Table
 from proofs.engine.blockwise import Blockwise
 from proofs.engine.derivation import Derivation, Verdict
-from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, Part, ShiftMapFact
+from proofs.engine.facts import (
+    FreeOf,
+    LinearSystem,
+    NonNegative,
+    NonZero,
+    Part,
+    Refutation,
+    ShiftMapFact,
+)
 from proofs.engine.theorem import TheoremRun
+from proofs.render.evidence import heading
 from proofs.render.lesson_blocks import Block, Heading, TableBlock
 from proofs.render.lesson_parts import citation_words
 
@@ -69,13 +78,15 @@ def how_checked(part: Part, verdict: Verdict) -> str:
         return "block by block, from the pair identity"
     if isinstance(part, ShiftMapFact):
         return "decided by the shift-map search, its answer verified"
+    if isinstance(part, Refutation):
+        return "a counterexample, its difference enclosed by ball arithmetic"
     return type(part).__name__
 
 
 def theorem_table(run: TheoremRun) -> Table:
     """One theorem's compact table: a row per part, and its twin."""
     rows = [
-        (readable(pr.part.title), how_checked(pr.part, pr.verdict), pr.verdict.status)
+        (readable(heading(pr.part)), how_checked(pr.part, pr.verdict), pr.verdict.status)
         for pr in run.parts
     ]
     if run.table is not None:
@@ -95,17 +106,15 @@ def theorem_table(run: TheoremRun) -> Table:
     )
 
 
-def appendix_blocks(
-    runs: Sequence[TheoremRun], numbers: Mapping[str, int], titles: Mapping[str, str]
-) -> list[Block]:
+def appendix_blocks(runs: Sequence[TheoremRun], numbers: Mapping[str, int]) -> list[Block]:
     """A heading and a compact table per theorem, in the lesson's numbering and with its title
-    (theorems the lesson does not state come last, with their own titles)."""
+    (theorems the lesson does not state come last)."""
     ordered = sorted(runs, key=lambda r: (numbers.get(r.name, len(numbers) + 1), r.name))
     out: list[Block] = []
     for run in ordered:
         number = numbers.get(run.name)
         if number:
-            heading = f"Theorem {number}: {titles.get(run.name) or run.theorem.title}"
+            heading = f"Theorem {number}: {run.theorem.title}"
         else:
             heading = f"Also checked: {run.theorem.title}"
         out.append(Heading(3, (heading,)))

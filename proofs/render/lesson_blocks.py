@@ -52,6 +52,18 @@ class Link:
     url: str
 
 
+class Tex(sp.Symbol):
+    """Inline math given as LaTeX (a theorem's Unicode statement set as math, run by run): a
+    SymPy atom, so every printer sets it as it sets any inline math.
+
+    >>> print(sp.latex(Tex(r"d_{\\mathrm{model}}")))
+    d_{\\mathrm{model}}
+    """
+
+    def _latex(self, printer: object) -> str:
+        return self.name
+
+
 Piece = str | sp.Basic | Ref | Emph | Mono | Link
 
 

@@ -17,6 +17,7 @@ from numeric.result_table import Cell, Table, format_cell
 from proofs.engine.derivation import Derivation, Verdict
 from proofs.engine.facts import Part
 from proofs.engine.theorem import TheoremRun
+from proofs.render.evidence import heading
 from proofs.render.latex_chains import (
     derivation_math_rows,
     link_checks,
@@ -71,7 +72,7 @@ def _verdict(verdict: Verdict) -> str:
 
 def part_markdown(part: Part, verdict: Verdict, number: int, display: Display = ()) -> str:
     """One part: a numbered heading, its chain or fact, and its verdict."""
-    out = [f"### {number}. {md_text(part.title)}", ""]
+    out = [f"### {number}. {md_text(heading(part))}", ""]
     if isinstance(part, Derivation):
         out.append(derivation_markdown(part, verdict))
     else:

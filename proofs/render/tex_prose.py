@@ -159,14 +159,30 @@ def _quotes(text: str) -> str:
     return text.replace('"', "''")
 
 
-def tex_text(text: str) -> str:
-    """Prose as LaTeX text: specials escaped, Unicode math symbols set in inline math.
+def prose_runs(text: str) -> list[tuple[bool, str]]:
+    """text as runs of prose (as written) and of math (as LaTeX), in order: (True, tex) for math
+    (names with subscripts, powers, Unicode math symbols), (False, words) for prose. Adjacent
+    math runs are joined into one.
 
-    Raises ValueError for a character pdflatex cannot set, naming it.
+    >>> for is_math, run in prose_runs("For every d_model, x ≠ 0."):
+    ...     print(is_math, repr(run) if not is_math else run)
+    False 'For every '
+    True d_{\\mathrm{model}}
+    False ', x '
+    True \\neq
+    False ' 0.'
     """
     # \x00 ... \x01 mark spans that are already math.
-    marked = _SUBSCRIPTED.sub(_subscript, _POWER.sub(_power, _quotes(text)))
-    out: list[str] = []
+    marked = _SUBSCRIPTED.sub(_subscript, _POWER.sub(_power, text))
+    runs: list[tuple[bool, str]] = []
+
+    def add(is_math: bool, piece: str) -> None:
+        if runs and runs[-1][0] == is_math:
+            # Adjacent math joins into one; the space keeps \cdot and M apart.
+            runs[-1] = (is_math, runs[-1][1] + (" " if is_math else "") + piece)
+        else:
+            runs.append((is_math, piece))
+
     j = 0
     while j < len(marked):
         char = marked[j]
@@ -174,7 +190,7 @@ def tex_text(text: str) -> str:
             math_run = char == "\x00"
             end = marked.index("\x01", j) if math_run else j
             if math_run:
-                out.append("$" + marked[j + 1 : end] + "$")
+                add(True, marked[j + 1 : end])
             j = end + 1
             continue
         if char in _SUPERSCRIPTS or char in _SUBSCRIPTS:
@@ -186,21 +202,45 @@ def tex_text(text: str) -> str:
             script = marked[j:end].translate(_SCRIPTS)
             # One transpose symbol in the notes: the formulas' upright T.
             script = r"\mathsf{T}" if script == "T" else script
-            out.append(f"${mark}{{{script}}}$")
+            add(True, f"{mark}{{{script}}}")
             j = end
             continue
-        if char in _TEXT_ESCAPES:
-            out.append(_TEXT_ESCAPES[char])
-        elif char in _TEXT_UNICODE:
-            out.append(_TEXT_UNICODE[char])
-        elif ord(char) < 128 or (unicodedata.category(char).startswith("L") and ord(char) < 0x180):
-            out.append(char)
-        elif (math := _math_char(char)) is not None:
-            out.append(f"${math}$" if math != "-" else "$-$")
+        prose = (
+            char in _TEXT_ESCAPES
+            or char in _TEXT_UNICODE
+            or ord(char) < 128
+            or (unicodedata.category(char).startswith("L") and ord(char) < 0x180)
+        )
+        math = None if prose else _math_char(char)
+        if math is None:
+            add(False, char)
         else:
-            raise ValueError(
-                f"cannot set the character {char!r} (U+{ord(char):04X}) in LaTeX text: {text!r}"
-            )
+            add(True, math)
         j += 1
-    # Adjacent inline math pieces join into one; the space keeps \cdot and M apart.
-    return "".join(out).replace("$$", " ")
+    return runs
+
+
+def tex_text(text: str) -> str:
+    """Prose as LaTeX text: specials escaped, Unicode math symbols set in inline math.
+
+    Raises ValueError for a character pdflatex cannot set, naming it.
+    """
+    out: list[str] = []
+    for is_math, run in prose_runs(_quotes(text)):
+        if is_math:
+            out.append(f"${run}$")
+            continue
+        for char in run:
+            if char in _TEXT_ESCAPES:
+                out.append(_TEXT_ESCAPES[char])
+            elif char in _TEXT_UNICODE:
+                out.append(_TEXT_UNICODE[char])
+            elif ord(char) < 128 or (
+                unicodedata.category(char).startswith("L") and ord(char) < 0x180
+            ):
+                out.append(char)
+            else:
+                raise ValueError(
+                    f"cannot set the character {char!r} (U+{ord(char):04X}) in LaTeX text: {text!r}"
+                )
+    return "".join(out)

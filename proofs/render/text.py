@@ -14,7 +14,7 @@ from proofs.engine.derivation import Derivation, LinkResult, Step, Verdict
 from proofs.engine.facts import LinearSystem, Part
 from proofs.engine.pointwise import MAX_BITS, START_BITS
 from proofs.engine.theorem import TheoremRun
-from proofs.render.evidence import evidence
+from proofs.render.evidence import evidence, heading
 from proofs.render.steps import step_text
 from proofs.render.tables import aligned_columns
 from proofs.render.terminal_math import block
@@ -89,7 +89,7 @@ def _fact(part: Part, verdict: Verdict, style: Style) -> list[str]:
 def render_part(part: Part, verdict: Verdict, number: int, style: Style | None = None) -> str:
     """One part: its title, its chain or fact, and its verdict."""
     style = style or Style()
-    out = style.wrap(f"[{number}] {part.title}", hang=4)
+    out = style.wrap(f"[{number}] {heading(part)}", hang=4)
     out[0] = style.paint(out[0], "1")
     out += (
         _chain(part, verdict, style)

@@ -22,6 +22,7 @@ from proofs.engine.facts import (
     NonNegative,
     NonZero,
     Part,
+    Refutation,
     ShiftMapFact,
 )
 
@@ -154,3 +155,11 @@ def _shift_map(part: ShiftMapFact, verdict: Verdict) -> str:
         return f"no {kind} exists"
     found = "M(k) and b(k) found" if part.affine else "M(k) found"
     return f"{found}, and the chain above checked link by link"
+
+
+@proved_words.register
+def _refutation(part: Refutation, verdict: Verdict) -> str:
+    found = part.witness()
+    at = ", ".join(f"{_name(s)} = {v}" for s, v in part.at)
+    where = f"false at {at}, where" if at else "false:"
+    return f"refuted as claimed, {where} lhs − rhs lies in {found.enclosure.text()} (certified)"

@@ -55,7 +55,8 @@ BAD = [
     ("See {nothing}`x`.", 5, "unknown role {nothing}"),
     ("```{nothing}\n```", 5, "unknown directive {nothing}"),
     ("```{only} sometimes\nText.\n```", 5, "only takes brief, full, student, author"),
-    ("```{theorem} rotation\nNo title.\n```", 5, "needs a :title:"),
+    ("```{theorem} rotation\nA statement again.\n```", 5, "holds only display formulas"),
+    ("```{theorem} rotation\n:title: A title again\n```", 5, "holds only display formulas"),
     ("```{chain} rotation.pair_shift\n", 5, "not closed by ```"),
 ]
 

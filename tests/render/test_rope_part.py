@@ -118,7 +118,7 @@ def test_what_looking_at_the_pages_fixed(editions):
     lesson = editions["student"]
     tex = latex_lesson.lesson_tex(lesson)
     # The appendix's table for the scaling methods is taller than a page: it breaks.
-    scaling = tex.split("Theorem 14: The scaling methods")[1].split(r"\subsection")[0]
+    scaling = tex.split("Theorem 14: RoPE scaling methods")[1].split(r"\subsection")[0]
     assert r"\begin{longtable}" in scaling and r"\endhead" in scaling
     # The real part upright, long code names breakable, and no part title with a raw θ′_i.
     assert r"\operatorname{Re}" in tex and r"\operatorname{re}" not in tex

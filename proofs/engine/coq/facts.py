@@ -7,6 +7,7 @@ LinearSystem, none:      ~ exists x, e_1 = 0 /\\ ...      (a combination of the 
 LinearSystem, x = v:     forall x, (e_1 = 0 /\\ ...) <-> x = v
 ShiftMapFact, a map:     exists M, forall pos, M·f(pos) = f(pos + k)   (with b for an affine map)
 ShiftMapFact, no map:    c(k) <> 0 -> ~ exists M, forall pos, M·f(pos) = f(pos + k)
+Refutation lhs = rhs:    ~ (forall x, hyps -> lhs = rhs)   (at the point: lhs − rhs enclosed away from 0)
 Blockwise facts are stated in proofs.engine.coq.blocks. A fact for which no proof is found gets
 no lemma and the reason, "no proof found: ...".
 
@@ -29,7 +30,14 @@ from proofs.engine.coq.statement import (
     integer_symbols,
     pair_sums,
 )
-from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, ShiftMapFact
+from proofs.engine.facts import (
+    FreeOf,
+    LinearSystem,
+    NonNegative,
+    NonZero,
+    Refutation,
+    ShiftMapFact,
+)
 from proofs.engine.rules import ANGLE_ADDITION
 from proofs.engine.rules.normal_form import Atoms
 
@@ -48,7 +56,7 @@ CONSTANT_SIGN = f"first [apply Rgt_not_eq; {ENCLOSE} | apply Rlt_not_eq; {ENCLOS
 
 
 def fact_lemma(name: str, fact) -> CoqLemma:
-    """The Coq lemma of a FreeOf, NonZero, NonNegative, LinearSystem or ShiftMapFact fact;
+    """The Coq lemma of a FreeOf, NonZero, NonNegative, LinearSystem, ShiftMapFact or Refutation fact;
     NoProofError or NotExpressibleError (ValueErrors) with the reason when there is none."""
     if isinstance(fact, FreeOf):
         return free_of(name, fact)
@@ -60,6 +68,8 @@ def fact_lemma(name: str, fact) -> CoqLemma:
         return linear_system(name, fact)
     if isinstance(fact, ShiftMapFact):
         return shift_map(name, fact)
+    if isinstance(fact, Refutation):
+        return refutation(name, fact)
     raise NoProofError(f"a {type(fact).__name__} fact has no Coq statement here")
 
 
@@ -193,6 +203,54 @@ def _cos_integer_minus_1(expr: sp.Expr, integers) -> sp.Symbol | None:
         if isinstance(t, sp.cos) and t.args[0] in integers and t.args[0].is_nonzero:
             return t.args[0]
     return None
+
+
+# ---------- Refutation ----------
+
+# The relation the claim states, and how its instance E at the point contradicts D, the sign of
+# its two sides' difference that the enclosure certifies (a, b: the instance's two sides).
+_REFUTED = {
+    sp.Equality: ("=", "a - b <> 0", CONSTANT_SIGN, "exact (D (Rminus_diag_eq _ _ E))"),
+    sp.LessThan: ("<=", "b < a", ENCLOSE, "exact (Rlt_not_le _ _ D E)"),
+    sp.GreaterThan: (">=", "a < b", ENCLOSE, "exact (Rlt_not_ge _ _ D E)"),
+    sp.StrictLessThan: ("<", "b < a", ENCLOSE, "exact (Rlt_asym _ _ D E)"),
+    sp.StrictGreaterThan: (">", "a < b", ENCLOSE, "exact (Rlt_asym _ _ D E)"),
+}
+# Closes a hypothesis of the claim at the point's numbers (a sign, an integer's range).
+_AT_POINT = (
+    "ltac:(first [lra | lia | (apply IZR_lt; lia) | (apply IZR_le; lia) | (apply IZR_neq; lia)])"
+)
+
+
+def _entry(side: sp.Basic) -> sp.Basic:
+    """A 1×1 matrix side (a score ⟨q, Gκ⟩) as its one entry."""
+    return side.as_explicit()[0, 0] if getattr(side, "shape", None) == (1, 1) else side
+
+
+def refutation(name: str, fact: Refutation) -> CoqLemma:
+    """~ (forall x, hyps -> claim), proved by the claim's instance at the point: its two sides'
+    difference enclosed (the Interval library) on the side that contradicts it."""
+    lhs, rhs = (_entry(side) for side in fact.claim.args)
+    relation, sign, closer, contradiction = _REFUTED[type(fact.claim)]
+    context = _fact_context([lhs, rhs])
+    bound, hyps = binders([lhs, rhs], context, signs=True)
+    printer = Printer(context)
+    if any(side.has(sp.floor, sp.ceiling) for side in (lhs, rhs)):
+        raise NoProofError("the Interval library cannot enclose a floor or a ceiling")
+    point = dict(fact.at)
+    if any(b.symbol not in point for b in bound):
+        raise NoProofError("the claim binds a variable the counterexample gives no value")
+    claim = CoqLemma(name, bound, hyps, f"{printer.term(lhs)} {relation} {printer.term(rhs)}", ())
+    values = [
+        f"({point[b.symbol]}%Z)" if b.type == "Z" else f"({printer.term(point[b.symbol])})"
+        for b in bound
+    ]
+    proof = (
+        f"intro H. pose proof ({' '.join(['H', *values, *[_AT_POINT] * len(hyps)])}) as E.",
+        f"match type of E with ?a {relation} ?b => assert (D : {sign}) by ({closer}) end.",
+        f"{contradiction}.",
+    )
+    return CoqLemma(name, (), (), f"~ ({claim.statement})", proof)
 
 
 # ---------- NonNegative ----------

@@ -1,11 +1,7 @@
 """Theorem (rope): rotating query and key by their positions leaves a score that depends only on m − p.
 
-Statement. With the module's rotation R(θ) = [[cos θ, sin θ], [−sin θ, cos θ]], for all real
-query q = (q_1, q_2), key κ = (κ_1, κ_2), angle θ and positions p, m:
-    ⟨R(pθ)q, R(mθ)κ⟩ = ⟨q, R((m − p)θ)κ⟩,
-so the score of a query at p against a key at m is unchanged when both move by the same s.
-Stacking pairs with θ_i = ω_i (RoPE's block-diagonal rotation is the shift matrix M_p), the
-same holds for whole vectors: ⟨M_p q, M_m κ⟩ = ⟨q, M_(m−p) κ⟩, checked at a concrete d_model.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.rope.rope_table.
 """
@@ -25,6 +21,11 @@ from proofs.engine.theorem import Theorem
 from proofs.theorems.sinusoidal.definitions import I, omega, pairs, rotation_matrix, shift_blocks
 
 NAME = "rope"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For all real q, κ, θ, p, m: ⟨R(pθ)q, R(mθ)κ⟩ = ⟨q, R((m − p)θ)κ⟩, so the score depends on "
+    "p and m only through m − p; the same holds blockwise for whole vectors."
+)
 
 P = sp.Symbol("p", real=True)
 M = sp.Symbol("m", real=True)
@@ -162,11 +163,8 @@ def build(d_model: int = 8) -> Theorem:
     pair = pair_derivation()
     return Theorem(
         name=NAME,
-        title="RoPE: rotated query–key scores depend only on the offset m − p",
-        statement=(
-            "For all real q, κ, θ, p, m: ⟨R(pθ)q, R(mθ)κ⟩ = ⟨q, R((m − p)θ)κ⟩, so the score depends on "
-            "p and m only through m − p; the same holds blockwise for whole vectors."
-        ),
+        title="RoPE: rotated query–key scores depend only on the offset",
+        statement=STATEMENT,
         formulas=(sp.Eq(score_form(P, M), relative_form(M - P), evaluate=False),),
         parts=(
             pair,

@@ -1,17 +1,7 @@
 """Theorem (rope_decay): RoFormer's Abel-summation bound holds, and its "long-term decay" does not.
 
-Statement. RoFormer (Su et al. 2021, arXiv 2104.09864, §3.4.3) writes a RoPE score as
-Σ_i h_i·e^{i(m−n)θ_i} over the d/2 pairs, with h_i the pair products, and sums by parts: with
-S_j = Σ_{k<j} z_k (S_0 = 0) and h_{d/2} = 0, for any numbers h_i, z_i,
-    Σ_i h_i·z_i = −Σ_i S_{i+1}·(h_{i+1} − h_i),
-so at z_i = e^{irθ_i} (r = m − n) the score is −Σ_i S_{i+1}(r)·(h_{i+1} − h_i), and
-    |Σ_i h_i·e^{irθ_i}| ≤ max_i |h_{i+1} − h_i| · Σ_i |S_{i+1}(r)|.
-The paper then says the average f(r) = (2/d)·Σ_{j=1}^{d/2} |S_j(r)| decays with r. Refuted: at
-d = 128, b = 10⁴, f(2000) − f(1000) ≥ 1/2, certified (f(1000) = 4.4708…, f(2000) = 5.0468…);
-and f already rises from r = 18 to r = 19 (the numeric twin finds that this is the first rise).
-The identity and the bound are written out term by term, so they are checked at a concrete head
-width (d = --d-model, at most 128 for the identity; 2 to 4 pairs for the bound); the refutation is at
-d = 128, b = 10⁴, with every value a certified ball of the exact sum.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.rope_decay.rope_decay_table.
 """
@@ -21,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import NonNegative
+from proofs.engine.facts import NonNegative, Refutation
 from proofs.engine.rules import (
     ALGEBRA,
     ANGLE_SUBTRACTION,
@@ -29,11 +19,15 @@ from proofs.engine.rules import (
     PYTHAGOREAN,
 )
 from proofs.engine.theorem import Theorem
-from proofs.theorems.rope.definitions import (
-    interval_fact,
-)
+from proofs.theorems.rope.definitions import enclosure_fact
 
 NAME = "rope_decay"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "RoFormer's Abel-summation bound holds, but the average (2/d)·Σ_j |S_j(r)| is not "
+    "non-increasing: at d = 128, b = 10⁴ it rises from r = 1000 to r = 2000, and already "
+    "from r = 18 to r = 19."
+)
 
 # The Abel identity and the bound are written out pair by pair: their size grows as d and d²
 # (the identity is checked up to RoFormer's own d = 128, the bound at 2 to 4 pairs).
@@ -136,7 +130,12 @@ K_INDEX = sp.Symbol("k", integer=True, nonnegative=True)
 J_INDEX = sp.Symbol("j", integer=True, positive=True)
 
 
-def partial_sum_abs(r: int, d: int = DECAY_D, base: int = DECAY_BASE) -> sp.Expr:
+# The distances of the claim that f decays: f(r + t) ≤ f(r) for every r and t.
+DISTANCE = sp.Symbol("r", integer=True, nonnegative=True)
+FURTHER = sp.Symbol("t", integer=True, positive=True)
+
+
+def partial_sum_abs(r: sp.Expr, d: int = DECAY_D, base: int = DECAY_BASE) -> sp.Expr:
     """Σ_{j=1}^{d/2} |S_j(r)|, S_j(r) = Σ_{k=0}^{j−1} e^{i·r·θ_k}, θ_k = base^(−2k/d), as Sums,
     |S_j| written as √((Σ_k cos rθ_k)² + (Σ_k sin rθ_k)²) so that every ball on the way is real."""
     theta = sp.Pow(sp.Integer(base), -2 * K_INDEX / d, evaluate=False)
@@ -145,51 +144,40 @@ def partial_sum_abs(r: int, d: int = DECAY_D, base: int = DECAY_BASE) -> sp.Expr
     return sp.Sum(sp.sqrt(real**2 + imaginary**2), (J_INDEX, 1, d // 2))
 
 
-def average(r: int, d: int = DECAY_D) -> sp.Expr:
+def average(r: sp.Expr, d: int = DECAY_D) -> sp.Expr:
     """f(r) = (2/d)·Σ_j |S_j(r)|, kept as written."""
     return sp.Mul(sp.Rational(2, d), partial_sum_abs(r, d), evaluate=False)
 
 
-def _gathered(terms: list[tuple[int, int]], shift: sp.Rational) -> sp.Expr:
-    """(2/d)·(Σ_j c·Σ|S_j(r)| …) − shift with the 2/d taken out, kept as written."""
-    inside = sp.Add(
-        *(sp.Mul(c, partial_sum_abs(r), evaluate=False) for r, c in terms), evaluate=False
-    )
-    scaled = sp.Mul(sp.Rational(2, DECAY_D), inside, evaluate=False)
-    return sp.Add(scaled, -shift, evaluate=False)
+def decay_claim() -> sp.Rel:
+    """RoFormer's reading: the average does not rise with the distance, f(r + t) ≤ f(r)."""
+    return sp.Le(average(DISTANCE + FURTHER), average(DISTANCE), evaluate=False)
 
 
-def refutation_facts() -> tuple[NonNegative, ...]:
+def refutation_facts() -> tuple[NonNegative | Refutation, ...]:
     f = average
     return (
-        interval_fact(
+        enclosure_fact(
             "decay_f_1000",
-            "Certified at d = 128, b = 10⁴: f(1000) lies in [4.4705, 4.4715] (4.471 to four figures)",
-            f(1000),
-            sp.Rational(44705, 10**4),
-            sp.Rational(44715, 10**4),
+            "Certified at d = 128, b = 10⁴: f(1000) lies in {interval}",
+            f(sp.Integer(1000)),
+            5,
         ),
-        interval_fact(
-            "decay_f_2000",
-            "Certified: f(2000) lies in [5.0465, 5.0475] (5.047 to four figures)",
-            f(2000),
-            sp.Rational(50465, 10**4),
-            sp.Rational(50475, 10**4),
+        enclosure_fact(
+            "decay_f_2000", "Certified: f(2000) lies in {interval}", f(sp.Integer(2000)), 5
         ),
-        NonNegative(
+        Refutation(
             "decay_not_monotone",
-            "Refuted, RoFormer's average f(r) = (2/d)·Σ_j |S_j(r)| decays (is non-increasing) "
-            "in r: f(2000) − f(1000) − 1/2 ≥ 0, certified, so f(2000) > f(1000)",
-            sp.Add(f(2000), -f(1000), sp.Rational(-1, 2), evaluate=False),
-            _gathered([(2000, 1), (1000, -1)], sp.Rational(1, 2)),
-            ALGEBRA,
+            "RoFormer's average f(r) = (2/d)·Σ_j |S_j(r)| decays (is non-increasing) in r: "
+            "f(r + t) ≤ f(r) for every r ≥ 0, t ≥ 1 (tried at r = 1000, t = 1000)",
+            decay_claim(),
+            ((DISTANCE, sp.Integer(1000)), (FURTHER, sp.Integer(1000))),
         ),
-        NonNegative(
+        Refutation(
             "decay_rises_at_18",
-            "It rises already from r = 18 to r = 19: f(19) − f(18) − 1/100 ≥ 0, certified",
-            sp.Add(f(19), -f(18), sp.Rational(-1, 100), evaluate=False),
-            _gathered([(19, 1), (18, -1)], sp.Rational(1, 100)),
-            ALGEBRA,
+            "The same claim, f(r + t) ≤ f(r), tried at its first rise, r = 18, t = 1",
+            decay_claim(),
+            ((DISTANCE, sp.Integer(18)), (FURTHER, sp.Integer(1))),
         ),
     )
 
@@ -200,11 +188,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="RoFormer's long-term decay: the bound holds, the decay does not",
-        statement=(
-            "RoFormer's Abel-summation bound holds, but the average (2/d)·Σ_j |S_j(r)| is not "
-            "non-increasing: at d = 128, b = 10⁴ it rises from r = 1000 to r = 2000, and already "
-            "from r = 18 to r = 19."
-        ),
+        statement=STATEMENT,
         parts=(
             abel,
             *bound_facts(max(2, _pairs(d_model, MAX_BOUND_D))),

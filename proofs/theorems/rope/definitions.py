@@ -6,6 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.engine.blocks import BlockMatrix, BlockVector, Family, Label, consecutive
+from proofs.engine.enclosure import enclose
 from proofs.engine.facts import NonNegative
 from proofs.engine.rules import ALGEBRA
 from proofs.theorems.sinusoidal.definitions import I
@@ -120,11 +121,24 @@ def pair_bindings(layout: str, d: int):
 def interval_fact(
     name: str, title: str, value: sp.Expr, low: sp.Expr, high: sp.Expr
 ) -> NonNegative:
-    """low ≤ value ≤ high (low < high), as (value − low)·(high − value) ≥ 0, certified by a ball."""
+    """low ≤ value ≤ high (low < high, the ends the statement names), as
+    (value − low)·(high − value) ≥ 0, certified by a ball."""
     return NonNegative(
         name,
         title,
         sp.Mul(value - low, high - value, evaluate=False),
         sp.Mul(-1, value - low, value - high, evaluate=False),
         ALGEBRA,
+    )
+
+
+def enclosure_fact(name: str, title: str, value: sp.Expr, digits: int) -> NonNegative:
+    """value ∈ [low, high] with the ends computed by the engine (proofs.engine.enclosure: the
+    ball of value rounded outward to `digits` significant digits), and the statement checked
+    on its own as interval_fact checks it. title names the interval "{interval}"."""
+    if "{interval}" not in title:
+        raise ValueError(f"fact {name!r}: its title must show the interval as {{interval}}")
+    found = enclose(value, digits)
+    return interval_fact(
+        name, title.replace("{interval}", found.text()), value, found.low, found.high
     )

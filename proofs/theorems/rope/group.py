@@ -1,14 +1,7 @@
 """Theorem (rope_group): RoPE's rotations compose by adding positions, so a KV-cache shift is exact.
 
-Statement. With RoPE's rotation G(φ) = [[cos φ, −sin φ], [sin φ, cos φ]] and θ_i = b^(−2i/d),
-for all real p, Δ, n and every pair i:
-    G(pθ_i)·G(Δθ_i) = G((p + Δ)θ_i),
-so RoPE(·, p) ∘ RoPE(·, Δ) = RoPE(·, p + Δ) for the whole head, in either layout. In particular
-a key cached already rotated to its position n and rotated once more by Δ is exactly the key
-rotated to n + Δ: G(Δθ_i)·(G(nθ_i)κ) = G((n + Δ)θ_i)κ. That is the context shift llama.cpp
-performs on its KV cache (keys moved by Δ = −(tokens discarded)) and tests in floats to 1e-4:
-here it is an identity, and every difference an engine sees is rounding.
-Whole-head statements are checked at the head width d = --d-model, by structure.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.rope_group.rope_group_table.
 """
@@ -39,6 +32,11 @@ from proofs.theorems.rope.definitions import (
 )
 
 NAME = "rope_group"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "G(pθ_i)·G(Δθ_i) = G((p + Δ)θ_i) for all real p, Δ, so a key cached at n and rotated "
+    "by Δ is exactly the key at n + Δ, in either layout."
+)
 
 P = sp.Symbol("p", real=True)
 DELTA = sp.Symbol("Delta", real=True)
@@ -157,10 +155,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="RoPE's rotations add: re-rotating cached keys is exact",
-        statement=(
-            "G(pθ_i)·G(Δθ_i) = G((p + Δ)θ_i) for all real p, Δ, so a key cached at n and rotated "
-            "by Δ is exactly the key at n + Δ, in either layout."
-        ),
+        statement=STATEMENT,
         formulas=(
             sp.Eq(
                 sp.MatMul(

@@ -1,24 +1,7 @@
 """Theorem (rope_layouts): RoPE is relative in every layout, and the conversion permute is exact.
 
-Statement. RoPE rotates pair i of a head of width d by G(m·θ_i), θ_i = b^(−2i/d), with the
-rotation the libraries use, G(φ) = [[cos φ, −sin φ], [sin φ, cos φ]]. The layouts differ only
-in which components form pair i: (2i, 2i+1) in the interleaved layout (GPT-J's
-rotate_every_two, Meta's original code), (i, i + d/2) in the rotate_half layout (Llama and
-GPT-NeoX in Hugging Face transformers).
-1. ⟨G(mθ)q, G(nθ)κ⟩ = ⟨q, G((n − m)θ)κ⟩ for one pair, all real q, κ, θ, m, n; so for the whole
-   head in both layouts, and in Meta's complex form Re Σ_i (q_(i)·e^{imθ_i})·conj(κ_(i)·e^{inθ_i}).
-2. With P the per-head permutation 2i → i, 2i+1 → i + d/2:
-   RoPE_rotate_half(P·x, m) = P·RoPE_interleaved(x, m), and the scores of P·q and P·κ in the
-   rotate_half layout equal those of q and κ in the interleaved layout. transformers'
-   `permute(w, n_heads)` (convert_llama_weights_to_hf.py) applies P to each head's rows, so
-   W_q permuted with n_heads and W_k with n_kv_heads give identical attention scores.
-3. Refuted: W_k permuted with n_heads when n_kv_heads < n_heads (n_heads = 4, n_kv_heads = 2,
-   head_dim = 4): with W_q = [I; I; I; I], W_k = [I; I] and x = e_1 the score changes from
-   cos((n − m)θ_0) to 0.
-4. Refuted: the interleaved cache columns [θ_0, θ_0, θ_1, θ_1] used with rotate_half pairing give
-   a relative score (head_dim 4, b = 10⁴, q = κ = e_0: score(1, 1) ≠ score(0, 0)).
-Whole-head statements are checked at the concrete head size d = --d-model, by structure (one
-pair lemma instantiated at every pair); the pair lemmas hold with i, d and b symbolic.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.rope_layouts.rope_layouts_table.
 
@@ -42,7 +25,7 @@ from proofs.engine.blocks import (
 )
 from proofs.engine.citation import Lemma
 from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import Blockwise, NonZero
+from proofs.engine.facts import Blockwise, Refutation
 from proofs.engine.rules import (
     ALGEBRA,
     ANGLE_SUBTRACTION,
@@ -76,6 +59,12 @@ from proofs.theorems.rope.definitions import (
 )
 
 NAME = "rope_layouts"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "The score depends on n − m only in the interleaved, rotate_half and complex layouts. "
+    "Converting layouts permutes W_q per query head and W_k per key-value head; permuting "
+    "W_k per query head, or pairing an interleaved cache as rotate_half, changes scores."
+)
 
 
 def _scalar(expr: sp.Expr) -> sp.ImmutableMatrix:
@@ -375,6 +364,9 @@ def gqa_after_derivation() -> Derivation:
     )
 
 
+# How far the claim that the mixed layout is relative moves both positions.
+SHIFT = sp.Symbol("t", real=True)
+
 # The mixed-layout counterexample: head_dim 4, b = 10⁴ (θ_0 = 1, θ_1 = 1/100).
 MIXED_BASE = sp.Integer(10000)
 
@@ -415,11 +407,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="RoPE is relative in every layout; converting layouts is a permutation",
-        statement=(
-            "The score depends on n − m only in the interleaved, rotate_half and complex layouts. "
-            "Converting layouts permutes W_q per query head and W_k per key-value head; permuting "
-            "W_k per query head, or pairing an interleaved cache as rotate_half, changes scores."
-        ),
+        statement=STATEMENT,
         formulas=(sp.Eq(score_form(M, N), relative_form(N - M), evaluate=False),),
         parts=(
             pair,
@@ -433,18 +421,25 @@ def build(d_model: int = 8) -> Theorem:
             wrong_count_derivation(),
             before,
             after,
-            NonZero(
+            Refutation(
                 "gqa_wrong_count_changes_scores",
-                "Refuted, permuting W_k with n_heads = 4 when n_kv_heads = 2 keeps the scores: "
-                "at m = n the score before is cos(0) = 1 and after is 0",
-                before.rhs[0, 0].subs(N, M) - after.rhs[0, 0],
+                "Permuting W_k with n_heads = 4 when n_kv_heads = 2 keeps the scores: the score "
+                "after is the score before at every m, n (at m = n = 0 it is 1 before, 0 after)",
+                sp.Eq(after.rhs[0, 0], before.rhs[0, 0], evaluate=False),
+                ((M, sp.Integer(0)), (N, sp.Integer(0))),
             ),
             mixed_score_derivation(),
-            NonZero(
+            Refutation(
                 "mixed_layout_not_relative",
-                "Refuted, the mixed layout is relative: score(1, 1) − score(0, 0) = "
-                "cos²1 + sin²(1/100) − 1 ≠ 0, though both pairs of positions are 0 apart",
-                mixed_at.subs({M: 1, N: 1}) - mixed_at.subs({M: 0, N: 0}),
+                "The mixed layout is relative: moving both positions by t keeps the score, "
+                "score(m + t, n + t) = score(m, n) (at m = n = 0, t = 1: cos²1 + sin²(1/100) "
+                "against 1)",
+                sp.Eq(
+                    mixed_at.subs({M: M + SHIFT, N: N + SHIFT}, simultaneous=True),
+                    mixed_at,
+                    evaluate=False,
+                ),
+                ((M, sp.Integer(0)), (N, sp.Integer(0)), (SHIFT, sp.Integer(1))),
             ),
         ),
         twin="numeric.checks.rope_layouts.rope_layouts_table",

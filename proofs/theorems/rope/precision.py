@@ -1,18 +1,7 @@
 """Theorem (rope_precision): what bf16, fp16 and fp32 do to RoPE's positions and frequencies.
 
-Statement. Rounding a positive x to p significant bits, to nearest with ties to even, is
-    fl_p(x) = u·RNE(x/u),  u = 2^(⌊log₂x⌋ + 1 − p),
-RNE(y) = ⌈(y − 1/2)/2⌉ + ⌊(y + 1/2)/2⌋, the nearest integer with ties to the even one.
-bf16 has p = 8, fp16 p = 11, fp32 p = 24 (IEEE 754 binary16/32 and bfloat16, normal numbers).
-1. Every integer 1 ≤ n < 2^p is exact in p bits (fl_p(n) = n), with p symbolic; so is 2^p.
-2. fl_bf16(257) = 256 = fl_bf16(256): positions 257 and 256 get the same rotation in bf16.
-   fl_fp16(2049) = 2048, fl_fp16(10002) = 10000; fl_fp32(2^24 + 1) = 2^24.
-3. So with fp16 positions the score at (10002, 10000) is the score at distance 0: refuted that
-   RoPE stays relative (q = κ = (1, 0), θ = 1: 1 against cos 2).
-4. The phase error of a bf16 inv_freq: round to nearest with p bits has relative error at most
-   2^(−p), so |p·fl_bf16(θ_i) − p·θ_i| ≤ p·θ_i·2^(−8) for every position p. Refuted: the bound
-   p·θ_i·2^(−9) of issue 24 (bf16 keeps 8 significant bits, not 9): at d = 128, b = 10⁴, pair 24,
-   fl_bf16(θ_24) = 65/2048 and its relative error is 0.003653… > 2^(−9).
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.rope_precision.rope_precision_table.
 
@@ -26,13 +15,17 @@ import sympy as sp
 
 from proofs.engine.citation import Lemma, substitute
 from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import NonNegative, NonZero
+from proofs.engine.facts import NonNegative, Refutation
 from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, POWER_LAWS, PYTHAGOREAN
 from proofs.engine.theorem import Theorem
 from proofs.theorems.rope.definitions import (
+    K1,
+    K2,
+    Q1,
+    Q2,
     M,
     N,
-    interval_fact,
+    enclosure_fact,
     relative_form,
 )
 from proofs.theorems.rope.layouts import (
@@ -40,6 +33,12 @@ from proofs.theorems.rope.layouts import (
 )
 
 NAME = "rope_precision"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "Integers below 2^p are exact in p bits, but bf16 and fp16 round 257, 2049 and 10002, "
+    "so fp16 positions break the relative score; a bf16 inv_freq keeps the phase within "
+    "p·θ_i·2^(−8) of p·θ_i, not within p·θ_i·2^(−9)."
+)
 
 P_BITS = sp.Symbol("p", integer=True, positive=True)
 N_INT = sp.Symbol("n", integer=True, positive=True)
@@ -255,13 +254,23 @@ def fp16_scores(pair: Derivation) -> Derivation:
     )
 
 
-def fp16_refuted() -> NonZero:
-    return NonZero(
+def fp16_refuted(scores: Derivation) -> Refutation:
+    """The claim that the fp16 score (scores: at (10002, 10000) it is ⟨q, G(0·θ)κ⟩) is the
+    relative score at the true distance −2."""
+    return Refutation(
         "fp16_positions_not_relative",
-        "Refuted, RoPE with fp16 positions is relative: at q = κ = (1, 0) and θ = 1 the score at "
-        "(10002, 10000) is cos 0 = 1, a relative score at distance n − m = −2 is cos 2, and "
-        "1 − cos 2 ≠ 0",
-        1 - sp.cos(2),
+        "RoPE with fp16 positions is relative: the score of a query at 10002 and a key at 10000, "
+        "⟨q, G((10000 − 10000)θ)κ⟩ by fp16_positions_score, is the relative score at distance "
+        "n − m = −2, ⟨q, G(−2θ)κ⟩, for every q, κ and θ (at q = κ = (1, 0), θ = 1: cos 0 = 1 "
+        "against cos 2)",
+        sp.Eq(scores.rhs, relative_form(sp.Integer(10000 - 10002)), evaluate=False),
+        (
+            (K1, sp.Integer(1)),
+            (K2, sp.Integer(0)),
+            (Q1, sp.Integer(1)),
+            (Q2, sp.Integer(0)),
+            (THETA, sp.Integer(1)),
+        ),
     )
 
 
@@ -313,6 +322,8 @@ def transformers_path_fact() -> NonNegative:
 
 
 D_PRECISION, B_PRECISION, PAIR = 128, 10000, 24
+# A position, in the claim that the phase error at every position is at most p·θ_i·2^(−9).
+POSITION = sp.Symbol("p", integer=True, positive=True)
 
 
 def theta_24() -> sp.Expr:
@@ -335,32 +346,28 @@ def pair_24() -> Derivation:
     )
 
 
-def pair_24_facts(rounded_24: sp.Expr) -> tuple[NonNegative, ...]:
+def pair_24_facts(rounded_24: sp.Expr) -> tuple[NonNegative | Refutation, ...]:
     theta = theta_24()
     error = _add(_mul(rounded_24, sp.Pow(theta, -1, evaluate=False)), -1)
     return (
-        interval_fact(
+        enclosure_fact(
             "bf16_pair_24_error",
-            "Certified: fl_bf16(θ_24)/θ_24 − 1 lies in [0.003652, 0.003654] (measured 0.003653)",
+            "Certified: fl_bf16(θ_24)/θ_24 − 1 lies in {interval}, above 2^(−9) = 0.001953…, so "
+            "at every position p the phase p·fl_bf16(θ_24) misses p·θ_24 by more than "
+            "p·θ_24·2^(−9)",
             error,
-            sp.Rational(3652, 10**6),
-            sp.Rational(3654, 10**6),
+            4,
         ),
-        NonNegative(
+        Refutation(
             "bound_2_to_9_refuted",
-            "Refuted, the phase error of a bf16 inv_freq is at most p·θ_i·2^(−9): at pair 24, "
-            "fl_bf16(θ_24) − θ_24 − (2^(−9) + 1/1000)·θ_24 ≥ 0 (certified), so for every position "
-            "p ≥ 1 the phase p·fl_bf16(θ_24) misses p·θ_24 by more than p·θ_24·2^(−9)",
-            _add(rounded_24, -theta, _mul(-(sp.Rational(1, 2**9) + sp.Rational(1, 1000)), theta)),
-            _mul(
-                theta,
-                _add(
-                    _mul(rounded_24, sp.Pow(theta, -1, evaluate=False)),
-                    -1,
-                    -(sp.Rational(1, 2**9) + sp.Rational(1, 1000)),
-                ),
+            "The phase error of a bf16 inv_freq is at most p·θ_i·2^(−9) at every position p "
+            "(tried at pair 24, p = 1)",
+            sp.Le(
+                sp.Abs(_add(_mul(POSITION, rounded_24), -_mul(POSITION, theta))),
+                _mul(POSITION, theta, sp.Pow(2, -9, evaluate=False)),
+                evaluate=False,
             ),
-            ALGEBRA,
+            ((POSITION, sp.Integer(1)),),
         ),
         NonNegative(
             "pair_24_far_from_tie",
@@ -385,14 +392,11 @@ def build(d_model: int = 8) -> Theorem:
     del d_model
     pair = pair_relative_derivation()
     p24 = pair_24()
+    scores = fp16_scores(pair)
     return Theorem(
         name=NAME,
         title="RoPE in bf16, fp16 and fp32: colliding positions, the phase bound",
-        statement=(
-            "Integers below 2^p are exact in p bits, but bf16 and fp16 round 257, 2049 and 10002, "
-            "so fp16 positions break the relative score; a bf16 inv_freq keeps the phase within "
-            "p·θ_i·2^(−8) of p·θ_i, not within p·θ_i·2^(−9)."
-        ),
+        statement=STATEMENT,
         parts=(
             *nearest_fixes_integers(),
             exact_integers(),
@@ -400,8 +404,8 @@ def build(d_model: int = 8) -> Theorem:
             *float_facts(),
             bf16_positions(),
             pair,
-            fp16_scores(pair),
-            fp16_refuted(),
+            scores,
+            fp16_refuted(scores),
             scaled_significand(),
             relative_error_fact(),
             transformers_path_fact(),

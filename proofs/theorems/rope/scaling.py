@@ -1,23 +1,8 @@
 """Theorem (rope_scaling): each context-extension method as a map on θ_i, and where papers and code part.
 
-Statement. With θ_i = b^(−2i/d) (pair i of d/2, base b) and scale factor s ≥ 1:
-- Linear (position interpolation, Chen et al. 2023): θ′_i = θ_i/s, and G(m·θ_i/s) = G((m/s)·θ_i):
-  scaling the frequencies is scaling the positions.
-- NTK-aware (bloc97; YaRN paper §3.1): b′ = b·s^(d/(d−2)), so θ′_i/θ_i = s^(−2i/(d−2)):
-  θ′_0 = θ_0, θ′_(d/2−1) = θ_(d/2−1)/s, and 1/s ≤ θ′_i/θ_i ≤ 1, falling with i.
-  Refuted: θ′_i = θ_i/s for every i.
-- Dynamic NTK (transformers' _compute_dynamic_ntk_parameters): the base
-  b·(α·l/L − (α − 1))^(d/(d−2)) is b at l = L and the power of a base ≥ 1 for l ≥ L.
-  Refuted: vLLM's constant b·(s² − s + 1)^(d/(d−2)) (vllm #41236) equals it.
-- YaRN (paper §3.2, and the reference code transformers, vLLM and llama.cpp copy): for every
-  ramp value in [0, 1], θ_i/s ≤ θ′_i ≤ θ_i; the ramps are continuous at both ends; θ′_i falls
-  with i whenever the ramp weights do. Scaling cos and sin by m scales every logit by m²
-  (refuted: by m). Refuted: paper = code, at b = 10⁴, d = 128, L = 4096, s = 16, pair 38.
-- Llama 3 (Meta's apply_scaling): YaRN's paper formula with α = low_freq_factor,
-  β = high_freq_factor and no temperature. Refuted: equal to transformers' yarn with the same
-  settings, at b = 5·10⁵, d = 128, L = 8192, s = 8, pair 33.
-Every certified number is a ball of the exact expression (floor and ceiling decided by balls
-too), never a float64 value.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves. Every certified number is a ball of the exact
+expression (floor and ceiling decided by balls too), never a float64 value.
 
 Numeric twin: numeric.checks.rope_scaling.rope_scaling_table.
 
@@ -31,7 +16,7 @@ import sympy as sp
 
 from proofs.engine.blocks import BlockEquation, BlockMatrix, BlockSum, Inner, Label, Product
 from proofs.engine.derivation import Derivation, Step
-from proofs.engine.facts import Blockwise, NonNegative, NonZero
+from proofs.engine.facts import Blockwise, NonNegative, Refutation
 from proofs.engine.rules import (
     ALGEBRA,
     CANCEL,
@@ -52,6 +37,7 @@ from proofs.theorems.rope.definitions import (
     D,
     M,
     N,
+    enclosure_fact,
     family,
     frequency,
     interval_fact,
@@ -63,6 +49,16 @@ from proofs.theorems.rope.definitions import (
 from proofs.theorems.sinusoidal.definitions import I
 
 NAME = "rope_scaling"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For s ≥ 1, every pair i and head width d ≥ 4: linear scaling of the frequencies is scaling "
+    "of the positions; NTK-aware scaling keeps θ_0, divides the last pair's frequency by s, and "
+    "its ratio to θ_i lies between 1/s and 1 and falls with i, so it is not θ_i/s at every pair; "
+    "the dynamic base is b at l = L; for every ramp value in [0, 1] YaRN's frequency lies "
+    "between θ_i/s and θ_i; multiplying cos and sin by μ multiplies every logit by μ², not by "
+    "μ; and Llama 3 is YaRN's paper formula with no temperature. YaRN's paper and its code "
+    "differ at pair 38, as do Llama 3 and transformers' yarn with the same numbers at pair 33."
+)
 
 S = sp.Symbol("s", positive=True)
 POS = sp.Symbol("m", real=True)
@@ -211,24 +207,24 @@ def ntk_inequalities() -> tuple[NonNegative, ...]:
     )
 
 
-def ntk_not_linear() -> NonZero:
-    at_zero = (sp.Integer(1) - 1 / S).subs(S, 1 + SIGMA_POSITIVE)
-    return NonZero(
+def ntk_not_linear() -> Refutation:
+    return Refutation(
         "ntk_is_not_linear",
-        "Refuted, NTK-aware is θ′_i = θ_i/s for every i: at i = 0, θ′_0 − θ_0/s = 1 − 1/s = "
-        "σ/(1 + σ) ≠ 0 for every s = 1 + σ > 1 (they agree only at the last pair)",
-        at_zero,
+        "NTK-aware is θ′_i = θ_i/s for every i, d, b and s (it is not at i = 0, where "
+        "θ′_0 − θ_0/s = 1 − 1/s; they agree only at the last pair)",
+        sp.Eq(ntk_frequency(), frequency() / S, evaluate=False),
+        ((B, sp.Integer(10**4)), (D, sp.Integer(128)), (I, sp.Integer(0)), (S, sp.Integer(2))),
     )
 
 
 # ── Dynamic NTK ───────────────────────────────────────────────────────────────────────────
 
 
-def dynamic_base(length: sp.Expr, d: sp.Expr = D) -> sp.Expr:
+def dynamic_base(length: sp.Expr, d: sp.Expr = D, factor: sp.Expr = ALPHA) -> sp.Expr:
     """b·(α·l/L − (α − 1))^(d/(d−2)), α = factor, unevaluated."""
     grown = sp.Add(
-        sp.Mul(ALPHA, length, 1 / L, evaluate=False),
-        sp.Mul(-1, ALPHA - 1, evaluate=False),
+        sp.Mul(factor, length, 1 / L, evaluate=False),
+        sp.Mul(-1, factor - 1, evaluate=False),
         evaluate=False,
     )
     return sp.Mul(B, sp.Pow(grown, d / (d - 2), evaluate=False), evaluate=False)
@@ -264,16 +260,15 @@ def dynamic_base_fact() -> NonNegative:
 VLLM_D, VLLM_S = 128, 8
 
 
-def vllm_refuted() -> NonZero:
-    d = sp.Integer(VLLM_D)
-    constant = (B * (S**2 - S + 1) ** (D / (D - 2))).subs({S: VLLM_S, D: d})
-    at_original = B
-    return NonZero(
+def vllm_refuted() -> Refutation:
+    d, s = sp.Integer(VLLM_D), sp.Integer(VLLM_S)
+    constant = sp.Mul(B, sp.Pow(s**2 - s + 1, d / (d - 2), evaluate=False), evaluate=False)
+    return Refutation(
         "vllm_constant_base_refuted",
-        f"Refuted, a base free of l (vllm #41236: b·(s² − s + 1)^(d/(d−2))) equals the dynamic "
-        f"base: at d = {VLLM_D}, s = {VLLM_S} and l = L it is b·57^(64/63), the dynamic base is b, "
-        "and b·57^(64/63) − b ≠ 0 for every b > 0",
-        constant - at_original,
+        "A base free of l (vllm #41236: b·(s² − s + 1)^(d/(d−2))) equals the dynamic base with "
+        f"α = s, even at l = L: at d = {VLLM_D}, s = {VLLM_S}, b·57^(64/63) = b for every b and L",
+        sp.Eq(constant, dynamic_base(L, d, factor=s), evaluate=False),
+        ((L, sp.Integer(4096)), (B, sp.Integer(10**4))),
     )
 
 
@@ -408,13 +403,27 @@ def temperature_head(d: int, lemma: Derivation) -> Blockwise:
     )
 
 
-def temperature_refuted() -> NonZero:
-    mu = (sp.log(S) / 10 + 1).subs(S, 1 + SIGMA_POSITIVE)
-    return NonZero(
+def temperature_refuted(pair: Derivation) -> Refutation:
+    """The claim that cos and sin multiplied by μ multiply one pair's score by μ."""
+    from proofs.theorems.rope.definitions import K1, K2, Q1, Q2
+
+    by_mu = sp.MatMul(MU, score_form(M, N), evaluate=False)
+    return Refutation(
         "temperature_not_linear",
-        "Refuted, the logits scale by μ: with μ = 0.1·ln s + 1 (YaRN, section 3.4) and s = 1 + σ > 1, "
-        "μ² − μ = μ(μ − 1) ≠ 0, so a logit z ≠ 0 becomes μ²z, not μz",
-        mu**2 - mu,
+        "Multiplying cos and sin by μ (YaRN's attention_factor, μ = 0.1·ln s + 1, section 3.4) "
+        "multiplies every logit by μ (it multiplies it by μ², so not where μ ≠ 1 and the logit is "
+        "not 0; the point takes μ = 1.1, s = e)",
+        sp.Eq(pair.lhs, by_mu, evaluate=False),
+        (
+            (K1, sp.Integer(1)),
+            (K2, sp.Integer(0)),
+            (M, sp.Integer(0)),
+            (MU, sp.Rational(11, 10)),
+            (N, sp.Integer(0)),
+            (Q1, sp.Integer(1)),
+            (Q2, sp.Integer(0)),
+            (THETA, sp.Integer(1)),
+        ),
     )
 
 
@@ -516,7 +525,7 @@ def yarn_code_derivation() -> Derivation:
     )
 
 
-def yarn_facts(code: Derivation) -> tuple[NonNegative, ...]:
+def yarn_facts(code: Derivation) -> tuple[NonNegative | Refutation, ...]:
     c = YARN
     r = turns(c["i"], c["d"], c["base"], c["length"])
     code_38 = code.rhs
@@ -530,38 +539,19 @@ def yarn_facts(code: Derivation) -> tuple[NonNegative, ...]:
             sp.Integer(1),
             sp.Integer(32),
         ),
-        interval_fact(
+        enclosure_fact(
             "yarn_code_value",
-            "Certified: the code's θ′_38 = (73/208)·10⁴^(−19/32) lies in [1.47995e-3, 1.48005e-3] "
-            "(1.4800e-3 to five figures)",
+            "Certified: the code's θ′_38 = (73/208)·10⁴^(−19/32) lies in {interval}",
             code_38,
-            sp.Rational(147995, 10**8),
-            sp.Rational(148005, 10**8),
+            5,
         ),
-        interval_fact(
-            "yarn_paper_value",
-            "Certified: the paper's θ′_38 lies in [4.86605e-4, 4.86615e-4] (4.8661e-4 to five figures)",
-            paper_38,
-            sp.Rational(486605, 10**9),
-            sp.Rational(486615, 10**9),
+        enclosure_fact(
+            "yarn_paper_value", "Certified: the paper's θ′_38 lies in {interval}", paper_38, 5
         ),
-        NonNegative(
+        Refutation(
             "yarn_paper_is_not_code",
-            "Refuted, YaRN's paper and its reference code give the same θ′: at pair 38 "
-            "code/paper lies in [3.035, 3.045] (3.04), certified: "
-            "(code − 3.035·paper)·(3.045·paper − code) ≥ 0 with paper > 0",
-            sp.Mul(
-                code_38 - sp.Rational(3035, 1000) * paper_38,
-                sp.Rational(3045, 1000) * paper_38 - code_38,
-                evaluate=False,
-            ),
-            sp.Mul(
-                -1,
-                code_38 - sp.Rational(3035, 1000) * paper_38,
-                code_38 - sp.Rational(3045, 1000) * paper_38,
-                evaluate=False,
-            ),
-            ALGEBRA,
+            "YaRN's paper and its reference code give the same θ′ (at pair 38: code/paper = 1)",
+            sp.Eq(_unevaluated_ratio(code_38, paper_38), 1, evaluate=False),
         ),
     )
 
@@ -613,7 +603,7 @@ def llama3_derivations() -> tuple[Derivation, ...]:
     )
 
 
-def llama3_facts() -> tuple[Derivation | NonNegative, ...]:
+def llama3_facts() -> tuple[Derivation | NonNegative | Refutation, ...]:
     c = LLAMA3
     theta = exact_theta(c["i"], c["d"], c["base"])
     code = Derivation(
@@ -645,22 +635,11 @@ def llama3_facts() -> tuple[Derivation | NonNegative, ...]:
             sp.Integer(4),
         ),
         code,
-        NonNegative(
+        Refutation(
             "llama3_is_not_hf_yarn",
-            "Refuted, Llama 3 equals transformers' yarn with β_fast = high, β_slow = low: at pair 33 "
-            "yarn/llama3 − 1 lies in [0.375, 0.385] (38% to two figures), certified",
-            sp.Mul(
-                yarn - sp.Rational(1375, 1000) * llama,
-                sp.Rational(1385, 1000) * llama - yarn,
-                evaluate=False,
-            ),
-            sp.Mul(
-                -1,
-                yarn - sp.Rational(1375, 1000) * llama,
-                yarn - sp.Rational(1385, 1000) * llama,
-                evaluate=False,
-            ),
-            ALGEBRA,
+            "Llama 3 equals transformers' yarn with β_fast = high, β_slow = low (at pair 33: "
+            "yarn/llama3 = 1)",
+            sp.Eq(_unevaluated_ratio(yarn, llama), 1, evaluate=False),
         ),
     )
 
@@ -672,12 +651,8 @@ def build(d_model: int = 8) -> Theorem:
     temperature = temperature_derivation()
     return Theorem(
         name=NAME,
-        title="RoPE scaling methods as maps on θ_i, and where the code parts from the papers",
-        statement=(
-            "Each scaling method is a map on θ_i with the properties its source states (linear, "
-            "NTK-aware, dynamic NTK, YaRN); YaRN's paper and code differ at pair 38, and Llama 3 "
-            "is YaRN's paper formula, not transformers' yarn."
-        ),
+        title="RoPE scaling methods as maps on the frequencies, and where the code parts from the papers",
+        statement=STATEMENT,
         formulas=(sp.Eq(sp.Symbol("theta'_i") / THETA_I, S ** (-2 * I / (D - 2)), evaluate=False),),
         parts=(
             linear_derivation(),
@@ -695,7 +670,7 @@ def build(d_model: int = 8) -> Theorem:
             yarn_falls(),
             temperature,
             temperature_head(d, temperature),
-            temperature_refuted(),
+            temperature_refuted(temperature),
             yarn_code,
             *yarn_facts(yarn_code),
             *llama3_derivations(),

@@ -1,26 +1,8 @@
 """Theorem (attention): a learned bilinear score can make a head look exactly k₀ back under the
 sinusoidal encoding; under the ramp no bilinear score can single out one offset.
 
-Statement. Score a query at position p against a key at position q by the bilinear form
-PE(p)ᵀ·A·PE(q). For all real p, q and k₀, every pair index i and every d_model, with A = M_{k₀}
-(the shift matrix, block R(k₀ω_i) on pair i),
-    PE_i(p)ᵀ·R(k₀ω_i)·PE_i(q) = cos((p − q − k₀)·ω_i),
-so PE(p)ᵀ·M_{k₀}·PE(q) = Σ_i cos((p − q − k₀)·ω_i): shifting p and q together changes nothing,
-so the score is a function of p − q alone. Each term is at most 1, since
-1 − cos x = 2·sin²(x/2) ≥ 0, and at q = p − k₀ every term is 1 and the score is d_model/2; at
-an integer offset p − q − k₀ = n ≠ 0 the first term, cos n (ω_0 = 1), is below 1. So for every
-p the score is largest at the key k₀ positions back, and, over integer positions with k₀ an
-integer, there alone.
-
-Under the ramp r(x) = x/L (L > 0) the most general score of (r, 1) against (r, 1) is
-s(p, q) = α·r(p)·r(q) + β·r(p) + γ·r(q) + δ. For fixed p its difference in q,
-s(p, q + 1) − s(p, q) = (α·p + γ·L)/L², does not contain q, so the differences on the two sides
-of any q have the same sign: their product is a square, ≥ 0. A peak at q would need a rise
-before it and a fall after it; so s is monotone in q and cannot peak at q = p − k₀ inside the
-sequence.
-
-Adding the d_model/2 termwise bounds is the one step left to ordinary arithmetic: the equality
-engine checks each term's bound, not the sum of inequalities.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.attention.attention_table.
 """
@@ -52,6 +34,12 @@ from proofs.theorems.sinusoidal.definitions import (
 )
 
 NAME = "attention"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For all real p and q, the score of PE(p) against PE(q) through the shift matrix by k₀ is "
+    "Σ_i cos((p − q − k₀)ω_i), which peaks exactly at q = p − k₀, whatever p; under the ramp "
+    "every bilinear score is monotone in q and cannot peak inside."
+)
 
 P = sp.Symbol("p", real=True)
 Q = sp.Symbol("q", real=True)
@@ -210,11 +198,8 @@ def build(d_model: int = 8) -> Theorem:
     peak = peak_pair_derivation()
     return Theorem(
         name=NAME,
-        title="A learned score can look exactly k₀ back under the sinusoids, never under the ramp",
-        statement=(
-            "PE(p)ᵀ·M_{k₀}·PE(q) = Σ_i cos((p − q − k₀)ω_i) peaks exactly at q = p − k₀, whatever p; "
-            "under the ramp every bilinear score is monotone in q and cannot peak inside."
-        ),
+        title="A learned score can look a fixed distance back under the sinusoids, never under the ramp",
+        statement=STATEMENT,
         formulas=(
             sp.Eq(
                 _score(P, Q, OMEGA_I),
@@ -257,6 +242,8 @@ def build(d_model: int = 8) -> Theorem:
             "Attention scores projected vectors, (x + PE)ᵀ·W_Qᵀ·W_K·(x + PE); the theorem is "
             "about the positional part with A = W_Qᵀ·W_K. A general A does not give an "
             "offset-only score: M_{k₀} is one choice a head can learn.",
+            "Adding the d_model/2 termwise bounds is the one step left to ordinary arithmetic: the "
+            "equality engine checks each term's bound, not the sum of inequalities.",
             "Adding the d_model/2 termwise bounds into a bound on the sum is ordinary "
             "arithmetic of inequalities, which the equality engine does not state as a step.",
         ),

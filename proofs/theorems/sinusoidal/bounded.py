@@ -1,11 +1,7 @@
 """Theorem (bounded): every entry of PE lies in [−1, 1], and ‖PE(pos)‖² = d_model/2 exactly.
 
-Statement. For all real pos, every pair index i and every d_model, with x = pos·ω_i,
-    sin²x + cos²x = 1,
-and −1 ≤ sin x ≤ 1, −1 ≤ cos x ≤ 1, each bound read off a square that is ≥ 0:
-    1 ∓ sin x = (sin(x/2) ∓ cos(x/2))²,   1 − cos x = 2 sin²(x/2),   1 + cos x = 2 cos²(x/2).
-Summing the first identity over the d_model/2 pairs gives ‖PE(pos)‖² = d_model/2, with d_model
-symbolic (and, pair by pair from the pair identity, for a concrete d_model).
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.bounded.bounds_and_norms_table.
 """
@@ -33,6 +29,11 @@ from proofs.theorems.sinusoidal.definitions import (
 )
 
 NAME = "bounded"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "Every entry of PE(pos) lies in [−1, 1] for all real pos, and ‖PE(pos)‖² = d_model/2: "
+    "each (sin, cos) pair has unit length."
+)
 
 
 def _gram(column: sp.ImmutableMatrix) -> sp.MatMul:
@@ -134,10 +135,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="The encoding is bounded and every row has the same length",
-        statement=(
-            "Every entry of PE(pos) lies in [−1, 1] for all real pos, and ‖PE(pos)‖² = d_model/2: "
-            "each (sin, cos) pair has unit length."
-        ),
+        statement=STATEMENT,
         formulas=(
             sp.Eq(sp.sin(POS * OMEGA_I) ** 2 + sp.cos(POS * OMEGA_I) ** 2, 1, evaluate=False),
             sp.Eq(

@@ -1,11 +1,7 @@
 """Theorem (dot_product): PE(p)·PE(p+k) = Σ_i cos(k·ω_i) depends on the offset k only, evenly.
 
-Statement. For all real pos and k, every pair index i and every d_model,
-    PE_i(pos)·PE_i(pos + k) = cos(k·ω_i),   ‖PE_i(pos + k) − PE_i(pos)‖² = 2 − 2cos(k·ω_i),
-neither of which contains pos, and PE_i(pos)·PE_i(pos − k) = PE_i(pos)·PE_i(pos + k). Summed
-over the pairs (for symbolic d_model, and written out for a concrete one): f(k) = PE(pos)·PE(pos + k) = Σ_i cos(k·ω_i)
-and ‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(k·ω_i)). f is even, and not odd (f(0) ≠ 0), so
-the dot product alone cannot tell "k before" from "k after".
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.dot_product.dot_product_table.
 """
@@ -35,6 +31,12 @@ from proofs.theorems.sinusoidal.definitions import (
 )
 
 NAME = "dot_product"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For all real pos and k, PE(pos)·PE(pos + k) = Σ_i cos(kω_i) and "
+    "‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(kω_i)), free of pos; the dot product is "
+    "even in k, so it cannot tell k before from k after."
+)
 
 
 def _dot(a: sp.ImmutableMatrix, b: sp.ImmutableMatrix) -> sp.MatMul:
@@ -249,11 +251,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="The dot product of two encodings depends only on their offset, and evenly",
-        statement=(
-            "For all real pos and k, PE(pos)·PE(pos + k) = Σ_i cos(kω_i) and "
-            "‖PE(pos + k) − PE(pos)‖² = Σ_i (2 − 2cos(kω_i)), free of pos; the dot product is "
-            "even in k, so it cannot tell k before from k after."
-        ),
+        statement=STATEMENT,
         formulas=(
             sp.Eq(
                 _dot(pe_pair(POS, OMEGA_I), pe_pair(POS + K, OMEGA_I)),

@@ -1,8 +1,7 @@
 """Theorem (frequencies): the pairs turn at ω_0 = 1 > ω_1 > … and pair i repeats every 2π/ω_i.
 
-Statement. For every d_model and pair index i: ω_{i+1} = 10000^(−2/d_model)·ω_i, a fixed
-factor below 1, so the frequencies fall from ω_0 = 1 as i grows; and PE(pos + 2π/ω_i, 2i) =
-PE(pos, 2i), so pair i has period 2π/ω_i = 2π·10000^(2i/d_model), growing with i.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.frequencies.frequency_table.
 """
@@ -17,6 +16,11 @@ from proofs.engine.theorem import Theorem
 from proofs.theorems.sinusoidal.definitions import BASE, D_MODEL, OMEGA_I, POS, I, omega, pe_pair
 
 NAME = "frequencies"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For every d_model, ω_0 = 1 and ω_(i+1) = 10000^(−2/d_model)·ω_i < ω_i; pair i "
+    "repeats with period 2π/ω_i = 2π·10000^(2i/d_model), which grows with i."
+)
 
 
 def ratio_derivation() -> Derivation:
@@ -64,10 +68,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="Low pairs turn fast, high pairs slowly",
-        statement=(
-            "For every d_model, ω_0 = 1 and ω_(i+1) = 10000^(−2/d_model)·ω_i < ω_i; pair i "
-            "repeats with period 2π/ω_i = 2π·10000^(2i/d_model), which grows with i."
-        ),
+        statement=STATEMENT,
         parts=(ratio_derivation(), period_derivation()),
         twin="numeric.checks.frequencies.frequency_table",
         twin_kwargs={"d_model": d_model},

@@ -1,12 +1,7 @@
 """Theorem (group): the shift maps form a group — M_j·M_k = M_{j+k}, M_k orthogonal, M_{−k} = M_kᵀ = M_k⁻¹.
 
-Statement. For all real j and k, every pair index i and every d_model, with
-omega_i = 10000**(-2i/d_model) and R the module's rotation [[cos, sin], [−sin, cos]]:
-    R(j*omega_i) R(k*omega_i) = R((j+k)*omega_i)           (shifts compose by adding offsets)
-    R(k*omega_i) R(k*omega_i)^T = I                         (each block is orthogonal)
-    R(−k*omega_i) = R(k*omega_i)^T                          (shifting back is the transpose)
-    R(k*omega_i) R(−k*omega_i) = R(−k*omega_i) R(k*omega_i) = I   (... and the inverse)
-Stacking the blocks, the same four laws hold for the block-diagonal M_k at a concrete d_model.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.group.group_table.
 """
@@ -42,6 +37,11 @@ from proofs.theorems.sinusoidal.definitions import (
 )
 
 NAME = "group"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For all real j and k: M_j·M_k = M_(j+k), M_k·M_kᵀ = I, and M_(−k) = M_kᵀ = M_k⁻¹; "
+    "each law holds blockwise for every pair i and every d_model."
+)
 
 
 def _rotation_entries(cos_entry: sp.Expr, sin_entry: sp.Expr) -> sp.ImmutableMatrix:
@@ -244,10 +244,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="The shift maps form a group of rotations",
-        statement=(
-            "For all real j and k: M_j·M_k = M_(j+k), M_k·M_kᵀ = I, and M_(−k) = M_kᵀ = M_k⁻¹; "
-            "each law holds blockwise for every pair i and every d_model."
-        ),
+        statement=STATEMENT,
         formulas=(
             sp.Eq(
                 sp.MatMul(r(J * OMEGA_I), r(K * OMEGA_I), evaluate=False),

@@ -1,21 +1,7 @@
 """Theorem (layouts): the shift property survives every layout and schedule, and odd d_model if padded.
 
-Statement.
-1. Layout. The concatenated layout [sin(pos·ω_0) … sin(pos·ω_{d/2−1}) | cos(pos·ω_0) …] of
-   tensor2tensor and fairseq is P·PE(pos) for the permutation matrix P that sends interleaved
-   column 2i to i and column 2i+1 to d/2 + i. P is orthogonal, so P·M_k·Pᵀ maps the
-   concatenated encoding at pos to the one at pos + k, and it does not contain pos.
-2. Schedule. R(kω)·(sin(pos·ω), cos(pos·ω)) = (sin((pos+k)ω), cos((pos+k)ω)) for an arbitrary
-   real ω, so any frequency schedule keeps the property; the paper's base^(−2i/d_model) and
-   tensor2tensor's base^(−i/max(d_model/2 − 1, 1)) are checked as instances with i and d_model symbolic.
-3. Odd d_model = 2n + 1.
-   Zero padding (n pairs and a constant 0 last component): diag(M_k, 1) is a pos-independent map.
-   An unpaired last sine (n pairs and sin(pos·ω_n) with no cosine, ω_j = base^(−2j/d) distinct):
-   for every real k with sin(k·ω_n) ≠ 0 no pos-independent matrix A gives
-   A·PE(pos) = PE(pos + k) for all pos. The hypothesis cannot be dropped: when k·ω_n is a
-   multiple of π, sin((pos+k)ω_n) = ±sin(pos·ω_n) and a map exists.
-The whole-vector statements are checked at concrete sizes: d_model for the layout, and the odd
-size 2n + 1 = 7 for item 3.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.layouts.layout_table.
 
@@ -60,6 +46,12 @@ from proofs.theorems.sinusoidal.definitions import (
 from proofs.theorems.sinusoidal.rotation import pair_statement
 
 NAME = "layouts"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "The [sin | cos] layout is P·PE for a permutation P, so P·M_k·Pᵀ shifts it by k; the pair "
+    "identity holds for any frequency, so for every schedule; for odd d_model zero padding "
+    "keeps a pos-independent map and an unpaired last sine admits none when sin(kω_last) ≠ 0."
+)
 
 # An arbitrary real frequency: the schedule-free form of the pair identity.
 W = sp.Symbol("omega", real=True)
@@ -370,12 +362,8 @@ def build(d_model: int = 8) -> Theorem:
     paper = paper_pair_derivation(any_frequency)
     return Theorem(
         name=NAME,
-        title="Layouts and schedules keep the shift property; odd d_model needs zero padding",
-        statement=(
-            "The [sin | cos] layout is P·PE for a permutation P, so P·M_k·Pᵀ shifts it by k; the pair "
-            "identity holds for any frequency, so for every schedule; for odd d_model zero padding "
-            "keeps a pos-independent map and an unpaired last sine admits none when sin(kω_last) ≠ 0."
-        ),
+        title="Layouts and schedules keep the shift property; an odd width needs zero padding",
+        statement=STATEMENT,
         formulas=(pair_statement(W),),
         parts=(
             permutation_fact(d_model),

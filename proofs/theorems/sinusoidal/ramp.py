@@ -1,9 +1,7 @@
 """Theorem (ramp): the linear ramp pos/L has no pos-independent *linear* shift map.
 
-Statement. Let r(pos) = pos/L with L = max_len > 0. For every real k != 0 there is no scalar a,
-independent of pos, with a*r(pos) = r(pos + k) for all real pos. At the edges: for k = 0 the
-identity a = 1 works, and the ramp does have a pos-independent *affine* map r -> r + k/L.
-The module's claim is about linear maps; this theorem claims nothing more.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.ramp.ramp_table.
 """
@@ -19,6 +17,11 @@ from proofs.engine.theorem import Theorem
 from proofs.theorems.sinusoidal.definitions import POS, L
 
 NAME = "ramp"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For r(pos) = pos/L (L > 0) and any real k ≠ 0, no scalar a independent of pos "
+    "gives a·r(pos) = r(pos + k) for all pos; an affine map r ↦ r + k/L does exist."
+)
 
 A = sp.Symbol("a", real=True)
 K_NONZERO = sp.Symbol("k", real=True, nonzero=True)
@@ -55,10 +58,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="The linear ramp has no position-independent linear shift",
-        statement=(
-            "For r(pos) = pos/L (L > 0) and any real k ≠ 0, no scalar a independent of pos "
-            "gives a·r(pos) = r(pos + k) for all pos; an affine map r ↦ r + k/L does exist."
-        ),
+        statement=STATEMENT,
         parts=(
             residual_derivation(),
             LinearSystem(

@@ -1,10 +1,7 @@
 """Theorem (rotation): one rotation, depending only on k and omega_i, shifts every pair by k.
 
-Statement. For all real pos and k, every pair index i and every d_model,
-    R(k*omega_i) * [sin(pos*omega_i), cos(pos*omega_i)]^T = [sin((pos+k)*omega_i), cos((pos+k)*omega_i)]^T
-with omega_i = 10000**(-2i/d_model), and R(k*omega_i) does not contain pos. Stacking the pairs,
-the block-diagonal M_k satisfies M_k * PE(pos) = PE(pos + k) for a concrete d_model: block i of
-M_k is the pair identity's R(k*omega_i) at that i, checked block by block (no dense matrix).
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.rotation.rotation_table.
 """
@@ -31,6 +28,11 @@ from proofs.theorems.sinusoidal.definitions import (
 )
 
 NAME = "rotation"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For all real pos and k and every pair i, R(kω_i)·PE_i(pos) = PE_i(pos + k) with "
+    "R(kω_i) free of pos; stacked, M_k·PE(pos) = PE(pos + k)."
+)
 
 
 def pair_statement(w: sp.Expr) -> sp.Eq:
@@ -95,10 +97,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="A fixed rotation shifts the encoding by k",
-        statement=(
-            "For all real pos and k and every pair i, R(kω_i)·PE_i(pos) = PE_i(pos + k) with "
-            "R(kω_i) free of pos; stacked, M_k·PE(pos) = PE(pos + k)."
-        ),
+        statement=STATEMENT,
         formulas=(pair_statement(OMEGA_I),),
         parts=(
             pair,

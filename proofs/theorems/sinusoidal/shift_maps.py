@@ -1,16 +1,7 @@
 """Theorem (shift maps): which encodings have a position-independent map from pos to pos + k.
 
-Statement. For real k, decided by proofs.engine.shift_decision.find_shift_map (coefficient matching over
-the independent functions pos^n·e^{λ·pos}, no equation dropped):
-    - the sinusoidal pair at any frequency ω_i > 0, and the whole sinusoidal vector, have a
-      linear map M(k) (the rotation blocks R(kω_i));
-    - the ramp pos/L has no linear map (for k ≠ 0) but has the affine map r ↦ r + k/L;
-    - the raw index pos has no linear map (for k ≠ 0);
-    - the ramp with a constant feature appended, [pos/L, 1], has a linear map: the constant
-      carries the offset;
-    - a lone sine sin(pos), without its cosine, has no linear map (for sin k ≠ 0).
-Each part is proved exactly when find_shift_map gives the correct answer together with its
-verified derivation (a map) or its certificate (no map).
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.shift_maps.shift_fit_table.
 """
@@ -24,6 +15,12 @@ from proofs.engine.theorem import Theorem
 from proofs.theorems.sinusoidal.definitions import OMEGA_I, POS, K, L, pe_pair, pe_vector
 
 NAME = "shift_maps"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "A linear map M(k) with M(k)·f(pos) = f(pos + k) exists for the sinusoidal encoding "
+    "and for [pos/L, 1], not for the ramp, the raw index or a lone sine (k ≠ 0); "
+    "the ramp has an affine one."
+)
 
 # find_shift_map solves for all n² entries of M, so the whole-vector part is capped here.
 WHOLE_VECTOR_MAX = 8
@@ -40,11 +37,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="Which encodings have a position-independent shift map",
-        statement=(
-            "A linear map M(k) with M(k)·f(pos) = f(pos + k) exists for the sinusoidal encoding "
-            "and for [pos/L, 1], not for the ramp, the raw index or a lone sine (k ≠ 0); "
-            "the ramp has an affine one."
-        ),
+        statement=STATEMENT,
         formulas=(
             sp.Eq(
                 sp.MatMul(sp.MatrixSymbol("M", 2, 2), pe_pair(POS, OMEGA_I), evaluate=False),

@@ -1,11 +1,8 @@
 """Theorem (similarity): what attention compares. PE(p)·PE(p+k) depends on k alone; the ramp's
 product r(p)·r(p+k) = p(p+k)/L² depends on p.
 
-Statement. For all real p and k, every pair index i and every d_model,
-    PE_i(p)·PE_i(p + k) = cos(k·ω_i), so PE(p)·PE(p + k) = Σ_i cos(k·ω_i), free of p;
-while for r(p) = p/L (L > 0) the product r(p)·r(p + k) = p(p + k)/L² changes with p for
-every k: its second difference in p, s(p + 1) − 2s(p) + s(p − 1), is 2/L² ≠ 0, and a function
-of k alone has second difference 0. So the ramp's similarity sees where the positions are.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.similarity.similarity_table.
 """
@@ -22,6 +19,12 @@ from proofs.engine.theorem import Theorem
 from proofs.theorems.sinusoidal.definitions import D_MODEL, OMEGA_I, I, K, L, omega, pe_pair
 
 NAME = "similarity"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For all real p and k and every d_model, PE(p)·PE(p + k) = Σ_i cos(kω_i) does not "
+    "depend on p, while r(p)·r(p + k) = p(p + k)/L² does: its second difference in p "
+    "is 2/L² ≠ 0."
+)
 
 P = sp.Symbol("p", real=True)
 PAIRS = (I, 0, D_MODEL / 2 - 1)
@@ -105,11 +108,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="Similarity sees the offset under the sinusoids, the position under the ramp",
-        statement=(
-            "For all real p and k and every d_model, PE(p)·PE(p + k) = Σ_i cos(kω_i) does not "
-            "depend on p, while r(p)·r(p + k) = p(p + k)/L² does: its second difference in p "
-            "is 2/L² ≠ 0."
-        ),
+        statement=STATEMENT,
         formulas=(
             sp.Eq(
                 sp.MatMul(pe_pair(P, OMEGA_I).T, pe_pair(P + K, OMEGA_I), evaluate=False),

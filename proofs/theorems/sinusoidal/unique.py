@@ -1,13 +1,7 @@
 """Theorem (unique): distinct integer positions never share an encoding, whatever the table length.
 
-Statement. For every d_model and integers p ≠ q, PE(p) ≠ PE(q). Proof: the first pair has
-ω_0 = 1 for every d_model, so it is (sin pos, cos pos), and
-    ‖PE_0(p) − PE_0(q)‖² = 2 − 2cos(p − q).
-With n = p − q a nonzero integer, cos n = 1 would need n = 2πm for an integer m: m = 0 gives
-n = 0, and m ≠ 0 gives π = n/(2m), rational. So the first pairs already differ.
-Over real positions the encoding can repeat: for d_model = 8 the frequencies 1, 1/10, 1/100,
-1/1000 have the common period 2000π, and PE(pos + 2000π) = PE(pos); no integer is a nonzero
-multiple of 2000π, so integer positions still never collide.
+Its statement is STATEMENT (Theorem.statement, which the printers and the lesson read);
+each part's title states what that part proves.
 
 Numeric twin: numeric.checks.unique.nearest_rows_table.
 """
@@ -31,6 +25,11 @@ from proofs.theorems.sinusoidal.definitions import (
 )
 
 NAME = "unique"
+# The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
+STATEMENT = (
+    "For every d_model and all integers p ≠ q, PE(p) ≠ PE(q): already the first pair "
+    "(ω_0 = 1) differs, because p − q ∈ 2πℤ would make π rational."
+)
 
 P = sp.Symbol("p", real=True)
 Q = sp.Symbol("q", real=True)
@@ -133,10 +132,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="Distinct integer positions have distinct encodings",
-        statement=(
-            "For every d_model and all integers p ≠ q, PE(p) ≠ PE(q): already the first pair "
-            "(ω_0 = 1) differs, because p − q ∈ 2πℤ would make π rational."
-        ),
+        statement=STATEMENT,
         formulas=(
             sp.Eq(
                 sp.MatMul(
@@ -175,6 +171,9 @@ def build(d_model: int = 8) -> Theorem:
         twin="numeric.checks.unique.nearest_rows_table",
         twin_kwargs={"d_model": d_model},
         remarks=(
+            "Over real positions the encoding can repeat: for d_model = 8 the frequencies 1, "
+            "1/10, 1/100, 1/1000 have the common period 2000π, and PE(pos + 2000π) = PE(pos); no "
+            "integer is a nonzero multiple of 2000π, so integer positions still never collide.",
             "The nonzero facts are decided by SymPy's assumptions, not by algebra: cos n − 1 ≠ 0 "
             "rests on its rule that sin and cos of a nonzero rational are irrational "
             "(Lindemann), n − 2πm ≠ 0 and the integer-period fact on pi.is_irrational (True) "

@@ -9,6 +9,7 @@ from numeric.rope import exact
 from numeric.rope.methods import llama3, yarn
 from proofs.engine.certified import to_arb
 from proofs.engine.derivation import Derivation, Step, prove_identity
+from proofs.engine.enclosure import enclose
 from proofs.engine.facts import NonNegative
 from proofs.engine.rules import ALGEBRA
 from proofs.theorems.rope import scaling as rs
@@ -74,6 +75,20 @@ def test_a_wrong_certified_interval_is_not_proved() -> None:
         "wrong", "w", code, sp.Rational(486605, 10**9), sp.Rational(486615, 10**9)
     )
     assert wrong.verify().status == "refuted"
+
+
+def test_a_certified_value_is_enclosed_by_the_engine_and_checked_on_its_own() -> None:
+    code = rs.yarn_code_derivation().rhs
+    found = enclose(code, 5)
+    fact = rs.enclosure_fact("v", "θ′_38 lies in {interval}", code, 5)
+    assert fact.title == f"θ′_38 lies in {found.text()}"
+    assert fact.verify().status == "proved"
+    # The same check refutes the ends one unit in the last digit too high.
+    unit = sp.Rational(1, 10**7)
+    shifted = rs.interval_fact("w", "w", code, found.low + 2 * unit, found.high + 2 * unit)
+    assert shifted.verify().status == "refuted"
+    with pytest.raises(ValueError, match="must show the interval"):
+        rs.enclosure_fact("v", "no place for it", code, 5)
 
 
 def test_the_logits_scale_by_mu_squared_not_mu() -> None:
