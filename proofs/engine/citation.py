@@ -192,12 +192,41 @@ def _equal_as_fractions(x: sp.Basic, y: sp.Basic) -> bool:
     )
 
 
+def capture(expr: sp.Basic, bindings: Mapping[sp.Symbol, sp.Basic]) -> str:
+    """'' when putting bindings into expr binds nothing wrongly, else what would go wrong: a
+    bound symbol (a summation index) that a binding replaces, or a value whose free symbols a
+    sum (or product, integral) of expr would take for its own index.
+
+    >>> i, m, n = sp.symbols("i m n", integer=True)
+    >>> capture(sp.Sum(i * m, (i, 0, n)), {m: i})
+    'the binding m := i puts i inside a sum over i'
+    >>> capture(sp.Sum(i * m, (i, 0, n)), {m: n + 1})
+    ''
+    """
+    for node in sp.preorder_traversal(expr):
+        bound = set(getattr(node, "bound_symbols", ()) or ())
+        if not bound or not isinstance(node, sp.Basic):
+            continue
+        for symbol, value in bindings.items():
+            if symbol in bound:
+                return f"{symbol} is bound inside the cited expression and cannot be bound again"
+            caught = bound & value.free_symbols
+            if symbol in node.free_symbols and caught:
+                index = ", ".join(sorted(map(str, caught)))
+                return f"the binding {symbol} := {value} puts {index} inside a sum over {index}"
+    return ""
+
+
 def lemma_closes(a: sp.Basic, b: sp.Basic, lemma: Lemma) -> str:
     """'' when a and b are two steps of the instantiated lemma, else why not."""
     for symbol, value in lemma.bindings.items():
         failure = assumption_failure(symbol, value)
         if failure:
             return f"the lemma does not apply: {failure}"
+    for step in lemma.derivation.steps:
+        captured = capture(step.expr, lemma.bindings)
+        if captured:
+            return f"the lemma does not apply: {captured}"
     atoms = Atoms()
     steps = lemma.instances()
     at_a = {j for j, s in enumerate(steps) if _same(a, s, atoms)}
@@ -219,6 +248,9 @@ def termwise_closes(a: sp.Basic, b: sp.Basic, termwise: Termwise) -> str:
     (i, low, high), (j, low_b, high_b) = a.limits[0], b.limits[0]
     if not (equal_by_algebra(low, low_b) and equal_by_algebra(high, high_b)):
         return "the two sums run over different ranges"
+    if i != j and i in b.function.free_symbols:
+        # Renaming j to i would make the right side's free i an index of the sum.
+        return f"renaming the right side's index {j} to {i} would capture its free {i}"
     g = b.function if i == j else substitute(b.function, {j: i})
     # The summand identity is used at every index of the range: the range must meet the
     # index's hypotheses (a lemma proved for i ≥ 0 says nothing at i = −1).

@@ -18,7 +18,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from proofs.engine.budget import DEFAULT_TIMEOUT, check_timeout, run_with_budget, stage
 from proofs.engine.citation import Citation, lemmas_of, words
-from proofs.engine.floats import exact_floats, float_note
+from proofs.engine.floats import exact_floats, exact_floats_as_written, float_note
 from proofs.engine.number_size import check_exact_size
 from proofs.engine.pointwise import (
     Counterexample,
@@ -168,7 +168,8 @@ def check_link(
         given_a, given_b = carried_out(a), carried_out(b)
     numeric = check_numeric(given_a, given_b, seed=seed)
     if by is not None:
-        symbolic = check_cited(a, b, by)
+        # The rule sees each Float as the exact number it is, as the uncited path does.
+        symbolic = check_cited(exact_floats_as_written(a), exact_floats_as_written(b), by)
         # A cited rule rewrites SymPy's copy too: where that copy holds a constant SymPy
         # misjudges, its zero is confirmed on the given trees like an uncertified rule's.
         _, misjudged = shield_misjudged(given_a, given_b)
@@ -182,9 +183,9 @@ def check_link(
             symbolic, confirmed = _confirm_nonzero(symbolic, given_a, given_b, seed)
         if confirmed is not None and confirmed.passed is False:
             return LinkResult(symbolic, confirmed)
-    # A cited link that did not close is not proved whatever the points say; an uncited one
-    # gets the deeper look that may refute it.
-    if numeric.passed and (confirm or (by is None and symbolic.passed is not True)):
+    # A link the algebra did not close (cited or not) is not proved whatever the points say,
+    # and gets the deeper look that may refute it.
+    if numeric.passed and (confirm or symbolic.passed is not True):
         # The algebra did not prove the link, or reached 0 by a rewrite that may have evaluated
         # numbers: look much closer for a tiny discrepancy. Such a zero stands only if every
         # deeper point agrees within 2**-1056.

@@ -1,0 +1,182 @@
+"""Round 4 of "proved means proved" (issue 34), the engine's half: cited rules that closed false
+links, a rule that rounded the claim's Floats, a rule that overflowed, and budgets.
+
+Every expected answer is set independently of the engine, by hand or with mpmath at 50 digits,
+and each case says how.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy as sp
+
+from proofs.engine.citation import Lemma, Termwise
+from proofs.engine.derivation import Derivation, Step, check_link
+from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, POWER_LAWS, PYTHAGOREAN
+
+Y, T, X = sp.symbols("y t x", real=True)
+XP = sp.Symbol("xp", positive=True)
+I_, J, M, N = sp.symbols("i j m n", integer=True)
+
+
+def _chain(lhs: sp.Basic, rhs: sp.Basic, by) -> Derivation:
+    return Derivation("claim", "claim", (Step(lhs), Step(rhs, by=by)))
+
+
+def _pow(base: sp.Basic, exponent: sp.Basic) -> sp.Basic:
+    return sp.Pow(base, exponent, evaluate=False)
+
+
+def _mul(*factors: sp.Basic) -> sp.Basic:
+    return sp.Mul(*factors, evaluate=False)
+
+
+def _add(*terms: sp.Basic) -> sp.Basic:
+    return sp.Add(*terms, evaluate=False)
+
+
+# ---- 1. the power laws on an exponent that is not real ----------------------------------------
+
+# Each a is not real at real y ≠ 0: asin(2) = π/2 − i·acosh(2), acos(3) = i·acosh(3), and
+# (−1)^(1/3) = e^(iπ/3). With mpmath at 50 digits, at y = 10^5 and t = 1/2, (2^a)^t and 2^(a·t)
+# for the first are 34.1528… − 228.823…i and −34.1528… + 228.823…i (the test recomputes them).
+NON_REAL_EXPONENTS = {
+    "asin(2)": (sp.asin(2) * Y / 10**4, mpmath.asin(2) / 10**4),
+    "cube root of -1": (
+        sp.Pow(-1, sp.Rational(1, 3)) * Y / 10**4,
+        mpmath.power(-1, mpmath.mpf(1) / 3) / 10**4,
+    ),
+    "acos(3)": (sp.acos(3) * Y / 10**3, mpmath.acos(3) / 10**3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NON_REAL_EXPONENTS))
+def test_the_claim_with_a_non_real_exponent_is_false(name: str) -> None:
+    # The independent evaluation: mpmath at 50 digits, principal branches as SymPy's.
+    _, per_y = NON_REAL_EXPONENTS[name]
+    with mpmath.workdps(50):
+        a = per_y * 10**5
+        lhs = mpmath.power(mpmath.power(2, a), mpmath.mpf(1) / 2)
+        rhs = mpmath.power(2, a / 2)
+        assert abs(lhs - rhs) > 1
+
+
+@pytest.mark.parametrize("name", sorted(NON_REAL_EXPONENTS))
+@pytest.mark.parametrize("with_factor", [False, True], ids=["power", "power-of-product"])
+def test_the_power_laws_do_not_apply_to_a_non_real_exponent(name: str, with_factor: bool) -> None:
+    a, _ = NON_REAL_EXPONENTS[name]
+    if with_factor:
+        lhs = _pow(_mul(_pow(2, a), XP), T)
+        rhs = _mul(_pow(2, a * T), _pow(XP, T))
+    else:
+        lhs, rhs = _pow(_pow(2, a), T), _pow(2, a * T)
+    verdict = _chain(lhs, rhs, POWER_LAWS).verify(timeout=120)
+    assert verdict.status != "proved", verdict
+    assert verdict.links[0].symbolic.passed is not True, verdict.links[0].symbolic.summary()
+
+
+@pytest.mark.parametrize(
+    "a",
+    [sp.asin(sp.Rational(1, 2)) * Y, sp.acos(sp.Rational(1, 3)) * Y, sp.log(3) * Y, Y / (Y - 2)],
+    ids=["asin(1/2)", "acos(1/3)", "log 3", "y/(y - 2)"],
+)
+def test_the_power_laws_still_apply_to_an_exponent_proved_real(a: sp.Expr) -> None:
+    # (2^a)^t = 2^(a·t) for real a and t: 2^a > 0, so Log(2^a) = a·log 2 (by hand).
+    verdict = _chain(_pow(_pow(2, a), T), _pow(2, a * T), POWER_LAWS).verify(timeout=120)
+    assert verdict.proved, verdict
+
+
+# ---- 2. a cited rule takes a Float at its exact value -----------------------------------------
+
+TINY = sp.Float("1e-100")
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs", "rule"),
+    [
+        (_add(sp.sin(X) ** 2, sp.cos(X) ** 2, TINY), sp.Integer(1), PYTHAGOREAN),
+        (_mul(_add(1, TINY), X), X, ALGEBRA),
+        (_mul(_add(1, TINY), sp.sin(X)), sp.sin(X), ALGEBRA),
+    ],
+    ids=["pythagorean", "algebra-x", "algebra-sin"],
+)
+def test_a_cited_rule_does_not_round_the_claims_floats(lhs, rhs, rule) -> None:
+    # By hand: Float('1e-100') is a nonzero binary number (about 1e-100), so each left side
+    # differs from its right side by that number (times x or sin x): false wherever x, sin x ≠ 0.
+    assert sp.Rational(TINY) != 0
+    verdict = _chain(lhs, rhs, rule).verify(timeout=120)
+    assert verdict.status == "refuted", verdict
+    assert verdict.links[0].symbolic.passed is not True
+
+
+# ---- 6. integer parts of a logarithm with a huge base ------------------------------------------
+
+
+def test_integer_parts_of_a_log_ratio_with_a_huge_base_do_not_overflow() -> None:
+    # By hand: 0 < log 3 / log 2^4000 = log2(3)/4000 ≈ 0.000396 < 1, so the floor is 0 and the
+    # ceiling is 1.
+    ratio = sp.log(3) / sp.log(sp.Integer(2) ** 4000)
+    assert INTEGER_PARTS(sp.floor(ratio, evaluate=False)) == 0
+    assert INTEGER_PARTS(sp.ceiling(ratio, evaluate=False)) == 1
+    # log 2^4000 / log 3 = 4000/log2(3) = 2523.7…: floor 2523, ceiling 2524 (mpmath, 50 digits).
+    with mpmath.workdps(50):
+        assert mpmath.floor(4000 / mpmath.log(3, 2)) == 2523
+    inverse = sp.log(sp.Integer(2) ** 4000) / sp.log(3)
+    assert INTEGER_PARTS(sp.floor(inverse, evaluate=False)) == 2523
+    assert INTEGER_PARTS(sp.ceiling(inverse, evaluate=False)) == 2524
+
+
+def test_integer_parts_near_base_one_is_left_alone_or_right() -> None:
+    # log 3 / log(1 + 2^-100) ≈ 1.3927e30 (mpmath): exact powers of such a base would have 10^32
+    # bits, so the rule must not try them; any answer it gives must be the true floor.
+    ratio = sp.log(3) / sp.log(1 + sp.Rational(1, 2**100))
+    with mpmath.workdps(60):
+        true_floor = int(mpmath.floor(mpmath.log(3) / mpmath.log(1 + mpmath.mpf(2) ** -100)))
+    got = INTEGER_PARTS(sp.floor(ratio, evaluate=False))
+    assert got == true_floor or isinstance(got, sp.floor)
+
+
+def test_the_cited_claim_with_a_huge_base_is_decided_without_a_crash() -> None:
+    # floor(log 3 / log 2^4000) = 0 (above): the claim = 0 is true, = 1 is false.
+    ratio = sp.log(3) / sp.log(sp.Integer(2) ** 4000)
+    true = _chain(sp.floor(ratio, evaluate=False), sp.Integer(0), INTEGER_PARTS).verify()
+    false = _chain(sp.floor(ratio, evaluate=False), sp.Integer(1), INTEGER_PARTS).verify()
+    assert true.proved, true
+    assert false.status == "refuted", false
+
+
+# ---- 15. cited rules must not close a false link themselves -------------------------------------
+
+
+def _not_closed(a: sp.Basic, b: sp.Basic, by) -> None:
+    link = check_link(a, b, by=by)
+    assert link.symbolic.passed is not True, link.symbolic.summary()
+    assert link.status == "refuted", (link.symbolic.summary(), link.numeric.summary())
+
+
+def test_termwise_does_not_capture_a_free_symbol_when_renaming_the_index() -> None:
+    # Σ_{i=0}^{n} i² and i·Σ_{j=0}^{n} j (i free): at n = 1, i = 2 they are 1 and 2 (by hand).
+    _not_closed(sp.Sum(I_**2, (I_, 0, N)), sp.Sum(J * I_, (J, 0, N)), Termwise(ALGEBRA))
+
+
+def test_a_lemma_binding_does_not_capture_a_summation_index() -> None:
+    # The lemma Σ_i i·m = m·Σ_i i with m := i would claim Σ_{i=0}^{n} i² = i·Σ_{i=0}^{n} i, where
+    # the right side's i is free: at n = 1, i = 2, 1 against 2 (by hand).
+    lemma = Derivation(
+        "lemma",
+        "lemma",
+        (Step(sp.Sum(I_ * M, (I_, 0, N))), Step(M * sp.Sum(I_, (I_, 0, N)), by=ALGEBRA)),
+    )
+    _not_closed(sp.Sum(I_ * I_, (I_, 0, N)), I_ * sp.Sum(I_, (I_, 0, N)), Lemma(lemma, {M: I_}))
+
+
+def test_the_power_laws_do_not_split_a_product_of_negative_numbers() -> None:
+    # √((−2)(−3)) = √6 > 0, while √−2·√−3 = (i√2)(i√3) = −√6 (by hand).
+    half = sp.Rational(1, 2)
+    _not_closed(_pow(_mul(-2, -3), half), _mul(_pow(-2, half), _pow(-3, half)), POWER_LAWS)
+
+
+def test_algebra_does_not_round_a_float_of_1e_30() -> None:
+    # (1 + 1e-30)·x − x = 1e-30·x ≠ 0 for x ≠ 0 (by hand).
+    _not_closed(_mul(_add(1, sp.Float("1e-30")), X), X, ALGEBRA)
