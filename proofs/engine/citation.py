@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import sympy as sp
 
+from proofs.engine import arguments
 from proofs.engine.rules import Rule
 from proofs.engine.rules.normal_form import Atoms, equal_by_algebra
 from proofs.engine.rules.rule import rebuild
@@ -33,6 +34,15 @@ class Lemma:
 
     derivation: Derivation
     bindings: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from proofs.engine.derivation import Derivation
+
+        if not isinstance(self.derivation, Derivation):
+            kind = type(self.derivation).__name__
+            raise TypeError(f"a Lemma's derivation must be a Derivation, got {kind}")
+        bound = arguments.bindings(self.bindings, f"lemma {self.derivation.name!r}: bindings")
+        object.__setattr__(self, "bindings", bound)
 
     def __hash__(self) -> int:
         return hash((self.derivation.name, tuple(self.bindings.items())))
@@ -53,12 +63,35 @@ class Termwise:
 
     inner: Rule | tuple[Rule, ...] | Lemma
 
+    def __post_init__(self) -> None:
+        if isinstance(self.inner, Termwise):
+            raise TypeError("a Termwise citation's inner must be a rule, rules or a lemma")
+        check_citation(self.inner, "a Termwise citation's inner")
+
     @property
     def words(self) -> str:
         return f"termwise: {words(self.inner)}"
 
 
 Citation = Rule | tuple[Rule, ...] | Lemma | Termwise
+
+
+def check_citation(value: object, what: str) -> None:
+    """TypeError unless value is a citation: a Rule, a non-empty tuple of Rules, a Lemma or a
+    Termwise (ValueError for an empty tuple)."""
+    if isinstance(value, Rule | Lemma | Termwise):
+        return
+    if isinstance(value, tuple):
+        if not value:
+            raise ValueError(f"{what} is an empty tuple: cite at least one rule")
+        for j, rule in enumerate(value):
+            if not isinstance(rule, Rule):
+                raise TypeError(f"{what}[{j}] must be a Rule, got {type(rule).__name__}")
+        return
+    raise TypeError(
+        f"{what} must be a Rule, a tuple of Rules, a Lemma or a Termwise, "
+        f"got {type(value).__name__}"
+    )
 
 
 def words(citation: Citation | None) -> str:
@@ -132,8 +165,12 @@ def substitute(
 
 def assumption_failure(symbol: sp.Symbol, value: sp.Expr) -> str:
     """'' if value meets every assumption of symbol, else the first one it does not meet."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = sp.Integer(value)
+    if not isinstance(value, sp.Basic):
+        return f"{value!r} is not a SymPy expression"
     for key, wanted in symbol.assumptions0.items():
-        if getattr(sp.sympify(value), f"is_{key}") != wanted:
+        if getattr(value, f"is_{key}", None) != wanted:
             return f"{sp.sstr(value)} is not {'' if wanted else 'non-'}{key} as {symbol} is"
     return ""
 

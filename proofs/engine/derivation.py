@@ -16,8 +16,9 @@ import sympy as sp
 from sympy.core.facts import InconsistentAssumptions
 from sympy.matrices.expressions.matexpr import MatrixElement
 
+from proofs.engine import arguments
 from proofs.engine.budget import DEFAULT_TIMEOUT, check_timeout, run_with_budget, stage
-from proofs.engine.citation import Citation, lemmas_of, words
+from proofs.engine.citation import Citation, check_citation, lemmas_of, words
 from proofs.engine.floats import exact_floats, exact_floats_as_written, float_note
 from proofs.engine.number_size import check_exact_size
 from proofs.engine.pointwise import (
@@ -74,6 +75,12 @@ class Step:
     expr: sp.Basic
     by: Citation | None = None
     note: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "expr", arguments.expression(self.expr, "a Step's expr"))
+        if self.by is not None:
+            check_citation(self.by, "a Step's by")
+        arguments.text(self.note, "a Step's note")
 
     @property
     def cited(self) -> str:
@@ -264,6 +271,22 @@ class Derivation:
     display: tuple[tuple[sp.Basic, sp.Basic], ...] = field(default=())
 
     def __post_init__(self) -> None:
+        arguments.text(self.name, "a Derivation's name")
+        arguments.text(self.title, f"derivation {self.name!r}: title")
+        steps = arguments.items(self.steps, f"derivation {self.name!r}: steps")
+        for j, step in enumerate(steps):
+            if not isinstance(step, Step):
+                kind = type(step).__name__
+                raise TypeError(f"derivation {self.name!r}: steps[{j}] must be a Step, got {kind}")
+        object.__setattr__(self, "steps", steps)
+        display = arguments.items(self.display, f"derivation {self.name!r}: display")
+        for j, pair in enumerate(display):
+            what = f"derivation {self.name!r}: display[{j}]"
+            if len(arguments.items(pair, what)) != 2:
+                raise ValueError(f"{what} must be a pair (shown, as)")
+            for side in pair:
+                arguments.expression(side, what)
+        object.__setattr__(self, "display", display)
         if len(self.steps) < 2:
             raise ValueError(f"derivation {self.name!r} needs at least two steps (lhs and rhs)")
         shapes = {_shape(s.expr) for s in self.steps}
@@ -296,6 +319,8 @@ class Derivation:
         timeout: seconds for the whole check (None: no limit); past it the verdict is
         undecided, "timed out in <stage>".
         """
+
+        arguments.seed(seed)
 
         def timed_out(where: str) -> Verdict:
             return Verdict("undecided", f"timed out in {where} (budget {timeout} s)")
@@ -389,6 +414,7 @@ def prove_identity(
     seconds (None: no limit); past it the verdict is undecided, "timed out in <stage>".
     """
     check_timeout(timeout)
+    arguments.seed(seed)
     try:
         a, b = _claim_side(lhs, "lhs"), _claim_side(rhs, "rhs")
         if _shape(a) != _shape(b):

@@ -33,7 +33,8 @@ class Atoms:
 
     def polynomial(self, expr: sp.Basic) -> sp.Expr:
         """expr as an expanded polynomial in Dummies standing for its atoms."""
-        return sp.expand(self._walk(sp.sympify(expr)))
+        # strict: text is refused, never parsed (sympify would eval it).
+        return sp.expand(self._walk(sp.sympify(expr, strict=True)))
 
     def _walk(self, e: sp.Basic) -> sp.Expr:
         if isinstance(e, sp.Float) and e.is_finite:
