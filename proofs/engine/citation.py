@@ -288,6 +288,9 @@ def termwise_closes(a: sp.Basic, b: sp.Basic, termwise: Termwise) -> str:
     if i != j and i in b.function.free_symbols:
         # Renaming j to i would make the right side's free i an index of the sum.
         return f"renaming the right side's index {j} to {i} would capture its free {i}"
+    captured = capture(b.function, {j: i}) if i != j else ""
+    if captured:
+        return f"renaming the right side's index {j} to {i}: {captured}"
     g = b.function if i == j else substitute(b.function, {j: i})
     # The summand identity is used at every index of the range: the range must meet the
     # index's hypotheses (a lemma proved for i ≥ 0 says nothing at i = −1).

@@ -267,3 +267,14 @@ def test_an_evaluation_past_the_budget_is_stopped_as_out_of_time() -> None:
     start = time.monotonic()
     assert run_with_budget(work, 1, lambda where: "timed out") in ("OutOfTimeError", "timed out")
     assert time.monotonic() - start < 30
+
+
+def test_termwise_does_not_rename_an_index_into_an_inner_sum_over_it() -> None:
+    # Σ_{i=0}^{n} 2·Σ_{i=0}^{3} i·i against Σ_{j=0}^{n} 2·Σ_{i=0}^{3} j·i (the factor 2 keeps
+    # SymPy from merging the sums): renaming j to i inside the inner sum would make them the
+    # same; by hand at n = 1 they are 56 and 12.
+    inner_a = 2 * sp.Sum(I_ * I_, (I_, 0, 3))
+    inner_b = 2 * sp.Sum(J * I_, (I_, 0, 3))
+    link = check_link(sp.Sum(inner_a, (I_, 0, N)), sp.Sum(inner_b, (J, 0, N)), by=Termwise(ALGEBRA))
+    assert link.symbolic.passed is not True, link.symbolic.summary()
+    assert link.status != "proved"
