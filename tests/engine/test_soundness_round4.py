@@ -19,6 +19,7 @@ from proofs.engine.certified import CertifiedError, to_arb
 from proofs.engine.citation import Lemma, Termwise
 from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
 from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, POWER_LAWS, PYTHAGOREAN
+from proofs.engine.rules.powers import _positive, _real_where_defined, exponential_form
 
 Y, T, X = sp.symbols("y t x", real=True)
 XP = sp.Symbol("xp", positive=True)
@@ -278,3 +279,70 @@ def test_termwise_does_not_rename_an_index_into_an_inner_sum_over_it() -> None:
     link = check_link(sp.Sum(inner_a, (I_, 0, N)), sp.Sum(inner_b, (J, 0, N)), by=Termwise(ALGEBRA))
     assert link.symbolic.passed is not True, link.symbolic.summary()
     assert link.status != "proved"
+
+
+# ---- what the power laws take for real and positive (killers of powers.py's mutants) -----------
+
+# Each answer by hand: a number's realness or sign from its value (asin x is real exactly for
+# real x in [−1, 1]; acosh(1/2) = iπ/3, atanh 2 = 0.549… + iπ/2; √3 > 1).
+REALNESS = [
+    (Y, True),
+    (Y / (Y - 2), True),
+    (sp.Float(0.5) * Y, True),
+    (sp.pi * Y + sp.E, True),
+    (sp.Abs(sp.Symbol("z")) * Y, True),
+    (sp.sin(Y) * sp.atan(Y), True),
+    (sp.log(3) * Y, True),
+    (sp.asin(sp.sqrt(2) / 2) * Y, True),
+    (sp.asin(1), True),
+    (sp.Symbol("z"), False),
+    (sp.I * Y, False),
+    (sp.sqrt(Y), False),
+    (sp.log(Y), False),
+    (sp.asin(Y), False),
+    (sp.asin(2 * sp.I), False),
+    (sp.asin(sp.sqrt(3)), False),
+    (sp.asin(sp.sqrt(5)), False),
+    (sp.acos(sp.Rational(-3, 2)), False),
+    (sp.acosh(sp.Rational(1, 2)), False),
+    (sp.atanh(2), False),
+    (sp.Function("f")(Y), False),
+    (sp.exp(sp.I * Y), False),
+]
+
+
+@pytest.mark.parametrize(("e", "real"), REALNESS, ids=[str(e) for e, _ in REALNESS])
+def test_realness_is_proved_from_the_structure(e, real) -> None:
+    assert _real_where_defined(e) is real
+
+
+POSITIVITY = [
+    (sp.Rational(1, 2), True),
+    (XP, True),
+    (sp.pi, True),
+    (2 - sp.sqrt(3), True),
+    (sp.exp(Y) + XP, True),
+    (XP ** (Y / 3), True),
+    (sp.cosh(Y), True),
+    (sp.Integer(0), False),
+    (sp.Add(1, -1, evaluate=False), False),
+    (-sp.pi, False),
+    (1 - sp.pi, False),
+    (Y, False),
+    (Y**2, False),
+    (sp.I, False),
+    (_pow(_mul(-2, -3), sp.Rational(1, 2)), True),  # √6, though its factors are negative
+    (sp.exp(sp.I * Y), False),
+]
+
+
+@pytest.mark.parametrize(("e", "positive"), POSITIVITY, ids=[str(e) for e, _ in POSITIVITY])
+def test_positivity_is_proved_from_the_structure_or_a_ball(e, positive) -> None:
+    assert _positive(e) is positive
+
+
+def test_the_exponential_form_keeps_every_factor_and_multiplies_exponents() -> None:
+    # By hand: e^x·e^x·e^y = e^(2x + y), and 3·e^x·e^y = 3·e^(x + y).
+    e = sp.exp
+    assert exponential_form(_mul(_pow(e(X), 2), e(Y))) == e(2 * X + Y)
+    assert exponential_form(_mul(3, e(X), e(Y))) == 3 * e(X + Y)

@@ -109,7 +109,7 @@ def _real_where_defined(e: sp.Expr) -> bool:
 def _within_one(c: sp.Expr) -> bool:
     """c is a constant certified to lie in [−1, 1]."""
     if c.is_Rational:
-        return abs(c) <= 1
+        return bool(abs(c) <= 1)
     if c.free_symbols or not _real_where_defined(c):
         return False
     value = _ball(c)
