@@ -169,6 +169,10 @@ def check_link(
     evaluate, so every answer of the algebra is held against the given trees: a zero it reaches
     stands only where they agree, and a nonzero constant refutes only where they confirm it.
     """
+    a, b = arguments.expression(a, "a"), arguments.expression(b, "b")
+    arguments.seed(seed)
+    if by is not None:
+        check_citation(by, "by")
     for step in (a, b):
         check_exact_size(step, "a step")
     with stage("multiplying out the matrices"):

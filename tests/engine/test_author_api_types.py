@@ -1,11 +1,11 @@
 """The theorem author's API refuses what is not a SymPy object at construction (issue 34, item 5).
 
 Every public constructor and function a theorem module uses (Step, Derivation, Lemma, Termwise,
-Theorem, the facts, Blockwise, prove_identity, find_shift_map, verify) is called with each of
-its arguments replaced in turn by a string, None, a list and a float: each call ends in a
-TypeError (or a ValueError where the type is right and the value is not) that names the
-argument, never in an AttributeError, and a string is never parsed. Of Python's numbers only int
-is taken for an expression (as a SymPy Integer).
+Theorem, the facts, Blockwise, prove_identity, check_link, find_shift_map, verify) is called
+with each of its arguments replaced in turn by a string, None, a list and a float: each call
+ends in a TypeError (or a ValueError where the type is right and the value is not) that names
+the argument, never in an AttributeError, and a string is never parsed. Of Python's numbers only
+int is taken for an expression (as a SymPy Integer).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from proofs.definitions import POS, K, pair_bindings, pe_blocks
 from proofs.engine.blocks import BlockEquation
 from proofs.engine.blockwise import Blockwise
 from proofs.engine.citation import Lemma, Termwise
-from proofs.engine.derivation import Derivation, Step, prove_identity
+from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
 from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, ShiftMapFact
 from proofs.engine.rules import ALGEBRA, PYTHAGOREAN
 from proofs.engine.shift_decision import find_shift_map
@@ -114,6 +114,7 @@ API: dict[str, tuple[Callable, dict, set[str]]] = {
         {"components": [sp.sin(POS), sp.cos(POS)], "pos": POS, "k": K, "affine": False},
         set(),
     ),
+    "check_link": (check_link, {"a": X, "b": X + 0 * M, "seed": 0, "by": ALGEBRA}, {"by"}),
     "Derivation.verify": (
         lambda seed, timeout: _chain().verify(seed=seed, timeout=timeout),
         {"seed": 0, "timeout": 30},
