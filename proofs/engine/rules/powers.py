@@ -209,13 +209,11 @@ def _multiplied_out(expr: sp.Basic) -> sp.Basic:
 
 
 def _merged(term: sp.Expr) -> sp.Expr:
-    """One product with its exponentials multiplied into one: e^a·e^b = e^(a + b)."""
+    """One product with its exponentials multiplied into one: e^a·e^b = e^(a + b). (SymPy
+    builds an integer power of an exponential as one exponential: (e^a)^2 is e^(2a).)"""
     arguments, rest = [], []
     for factor in sp.Mul.make_args(term):
-        base, n = factor.as_base_exp()
-        if isinstance(base, sp.exp) and n.is_Integer:
-            arguments.append(n * base.args[0])
-        elif isinstance(factor, sp.exp):
+        if isinstance(factor, sp.exp):
             arguments.append(factor.args[0])
         else:
             rest.append(factor)
