@@ -347,3 +347,111 @@ def test_the_exponential_form_keeps_every_factor_and_multiplies_exponents() -> N
     e = sp.exp
     assert exponential_form(_mul(_pow(e(X), 2), e(Y))) == e(2 * X + Y)
     assert exponential_form(_mul(3, e(X), e(Y))) == 3 * e(X + Y)
+
+
+# ---- floor, ceiling, min and max of numbers (killers of integer_parts.py's mutants) -------------
+
+_LOG_ARGUMENTS = [
+    sp.Rational(1, 3),
+    sp.Rational(1, 2),
+    sp.Integer(2),
+    sp.Rational(7, 2),
+    sp.Integer(8),
+    sp.Integer(1000),
+    sp.Integer(1001),
+    sp.Integer(3) ** 40,
+]
+_LOG_BASES = [
+    sp.Integer(2),
+    sp.Integer(10),
+    sp.Rational(1, 2),
+    sp.Rational(1, 10),
+    sp.Rational(3, 2),
+    sp.Rational(2, 3),
+    sp.Integer(3) ** 20,
+]
+
+
+def _true_floor_and_ceiling(a: sp.Rational, b: sp.Rational) -> tuple[int, int]:
+    # mpmath at 50 digits; a ratio within 10^-30 of an integer n is n exactly when b^n = a
+    # (checked in exact rational arithmetic), which is how the boundary cases are set.
+    with mpmath.workdps(50):
+        ratio = mpmath.log(mpmath.mpf(a.p) / a.q) / mpmath.log(mpmath.mpf(b.p) / b.q)
+        nearest = int(mpmath.nint(ratio))
+        if abs(ratio - nearest) < mpmath.mpf(10) ** -30:
+            assert b**nearest == a
+            return nearest, nearest
+        return int(mpmath.floor(ratio)), int(mpmath.ceil(ratio))
+
+
+@pytest.mark.parametrize("b", _LOG_BASES, ids=str)
+@pytest.mark.parametrize("a", _LOG_ARGUMENTS, ids=str)
+def test_floor_and_ceiling_of_a_log_ratio_are_exact(a, b) -> None:
+    ratio = sp.log(a, evaluate=False) / sp.log(b, evaluate=False)
+    floor, ceiling = _true_floor_and_ceiling(a, b)
+    assert INTEGER_PARTS(sp.floor(ratio, evaluate=False)) == floor
+    assert INTEGER_PARTS(sp.ceiling(ratio, evaluate=False)) == ceiling
+
+
+# (expression, its value) with each value by hand: π = 3.14159…, 22/7 = 3.142857…, √2 = 1.41421…
+EXTREMA = [
+    (sp.Max(sp.pi, 3, evaluate=False), sp.pi),
+    (sp.Min(sp.pi, 3, evaluate=False), sp.Integer(3)),
+    (sp.Min(sp.pi, sp.Rational(22, 7), evaluate=False), sp.pi),
+    (sp.Max(sp.pi, sp.Rational(22, 7), evaluate=False), sp.Rational(22, 7)),
+    (sp.Max(sp.sqrt(2), sp.Rational(7, 5), evaluate=False), sp.sqrt(2)),
+    (sp.Min(sp.sqrt(2), sp.Rational(7, 5), evaluate=False), sp.Rational(7, 5)),
+    (sp.Max(sp.Rational(1, 3), sp.Rational(1, 2), evaluate=False), sp.Rational(1, 2)),
+    (sp.Min(sp.Rational(1, 3), sp.Rational(1, 2), evaluate=False), sp.Rational(1, 3)),
+    (sp.Max(sp.pi, sp.pi + sp.Rational(1, 10**30), evaluate=False), sp.pi + sp.Rational(1, 10**30)),
+    (sp.Min(sp.pi, sp.pi + sp.Rational(1, 10**30), evaluate=False), sp.pi),
+    (sp.Max(-sp.pi, -3, evaluate=False), sp.Integer(-3)),
+    (sp.floor(sp.pi, evaluate=False), sp.Integer(3)),
+    (sp.ceiling(sp.pi, evaluate=False), sp.Integer(4)),
+    (sp.floor(-sp.pi, evaluate=False), sp.Integer(-4)),
+    (sp.floor(sp.sqrt(2) * 10**10, evaluate=False), sp.Integer(14142135623)),
+]
+
+
+@pytest.mark.parametrize(("e", "value"), EXTREMA, ids=[str(e) for e, _ in EXTREMA])
+def test_min_max_floor_and_ceiling_of_constants_are_right(e, value) -> None:
+    assert INTEGER_PARTS(e) == value
+
+
+def test_an_extremum_that_no_ball_can_order_is_left_alone() -> None:
+    # π and 4·atan(1) are equal (by hand: atan 1 = π/4): no ball orders them strictly, so the
+    # rule leaves the Max as it is or returns one of the two equal numbers.
+    e = sp.Max(sp.pi, 4 * sp.atan(1, evaluate=False), evaluate=False)
+    assert INTEGER_PARTS(e) in (e, sp.pi, 4 * sp.atan(1, evaluate=False))
+
+
+_EPSILON_ANGLE = sp.acosh(1 + sp.Rational(1, 10**20))  # = 1.41…e-10 > 0 (acosh(1 + ε) ≈ √(2ε))
+# π + 10^-400, written so that SymPy cannot cancel π in a difference (atan 1 = π/4, by hand).
+_JUST_ABOVE_PI = 4 * sp.atan(1, evaluate=False) + sp.Rational(1, 10**400)
+
+
+@pytest.mark.parametrize(
+    ("e", "right"),
+    [
+        # SymPy's own comparison says 0 ≤ −acosh(1 + 10^-20); by hand it is −1.41e-10 < 0.
+        (sp.Max(-_EPSILON_ANGLE, 0, evaluate=False), sp.Integer(0)),
+        (sp.Min(-_EPSILON_ANGLE, 0, evaluate=False), -_EPSILON_ANGLE),
+        # Closer than any ball of the rule resolves (2^-1024 ≈ 1e-308): undecided.
+        (sp.Max(sp.pi, _JUST_ABOVE_PI, evaluate=False), _JUST_ABOVE_PI),
+        (sp.Min(sp.pi, _JUST_ABOVE_PI, evaluate=False), sp.pi),
+        # A number no ball can be made for: undecided.
+        (sp.Max(0, sp.Function("f")(1), evaluate=False), None),
+        (sp.Min(0, sp.Function("f")(1), evaluate=False), None),
+    ],
+    ids=[
+        "max-misjudged",
+        "min-misjudged",
+        "max-too-close",
+        "min-too-close",
+        "max-no-ball",
+        "min-no-ball",
+    ],
+)
+def test_an_extremum_is_decided_by_balls_or_left_alone(e, right) -> None:
+    # The rule may leave an extremum it cannot decide; what it answers must be right.
+    assert INTEGER_PARTS(e) in (e, right)
