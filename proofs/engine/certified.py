@@ -13,6 +13,11 @@ is_zero_certified(constant): True only by exact rational arithmetic, False by a 
 
 The pieces: proofs.engine.balls (exact values, errors, precision), ball_functions and
 ball_operations (what each SymPy head does to a ball), ball_programs (compiled expressions).
+Under a time budget, an evaluation that holds a function flint may sit in for minutes (zeta,
+gamma, …) runs in a child process killed when the budget ends (proofs.engine.budget).
+
+One module over 400 lines because it is one decision: how a ball of an expression is produced
+(within its budget) and what it certifies.
 """
 
 from __future__ import annotations

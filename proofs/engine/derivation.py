@@ -5,6 +5,9 @@ checked on its own, twice: symbolically (the difference reduces to exactly 0) an
 (both sides agree at seeded points, certified by ball arithmetic). A link holds only if both
 checks pass. Floats are taken at their exact binary value (proofs.engine.floats), and every
 check runs within a time budget (proofs.engine.budget): past it, the verdict is undecided.
+
+One module over 400 lines because it is one decision, the verdict of a chain: the link check
+and the data it is made of and reports (Step, LinkResult, Verdict, Derivation, prove_identity).
 """
 
 from __future__ import annotations
