@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from proofs.engine import arguments
 from proofs.engine.blocks import BlockEquation, partition, template
 from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget
 from proofs.engine.citation import assumption_failure
@@ -60,6 +61,21 @@ class Blockwise:
     statement: BlockEquation
     lemma: Derivation | None = None
     bindings: Bindings | None = None
+
+    def __post_init__(self) -> None:
+        arguments.text(self.name, "a Blockwise's name")
+        arguments.text(self.title, f"{self.name}: title")
+        if not isinstance(self.statement, BlockEquation):
+            kind = type(self.statement).__name__
+            raise TypeError(f"{self.name}: statement must be a BlockEquation, got {kind}")
+        if self.lemma is not None and not isinstance(self.lemma, Derivation):
+            kind = type(self.lemma).__name__
+            raise TypeError(f"{self.name}: lemma must be a Derivation or None, got {kind}")
+        if self.bindings is not None and not callable(self.bindings):
+            kind = type(self.bindings).__name__
+            raise TypeError(
+                f"{self.name}: bindings must be a function of the block index, got {kind}"
+            )
 
     def _instances(self, at: int | sp.Symbol) -> list[sp.Basic] | str:
         """The lemma's steps with its symbols bound as at block `at` (a number or the index)."""

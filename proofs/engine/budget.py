@@ -130,6 +130,20 @@ def run_with_budget(
             _arm()
 
 
+def run_stoppable(work: Callable[[], T], deadline: float) -> tuple[bool, T | None]:
+    """work() in a forked child process that is killed at deadline (a time.monotonic() instant):
+    (True, its result), or (False, None) when the deadline came first.
+
+    For work that may sit for minutes in C code, where SIGALRM cannot interrupt it (one flint
+    zeta call at 16384 bits). The result must be picklable; the child's exception is raised here.
+
+    >>> run_stoppable(lambda: 6 * 7, time.monotonic() + 30)
+    (True, 42)
+    """
+    left = max(deadline - time.monotonic(), 0.0)
+    return _in_child(lambda: (True, work()), left, lambda where: (False, None))
+
+
 def _child(work: Callable[[], object], pipe) -> None:
     try:
         pipe.send(("ok", work()))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import sympy as sp
 
+from proofs.engine import arguments
 from proofs.engine.rules import Rule
 from proofs.engine.rules.normal_form import Atoms, equal_by_algebra
 from proofs.engine.rules.rule import rebuild
@@ -33,6 +34,15 @@ class Lemma:
 
     derivation: Derivation
     bindings: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from proofs.engine.derivation import Derivation
+
+        if not isinstance(self.derivation, Derivation):
+            kind = type(self.derivation).__name__
+            raise TypeError(f"a Lemma's derivation must be a Derivation, got {kind}")
+        bound = arguments.bindings(self.bindings, f"lemma {self.derivation.name!r}: bindings")
+        object.__setattr__(self, "bindings", bound)
 
     def __hash__(self) -> int:
         return hash((self.derivation.name, tuple(self.bindings.items())))
@@ -53,12 +63,35 @@ class Termwise:
 
     inner: Rule | tuple[Rule, ...] | Lemma
 
+    def __post_init__(self) -> None:
+        if isinstance(self.inner, Termwise):
+            raise TypeError("a Termwise citation's inner must be a rule, rules or a lemma")
+        check_citation(self.inner, "a Termwise citation's inner")
+
     @property
     def words(self) -> str:
         return f"termwise: {words(self.inner)}"
 
 
 Citation = Rule | tuple[Rule, ...] | Lemma | Termwise
+
+
+def check_citation(value: object, what: str) -> None:
+    """TypeError unless value is a citation: a Rule, a non-empty tuple of Rules, a Lemma or a
+    Termwise (ValueError for an empty tuple)."""
+    if isinstance(value, Rule | Lemma | Termwise):
+        return
+    if isinstance(value, tuple):
+        if not value:
+            raise ValueError(f"{what} is an empty tuple: cite at least one rule")
+        for j, rule in enumerate(value):
+            if not isinstance(rule, Rule):
+                raise TypeError(f"{what}[{j}] must be a Rule, got {type(rule).__name__}")
+        return
+    raise TypeError(
+        f"{what} must be a Rule, a tuple of Rules, a Lemma or a Termwise, "
+        f"got {type(value).__name__}"
+    )
 
 
 def words(citation: Citation | None) -> str:
@@ -132,8 +165,12 @@ def substitute(
 
 def assumption_failure(symbol: sp.Symbol, value: sp.Expr) -> str:
     """'' if value meets every assumption of symbol, else the first one it does not meet."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = sp.Integer(value)
+    if not isinstance(value, sp.Basic):
+        return f"{value!r} is not a SymPy expression"
     for key, wanted in symbol.assumptions0.items():
-        if getattr(sp.sympify(value), f"is_{key}") != wanted:
+        if getattr(value, f"is_{key}", None) != wanted:
             return f"{sp.sstr(value)} is not {'' if wanted else 'non-'}{key} as {symbol} is"
     return ""
 
@@ -192,12 +229,41 @@ def _equal_as_fractions(x: sp.Basic, y: sp.Basic) -> bool:
     )
 
 
+def capture(expr: sp.Basic, bindings: Mapping[sp.Symbol, sp.Basic]) -> str:
+    """'' when putting bindings into expr binds nothing wrongly, else what would go wrong: a
+    bound symbol (a summation index) that a binding replaces, or a value whose free symbols a
+    sum (or product, integral) of expr would take for its own index.
+
+    >>> i, m, n = sp.symbols("i m n", integer=True)
+    >>> capture(sp.Sum(i * m, (i, 0, n)), {m: i})
+    'the binding m := i puts i inside a sum over i'
+    >>> capture(sp.Sum(i * m, (i, 0, n)), {m: n + 1})
+    ''
+    """
+    for node in sp.preorder_traversal(expr):
+        bound = set(getattr(node, "bound_symbols", ()) or ())
+        if not bound or not isinstance(node, sp.Basic):
+            continue
+        for symbol, value in bindings.items():
+            if symbol in bound:
+                return f"{symbol} is bound inside the cited expression and cannot be bound again"
+            caught = bound & value.free_symbols
+            if symbol in node.free_symbols and caught:
+                index = ", ".join(sorted(map(str, caught)))
+                return f"the binding {symbol} := {value} puts {index} inside a sum over {index}"
+    return ""
+
+
 def lemma_closes(a: sp.Basic, b: sp.Basic, lemma: Lemma) -> str:
     """'' when a and b are two steps of the instantiated lemma, else why not."""
     for symbol, value in lemma.bindings.items():
         failure = assumption_failure(symbol, value)
         if failure:
             return f"the lemma does not apply: {failure}"
+    for step in lemma.derivation.steps:
+        captured = capture(step.expr, lemma.bindings)
+        if captured:
+            return f"the lemma does not apply: {captured}"
     atoms = Atoms()
     steps = lemma.instances()
     at_a = {j for j, s in enumerate(steps) if _same(a, s, atoms)}
@@ -219,6 +285,12 @@ def termwise_closes(a: sp.Basic, b: sp.Basic, termwise: Termwise) -> str:
     (i, low, high), (j, low_b, high_b) = a.limits[0], b.limits[0]
     if not (equal_by_algebra(low, low_b) and equal_by_algebra(high, high_b)):
         return "the two sums run over different ranges"
+    if i != j and i in b.function.free_symbols:
+        # Renaming j to i would make the right side's free i an index of the sum.
+        return f"renaming the right side's index {j} to {i} would capture its free {i}"
+    captured = capture(b.function, {j: i}) if i != j else ""
+    if captured:
+        return f"renaming the right side's index {j} to {i}: {captured}"
     g = b.function if i == j else substitute(b.function, {j: i})
     # The summand identity is used at every index of the range: the range must meet the
     # index's hypotheses (a lemma proved for i ≥ 0 says nothing at i = −1).

@@ -5,6 +5,9 @@ checked on its own, twice: symbolically (the difference reduces to exactly 0) an
 (both sides agree at seeded points, certified by ball arithmetic). A link holds only if both
 checks pass. Floats are taken at their exact binary value (proofs.engine.floats), and every
 check runs within a time budget (proofs.engine.budget): past it, the verdict is undecided.
+
+One module over 400 lines because it is one decision, the verdict of a chain: the link check
+and the data it is made of and reports (Step, LinkResult, Verdict, Derivation, prove_identity).
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ import sympy as sp
 from sympy.core.facts import InconsistentAssumptions
 from sympy.matrices.expressions.matexpr import MatrixElement
 
+from proofs.engine import arguments
 from proofs.engine.budget import DEFAULT_TIMEOUT, check_timeout, run_with_budget, stage
-from proofs.engine.citation import Citation, lemmas_of, words
-from proofs.engine.floats import exact_floats, float_note
+from proofs.engine.citation import Citation, check_citation, lemmas_of, words
+from proofs.engine.floats import exact_floats, exact_floats_as_written, float_note
 from proofs.engine.number_size import check_exact_size
 from proofs.engine.pointwise import (
     Counterexample,
@@ -74,6 +78,12 @@ class Step:
     expr: sp.Basic
     by: Citation | None = None
     note: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "expr", arguments.expression(self.expr, "a Step's expr"))
+        if self.by is not None:
+            check_citation(self.by, "a Step's by")
+        arguments.text(self.note, "a Step's note")
 
     @property
     def cited(self) -> str:
@@ -162,13 +172,18 @@ def check_link(
     evaluate, so every answer of the algebra is held against the given trees: a zero it reaches
     stands only where they agree, and a nonzero constant refutes only where they confirm it.
     """
+    a, b = arguments.expression(a, "a"), arguments.expression(b, "b")
+    arguments.seed(seed)
+    if by is not None:
+        check_citation(by, "by")
     for step in (a, b):
         check_exact_size(step, "a step")
     with stage("multiplying out the matrices"):
         given_a, given_b = carried_out(a), carried_out(b)
     numeric = check_numeric(given_a, given_b, seed=seed)
     if by is not None:
-        symbolic = check_cited(a, b, by)
+        # The rule sees each Float as the exact number it is, as the uncited path does.
+        symbolic = check_cited(exact_floats_as_written(a), exact_floats_as_written(b), by)
         # A cited rule rewrites SymPy's copy too: where that copy holds a constant SymPy
         # misjudges, its zero is confirmed on the given trees like an uncertified rule's.
         _, misjudged = shield_misjudged(given_a, given_b)
@@ -182,9 +197,9 @@ def check_link(
             symbolic, confirmed = _confirm_nonzero(symbolic, given_a, given_b, seed)
         if confirmed is not None and confirmed.passed is False:
             return LinkResult(symbolic, confirmed)
-    # A cited link that did not close is not proved whatever the points say; an uncited one
-    # gets the deeper look that may refute it.
-    if numeric.passed and (confirm or (by is None and symbolic.passed is not True)):
+    # A link the algebra did not close (cited or not) is not proved whatever the points say,
+    # and gets the deeper look that may refute it.
+    if numeric.passed and (confirm or symbolic.passed is not True):
         # The algebra did not prove the link, or reached 0 by a rewrite that may have evaluated
         # numbers: look much closer for a tiny discrepancy. Such a zero stands only if every
         # deeper point agrees within 2**-1056.
@@ -263,6 +278,22 @@ class Derivation:
     display: tuple[tuple[sp.Basic, sp.Basic], ...] = field(default=())
 
     def __post_init__(self) -> None:
+        arguments.text(self.name, "a Derivation's name")
+        arguments.text(self.title, f"derivation {self.name!r}: title")
+        steps = arguments.items(self.steps, f"derivation {self.name!r}: steps")
+        for j, step in enumerate(steps):
+            if not isinstance(step, Step):
+                kind = type(step).__name__
+                raise TypeError(f"derivation {self.name!r}: steps[{j}] must be a Step, got {kind}")
+        object.__setattr__(self, "steps", steps)
+        display = arguments.items(self.display, f"derivation {self.name!r}: display")
+        for j, pair in enumerate(display):
+            what = f"derivation {self.name!r}: display[{j}]"
+            if len(arguments.items(pair, what)) != 2:
+                raise ValueError(f"{what} must be a pair (shown, as)")
+            for side in pair:
+                arguments.expression(side, what)
+        object.__setattr__(self, "display", display)
         if len(self.steps) < 2:
             raise ValueError(f"derivation {self.name!r} needs at least two steps (lhs and rhs)")
         shapes = {_shape(s.expr) for s in self.steps}
@@ -295,6 +326,8 @@ class Derivation:
         timeout: seconds for the whole check (None: no limit); past it the verdict is
         undecided, "timed out in <stage>".
         """
+
+        arguments.seed(seed)
 
         def timed_out(where: str) -> Verdict:
             return Verdict("undecided", f"timed out in {where} (budget {timeout} s)")
@@ -388,6 +421,7 @@ def prove_identity(
     seconds (None: no limit); past it the verdict is undecided, "timed out in <stage>".
     """
     check_timeout(timeout)
+    arguments.seed(seed)
     try:
         a, b = _claim_side(lhs, "lhs"), _claim_side(rhs, "rhs")
         if _shape(a) != _shape(b):

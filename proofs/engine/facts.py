@@ -17,16 +17,24 @@ from functools import cache
 
 import sympy as sp
 
+from proofs.engine import arguments
 from proofs.engine.balls import CertifiedError
+from proofs.engine.blocks import Side
 from proofs.engine.blockwise import Blockwise
 from proofs.engine.budget import DEFAULT_TIMEOUT, run_with_budget
-from proofs.engine.citation import Citation
+from proofs.engine.citation import Citation, check_citation
 from proofs.engine.derivation import Derivation, Verdict, check_link
 from proofs.engine.enclosure import Enclosure, enclose
 from proofs.engine.floats import exact_floats
 from proofs.engine.linear_system import LinearSolution, solve_linear
 from proofs.engine.shift_decision import ShiftMap, find_shift_map
 from proofs.engine.zero_test import is_zero, shielded
+
+
+def _named(fact: object) -> None:
+    """TypeError unless the fact's name and title are str."""
+    arguments.text(fact.name, f"a {type(fact).__name__}'s name")
+    arguments.text(fact.title, f"{fact.name}: title")
 
 
 def within_budget(check: Callable[[], Verdict], timeout: float | None, name: str) -> Verdict:
@@ -50,6 +58,16 @@ class FreeOf:
     expr: sp.Basic
     symbols: tuple[sp.Symbol, ...]
 
+    def __post_init__(self) -> None:
+        _named(self)
+        # A block-structured side (proofs.engine.blocks) has free symbols too.
+        if not isinstance(self.expr, Side):
+            object.__setattr__(self, "expr", arguments.expression(self.expr, f"{self.name}: expr"))
+        symbols = arguments.items(self.symbols, f"{self.name}: symbols")
+        for j, s in enumerate(symbols):
+            arguments.symbol(s, f"{self.name}: symbols[{j}]")
+        object.__setattr__(self, "symbols", symbols)
+
     def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
         del seed, timeout  # reading the free symbols is immediate
         found = sorted(s.name for s in self.symbols if s in self.expr.free_symbols)
@@ -67,6 +85,10 @@ class NonZero:
     name: str
     title: str
     expr: sp.Expr
+
+    def __post_init__(self) -> None:
+        _named(self)
+        object.__setattr__(self, "expr", arguments.expression(self.expr, f"{self.name}: expr"))
 
     def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
         del seed  # no sampling: the zero test is exact or certified
@@ -97,6 +119,14 @@ class NonNegative:
     expr: sp.Expr
     witness: sp.Expr
     by: Citation | None = None
+
+    def __post_init__(self) -> None:
+        _named(self)
+        object.__setattr__(self, "expr", arguments.expression(self.expr, f"{self.name}: expr"))
+        witness = arguments.expression(self.witness, f"{self.name}: witness")
+        object.__setattr__(self, "witness", witness)
+        if self.by is not None:
+            check_citation(self.by, f"{self.name}: by")
 
     def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> Verdict:
         return within_budget(lambda: self._verify(seed), timeout, self.name)
@@ -135,6 +165,27 @@ class LinearSystem:
     equations: tuple[sp.Expr, ...]
     unknowns: tuple[sp.Symbol, ...]
     expect: str | dict[sp.Symbol, sp.Expr]
+
+    def __post_init__(self) -> None:
+        _named(self)
+        equations = arguments.items(self.equations, f"{self.name}: equations")
+        equations = tuple(
+            arguments.expression(e, f"{self.name}: equations[{j}]") for j, e in enumerate(equations)
+        )
+        object.__setattr__(self, "equations", equations)
+        unknowns = arguments.items(self.unknowns, f"{self.name}: unknowns")
+        for j, u in enumerate(unknowns):
+            arguments.symbol(u, f"{self.name}: unknowns[{j}]")
+        object.__setattr__(self, "unknowns", unknowns)
+        if isinstance(self.expect, str):
+            if self.expect != "inconsistent":
+                raise ValueError(
+                    f"{self.name}: expect must be 'inconsistent' or the solution, "
+                    f"got {self.expect[:40]!r}"
+                )
+        else:
+            expect = arguments.bindings(self.expect, f"{self.name}: expect")
+            object.__setattr__(self, "expect", expect)
 
     def solve(self) -> LinearSolution:
         return solve_linear(self.equations, self.unknowns)
@@ -201,6 +252,17 @@ class ShiftMapFact:
     k: sp.Symbol
     expect: bool
     affine: bool = False
+
+    def __post_init__(self) -> None:
+        _named(self)
+        if not isinstance(self.expr, sp.MatrixBase):
+            kind = type(self.expr).__name__
+            raise TypeError(f"{self.name}: expr must be a SymPy column Matrix, got {kind}")
+        object.__setattr__(self, "expr", sp.ImmutableMatrix(self.expr))
+        arguments.symbol(self.pos, f"{self.name}: pos")
+        arguments.symbol(self.k, f"{self.name}: k")
+        arguments.flag(self.expect, f"{self.name}: expect")
+        arguments.flag(self.affine, f"{self.name}: affine")
 
     def answer(self) -> ShiftMap:
         return _shift_answer(self.expr, self.pos, self.k, self.affine)

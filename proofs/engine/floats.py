@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from proofs.engine.rules.rule import rebuild
 from proofs.engine.show import show
 
 
@@ -18,6 +19,28 @@ def exact_floats(expr: sp.Basic) -> sp.Basic:
     if not floats:
         return expr
     return expr.xreplace({f: sp.Rational(f) for f in floats})
+
+
+def exact_floats_as_written(expr: sp.Basic) -> sp.Basic:
+    """expr with every finite Float replaced by its exact rational, every node on the way
+    rebuilt without evaluation: what a cited rule is given, so that it does its own work only.
+
+    >>> x = sp.Symbol("x")
+    >>> exact_floats_as_written(sp.Mul(sp.Add(1, sp.Float(0.5), evaluate=False), x, evaluate=False))
+    x*(1/2 + 1)
+    """
+
+    def walk(e: sp.Basic) -> sp.Basic:
+        if isinstance(e, sp.Float):
+            return sp.Rational(e) if e.is_finite else e
+        if isinstance(e, sp.MatrixBase):
+            rows, cols = e.shape
+            return sp.ImmutableMatrix(rows, cols, [walk(x) for x in e])
+        if not e.args or not e.has(sp.Float):
+            return e
+        return rebuild(e, tuple(walk(a) for a in e.args))
+
+    return walk(expr)
 
 
 def float_note(*exprs: sp.Basic) -> str:

@@ -18,6 +18,7 @@ from sympy.polys.domains import EX
 from sympy.polys.polyerrors import PolynomialError
 from sympy.solvers.solveset import NonlinearError
 
+from proofs.engine import arguments
 from proofs.engine.certified import CertifiedError, to_arb
 from proofs.engine.floats import exact_floats
 from proofs.engine.number_size import largest_number_bits
@@ -50,7 +51,9 @@ def solve_linear(equations: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) ->
     Raises ValueError if some equation is not linear in the unknowns.
     """
     # A Float is its exact binary value (proofs.engine.floats), never floating-point arithmetic.
-    equations = [exact_floats(sp.sympify(e)) for e in equations]
+    equations = [
+        exact_floats(arguments.expression(e, f"equation {j + 1}")) for j, e in enumerate(equations)
+    ]
     unknowns = list(unknowns)
     radicals, back = radicals_as_powers(equations)
     try:

@@ -21,17 +21,20 @@ import mpmath
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from proofs.engine import budget
+from proofs.engine import arguments, budget
 from proofs.engine.balls import (
     PRECISION_CAP,
     PRECISIONS_START,
     agreement_bound,
     agreement_exponent,
 )
-from proofs.engine.certified import CertifiedError, certify_difference, to_arb
-from proofs.engine.sampling import sample_points, symbol_order
+from proofs.engine.certified import CertifiedError, Decision, certify_difference, to_arb
+from proofs.engine.sampling import large_points, sample_points, symbol_order
 
 MIN_POINTS = 24
+# After the points agree, this many more with the real and complex inputs 10^4 to 10^8 times
+# larger (proofs.engine.sampling.large_points), which can only refute.
+PROBES = 4
 MAX_ATTEMPTS = 200
 # The first precision tried, in bits (about 77 digits), and the largest (about 9864 digits).
 # Agreement at p bits certifies |lhs - rhs| <= 2**-(p/2 + 32): 2**-160 (about 7e-49) at the
@@ -140,7 +143,7 @@ def check_numeric(
     """
     if not START_BITS <= start_bits <= MAX_BITS:
         raise ValueError(f"start_bits must be in [{START_BITS}, {MAX_BITS}], got {start_bits}")
-    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    lhs, rhs = arguments.expression(lhs, "lhs"), arguments.expression(rhs, "rhs")
     left = list(lhs) if isinstance(lhs, sp.MatrixBase) else [lhs]
     right = list(rhs) if isinstance(rhs, sp.MatrixBase) else [rhs]
     if len(left) != len(right):
@@ -169,13 +172,7 @@ def check_numeric(
                 deadline=budget.deadline(),
             )
         if decision.status == "differs":
-            cx = Counterexample(
-                point={_label(s, symbols): _show_exact(point[s]) for s in symbols},
-                lhs=_decimal(decision.lhs),
-                rhs=_decimal(decision.rhs),
-                difference=_decimal(decision.difference, 6),
-                entry=decision.entry,
-            )
+            cx = _counterexample(decision, point, symbols)
             return NumericResult(False, compared, decision.relative, cx, tolerance=tolerance)
         if decision.status == "agrees":
             compared += 1
@@ -195,7 +192,34 @@ def check_numeric(
     if compared < points:
         detail = f"only {compared} of {points} points could be evaluated"
         return NumericResult(None, compared, worst_relative, detail=detail, tolerance=tolerance)
+    for point in large_points(symbols, PROBES, seed=seed):
+        # Only a certified difference counts here: a point far out that cannot be decided
+        # within two precisions is no evidence either way.
+        with budget.stage("numeric check (far-out points)"):
+            decision = certify_difference(
+                lhs,
+                rhs,
+                {inputs[s]: value for s, value in point.items()},
+                start_bits=start_bits,
+                budget_bits=min(2 * start_bits, MAX_BITS),
+                deadline=budget.deadline(),
+            )
+        if decision.status == "differs":
+            cx = _counterexample(decision, point, symbols)
+            return NumericResult(False, compared, decision.relative, cx, tolerance=tolerance)
     return NumericResult(True, compared, worst_relative, tolerance=tolerance, max_difference=worst)
+
+
+def _counterexample(
+    decision: Decision, point: dict[sp.Symbol, sp.Expr], symbols: list[sp.Symbol]
+) -> Counterexample:
+    return Counterexample(
+        point={_label(s, symbols): _show_exact(point[s]) for s in symbols},
+        lhs=_decimal(decision.lhs),
+        rhs=_decimal(decision.rhs),
+        difference=_decimal(decision.difference, 6),
+        entry=decision.entry,
+    )
 
 
 def _holding(exprs: list[sp.Basic]) -> int:

@@ -46,6 +46,32 @@ def _candidate(symbol: sp.Symbol, rng: random.Random) -> sp.Expr:
     return re + sp.I * im
 
 
+def large_points(
+    symbols: Iterable[sp.Symbol], count: int, *, seed: int = 0
+) -> list[dict[sp.Symbol, sp.Expr]]:
+    """count points like sample_points' but with every real or complex symbol 10^4 to 10^8 times
+    larger: a claim false only far out (a branch of the logarithm crossed at |y| > 52000) is seen
+    there. Integer symbols keep their small values (they bound sums). Points whose values cannot
+    meet a symbol's assumptions are left out.
+    """
+    rng = random.Random(f"large {seed}")
+    ordered = sorted(set(symbols), key=symbol_order)
+    points = []
+    for _ in range(count):
+        point = {}
+        for s in ordered:
+            value = sample_value(s, rng)
+            if value is not None and not s.assumptions0.get("integer"):
+                scaled = value * 10 ** rng.randint(4, 8)
+                value = scaled if satisfies(s, scaled) else value
+            if value is None:
+                break
+            point[s] = value
+        else:
+            points.append(point)
+    return points
+
+
 def satisfies(symbol: sp.Symbol, value: sp.Expr) -> bool:
     """True when value provably has every assumption the symbol carries (True or False)."""
     for name, wanted in symbol.assumptions0.items():

@@ -236,7 +236,9 @@ def check_uncited(lhs: sp.Basic, rhs: sp.Basic, *, thorough: bool = True) -> Sym
     rules: list[str] = []
     exact = True
     for entry in entries:
-        rule, reduced, verdict, entry_exact = reduce_to_zero(sp.sympify(entry), thorough=thorough)
+        rule, reduced, verdict, entry_exact = reduce_to_zero(
+            sp.sympify(entry, strict=True), thorough=thorough
+        )
         if rule is None:
             return SymbolicResult(verdict, "", reduced)
         exact = exact and entry_exact

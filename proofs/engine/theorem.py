@@ -10,15 +10,16 @@ only when that lemma is.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
+from proofs.engine import arguments
 from proofs.engine.budget import DEFAULT_TIMEOUT
 from proofs.engine.derivation import Derivation, Status, Verdict
-from proofs.engine.facts import Blockwise, Part
+from proofs.engine.facts import Blockwise, Fact, Part
 
 if TYPE_CHECKING:
     from numeric.result_table import Table
@@ -72,6 +73,31 @@ class Theorem:
     brief: bool = False
 
     def __post_init__(self) -> None:
+        arguments.text(self.name, "a Theorem's name")
+        for key in ("title", "statement", "twin"):
+            arguments.text(getattr(self, key), f"theorem {self.name}: {key}")
+        parts = arguments.items(self.parts, f"theorem {self.name}: parts")
+        for j, part in enumerate(parts):
+            if not isinstance(part, Derivation | Fact):
+                kind = type(part).__name__
+                raise TypeError(
+                    f"theorem {self.name}: parts[{j}] must be a Derivation or a fact, got {kind}"
+                )
+        object.__setattr__(self, "parts", parts)
+        formulas = arguments.items(self.formulas, f"theorem {self.name}: formulas")
+        formulas = tuple(
+            arguments.formula(f, f"theorem {self.name}: formulas[{j}]")
+            for j, f in enumerate(formulas)
+        )
+        object.__setattr__(self, "formulas", formulas)
+        if not isinstance(self.twin_kwargs, Mapping):
+            kind = type(self.twin_kwargs).__name__
+            raise TypeError(f"theorem {self.name}: twin_kwargs must be a dict, got {kind}")
+        remarks = arguments.items(self.remarks, f"theorem {self.name}: remarks")
+        for j, remark in enumerate(remarks):
+            arguments.text(remark, f"theorem {self.name}: remarks[{j}]")
+        object.__setattr__(self, "remarks", remarks)
+        arguments.flag(self.brief, f"theorem {self.name}: brief")
         seen: set[str] = set()
         for part in self.parts:
             if part.name in seen:
@@ -96,6 +122,7 @@ class Theorem:
     def verify(self, *, seed: int = 0, timeout: float | None = DEFAULT_TIMEOUT) -> TheoremRun:
         """Verify every part (each within timeout seconds); a part whose cited lemma is not
         proved is undecided, whatever its own links say."""
+        arguments.seed(seed)
         verdicts = {p.name: p.verify(seed=seed, timeout=timeout) for p in self.parts}
         results = []
         for part in self.parts:

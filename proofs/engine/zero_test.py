@@ -14,6 +14,7 @@ from flint import arb
 from sympy.core.facts import InconsistentAssumptions
 from sympy.polys.polyerrors import BasePolynomialError
 
+from proofs.engine import arguments
 from proofs.engine.ball_programs import walk
 from proofs.engine.balls import PRECISION_CAP
 from proofs.engine.certified import CertifiedError, is_zero_certified, to_arb
@@ -37,7 +38,7 @@ def is_zero(expr: sp.Expr) -> bool | None:
     expression with symbols, constants SymPy misjudges are shielded first (shield_misjudged), so
     that the rewriting below cannot evaluate them away: x*exp(acosh(1 + 10**-20)) - x is not 0.
     """
-    expr = sp.sympify(expr)
+    expr = arguments.expression(expr, "expr")
     if not expr.free_symbols:
         return constant_is_zero(expr)
     (expr,), _ = shield_misjudged(expr)

@@ -22,6 +22,8 @@ from proofs.engine.rules.rule import CoqPlan, Rule, bottom_up
 _BITS = (64, 256, 1024)
 # log(a)/log(b) is decided exactly only for a and b of at most this many bits.
 _MAX_LOG_BITS = 4096
+# ... and only while b^n, computed exactly, has at most this many bits.
+_MAX_POWER_BITS = 1 << 20
 
 
 def _terms(argument: sp.Expr) -> list[sp.Expr]:
@@ -42,12 +44,27 @@ def _log_ratio(c: sp.Expr) -> tuple[sp.Rational, sp.Rational] | None:
     return a, b
 
 
-def _floor_of_log(a: sp.Rational, b: sp.Rational) -> int:
-    """⌊log(a)/log(b)⌋ by exact powers: the n with b^n ≤ a < b^(n+1) (b > 1), or the mirror."""
+def _log2(x: sp.Rational) -> float:
+    """log2 of a positive rational, from its integers (float(x) overflows beyond 2**1024)."""
+    return math.log2(int(x.p)) - math.log2(int(x.q))
+
+
+def _floor_of_log(a: sp.Rational, b: sp.Rational) -> int | None:
+    """⌊log(a)/log(b)⌋ by exact powers: the n with b^n ≤ a < b^(n+1) (b > 1), or the mirror;
+    None when the powers would be too large to compute (b within 2**-40 of 1).
+
+    >>> _floor_of_log(sp.Integer(3), sp.Integer(2) ** 4000), _floor_of_log(sp.Integer(1000), sp.Integer(10))
+    (0, 3)
+    """
     if b < 1:
-        return -_ceiling_of_log(a, 1 / b)
-    n = math.floor(math.log2(a.p) - math.log2(a.q)) // max(1, math.floor(math.log2(b)))
-    n = max(n - 2, -(10**6))
+        n = _ceiling_of_log(a, 1 / b)
+        return None if n is None else -n
+    estimate = _log2(a) / _log2(b) if _log2(b) > 2**-40 else math.inf
+    size = int(b.p).bit_length() + int(b.q).bit_length()
+    if not math.isfinite(estimate) or (abs(estimate) + 3) * size > _MAX_POWER_BITS:
+        return None
+    # The float estimate is within 1e-6 of log(a)/log(b); exact powers settle the integer.
+    n = math.floor(estimate) - 2
     while b ** (n + 1) <= a:
         n += 1
     while b**n > a:
@@ -55,8 +72,10 @@ def _floor_of_log(a: sp.Rational, b: sp.Rational) -> int:
     return n
 
 
-def _ceiling_of_log(a: sp.Rational, b: sp.Rational) -> int:
+def _ceiling_of_log(a: sp.Rational, b: sp.Rational) -> int | None:
     n = _floor_of_log(a, b)
+    if n is None:
+        return None
     return n if b**n == a else n + 1
 
 
@@ -74,7 +93,9 @@ def _integer_value(c: sp.Expr, ceiling: bool) -> int | None:
         return int(math.ceil(c) if ceiling else math.floor(c))
     logs = _log_ratio(c)
     if logs is not None:
-        return (_ceiling_of_log if ceiling else _floor_of_log)(*logs)
+        n = (_ceiling_of_log if ceiling else _floor_of_log)(*logs)
+        if n is not None:
+            return n
     for bits in _BITS:
         value = _ball(c, bits)
         if value is None:

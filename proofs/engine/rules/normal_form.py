@@ -33,9 +33,14 @@ class Atoms:
 
     def polynomial(self, expr: sp.Basic) -> sp.Expr:
         """expr as an expanded polynomial in Dummies standing for its atoms."""
-        return sp.expand(self._walk(sp.sympify(expr)))
+        # strict: text is refused, never parsed (sympify would eval it).
+        return sp.expand(self._walk(sp.sympify(expr, strict=True)))
 
     def _walk(self, e: sp.Basic) -> sp.Expr:
+        if isinstance(e, sp.Float) and e.is_finite:
+            # A Float is the exact binary number it stands for: 1 + 1e-100 added in the
+            # Float's 53 bits would be 1.
+            return sp.Rational(e)
         if e.is_Number or isinstance(e, sp.Symbol):
             return e
         if isinstance(e, sp.Add):

@@ -11,7 +11,9 @@ in which SymPy's assumptions see that sinh x ≥ 0 for x ≥ 0.
 from __future__ import annotations
 
 import sympy as sp
+from flint import arb
 
+from proofs.engine.certified import CertifiedError, to_arb
 from proofs.engine.rules.normal_form import Atoms
 from proofs.engine.rules.rule import CoqPlan, Rule, bottom_up
 
@@ -26,28 +28,117 @@ def _lowest_terms(exponent: sp.Expr) -> sp.Expr:
     return sp.cancel(sp.together(exponent))
 
 
+# Real at every real argument where defined (tan at its poles is not defined); re, im and |·|
+# are real at every complex argument.
+_REAL_ON_REALS = (
+    sp.exp,
+    sp.sin,
+    sp.cos,
+    sp.tan,
+    sp.cot,
+    sp.sec,
+    sp.csc,
+    sp.atan,
+    sp.acot,
+    sp.sinh,
+    sp.cosh,
+    sp.tanh,
+    sp.coth,
+    sp.sech,
+    sp.csch,
+    sp.asinh,
+    sp.floor,
+    sp.ceiling,
+    sp.sign,
+    sp.Min,
+    sp.Max,
+)
+_REAL_EVERYWHERE = (sp.re, sp.im, sp.Abs, sp.arg)
+# A constant's sign or range is read off a ball of it at these precisions.
+_BALL_BITS = (64, 256)
+
+
+def _ball(c: sp.Expr) -> arb | None:
+    """A real ball certified to hold the constant c, or None (no ball, or not a real one)."""
+    for bits in _BALL_BITS:
+        try:
+            value = to_arb(c, {}, bits)
+        except (CertifiedError, ValueError, TypeError, ArithmeticError, RecursionError):
+            return None
+        if isinstance(value, arb) and value.rad() < 2**-16:
+            return value
+    return None
+
+
 def _real_where_defined(e: sp.Expr) -> bool:
-    """e is real at every real point where it is defined: real by SymPy's assumptions, or a
-    rational function with rational coefficients of real symbols (d/(d − 2) at d = 2 is not
-    defined, so SymPy cannot call it real)."""
-    if e.is_real:
+    """e is real at every real point where it is defined, proved from its structure: each
+    symbol declared real, each number real, sums, products and integer powers of such, real
+    powers of positive numbers, the functions real on the reals, the logarithm of a positive
+    number, and asin or acos of a constant certified in [−1, 1] (d/(d − 2) at d = 2 is not
+    defined, so SymPy's assumptions cannot call it real).
+
+    >>> y = sp.Symbol("y", real=True)
+    >>> _real_where_defined(y / (y - 2)), _real_where_defined(sp.asin(sp.Rational(1, 2)) * y)
+    (True, True)
+    >>> _real_where_defined(sp.asin(2) * y), _real_where_defined((-1) ** sp.Rational(1, 3) * y)
+    (False, False)
+    """
+    if isinstance(e, sp.Symbol):
+        return e.is_real is True
+    if isinstance(e, sp.Rational | sp.NumberSymbol):
         return True
-    return (
-        all(s.is_real for s in e.free_symbols)
-        and not e.has(sp.I)
-        and e.is_rational_function(*e.free_symbols)
-    )
+    if isinstance(e, sp.Float):
+        return e.is_finite is True
+    if isinstance(e, sp.Add | sp.Mul):
+        return all(_real_where_defined(a) for a in e.args)
+    if isinstance(e, sp.Pow):
+        if e.exp.is_Integer:
+            return _real_where_defined(e.base)
+        return _positive(e.base) and _real_where_defined(e.exp)
+    if isinstance(e, _REAL_EVERYWHERE):
+        return True
+    if isinstance(e, _REAL_ON_REALS):
+        return all(_real_where_defined(a) for a in e.args)
+    if isinstance(e, sp.log) and len(e.args) == 1:
+        return _positive(e.args[0])
+    if isinstance(e, sp.asin | sp.acos):
+        return _within_one(e.args[0])
+    return False
+
+
+def _within_one(c: sp.Expr) -> bool:
+    """c is a constant certified to lie in [−1, 1]."""
+    if c.is_Rational:
+        return bool(abs(c) <= 1)
+    if c.free_symbols or not _real_where_defined(c):
+        return False
+    value = _ball(c)
+    return value is not None and bool(abs(value) <= 1)
 
 
 def _positive(e: sp.Expr) -> bool:
-    """e > 0 wherever it is defined: by SymPy's assumptions, or a real power of such a number."""
-    if e.is_positive:
+    """e > 0 wherever it is defined, proved from its structure: a positive number, a symbol
+    declared positive, sums and products of such, a real power of such, exp of a real, or a real
+    constant whose certified ball lies above 0.
+
+    >>> y = sp.Symbol("y", real=True)
+    >>> _positive(2 * sp.exp(y) + sp.pi), _positive(2 - sp.sqrt(3)), _positive(y**2)
+    (True, True, False)
+    """
+    if isinstance(e, sp.Symbol):
+        return e.is_positive is True
+    if isinstance(e, sp.Rational | sp.Float):
+        return bool(e > 0) and e.is_finite is True
+    if isinstance(e, sp.Add | sp.Mul) and all(_positive(a) for a in e.args):
         return True
-    if isinstance(e, sp.Pow):
-        return _positive(e.base) and _real_where_defined(e.exp)
-    if isinstance(e, sp.Mul):
-        return all(_positive(f) for f in e.args)
-    return False
+    if isinstance(e, sp.Pow) and _positive(e.base) and _real_where_defined(e.exp):
+        return True
+    if isinstance(e, sp.exp | sp.cosh) and _real_where_defined(e.args[0]):
+        return True
+    if e.free_symbols or not _real_where_defined(e):
+        return False
+    value = _ball(e)
+    return value is not None and bool(value > 0)
 
 
 def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
@@ -57,7 +148,8 @@ def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     integer = Atoms().polynomial(exponent)
     if integer.is_Integer:
         return sp.Pow(base, integer)
-    if isinstance(base, sp.Mul) and _positive(base):
+    # (x·y)^a = x^a·y^a needs every factor positive, not only the product: ((−2)(−3))^½ is √6.
+    if isinstance(base, sp.Mul) and all(_positive(f) for f in base.args):
         return sp.Mul(*(_power(f, exponent) for f in base.args), evaluate=False)
     if isinstance(base, sp.Pow) and _positive(base.base) and _real_where_defined(base.exp):
         return _power(base.base, base.exp * exponent)
@@ -117,13 +209,11 @@ def _multiplied_out(expr: sp.Basic) -> sp.Basic:
 
 
 def _merged(term: sp.Expr) -> sp.Expr:
-    """One product with its exponentials multiplied into one: e^a·e^b = e^(a + b)."""
+    """One product with its exponentials multiplied into one: e^a·e^b = e^(a + b). (SymPy
+    builds an integer power of an exponential as one exponential: (e^a)^2 is e^(2a).)"""
     arguments, rest = [], []
     for factor in sp.Mul.make_args(term):
-        base, n = factor.as_base_exp()
-        if isinstance(base, sp.exp) and n.is_Integer:
-            arguments.append(n * base.args[0])
-        elif isinstance(factor, sp.exp):
+        if isinstance(factor, sp.exp):
             arguments.append(factor.args[0])
         else:
             rest.append(factor)

@@ -127,9 +127,10 @@ class Rule:
     def __call__(self, expr: sp.Basic) -> sp.Basic:
         try:
             return self.rewrite(expr)
-        except ValueError:
+        except (ValueError, ArithmeticError):
             # A SymPy constructor refused the rewritten tree (Max of a constant it cannot
-            # compare): the rule does not apply here, which can only lose a proof.
+            # compare), or SymPy's own evaluation overflowed or divided by zero on the way: the
+            # rule does not apply here, which can only lose a proof.
             return expr
 
     def __str__(self) -> str:
