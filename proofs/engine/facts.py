@@ -364,11 +364,21 @@ class Refutation:
     at: tuple[tuple[sp.Symbol, sp.Rational], ...] = ()
 
     def __post_init__(self) -> None:
+        _named(self)
         if type(self.claim) not in _BROKEN_BY:
             kinds = "Eq, Ge, Gt, Le or Lt"
             raise TypeError(
                 f"refutation {self.name!r}: the claim must be {kinds}, got {self.claim}"
             )
+        at = arguments.items(self.at, f"{self.name}: at")
+        for j, pair in enumerate(at):
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise TypeError(
+                    f"{self.name}: at[{j}] must be a (Symbol, Rational) pair, got "
+                    f"{type(pair).__name__}"
+                )
+            arguments.symbol(pair[0], f"{self.name}: at[{j}]'s symbol")
+        object.__setattr__(self, "at", at)
         given = [s for s, _ in self.at]
         if sorted(given, key=str) != list(self.over) or len(set(given)) != len(given):
             raise ValueError(

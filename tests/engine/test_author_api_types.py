@@ -19,7 +19,14 @@ from proofs.engine.blocks import BlockEquation
 from proofs.engine.blockwise import Blockwise
 from proofs.engine.citation import Lemma, Termwise
 from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
-from proofs.engine.facts import FreeOf, LinearSystem, NonNegative, NonZero, ShiftMapFact
+from proofs.engine.facts import (
+    FreeOf,
+    LinearSystem,
+    NonNegative,
+    NonZero,
+    Refutation,
+    ShiftMapFact,
+)
 from proofs.engine.rules import ALGEBRA, PYTHAGOREAN
 from proofs.engine.shift_decision import find_shift_map
 from proofs.engine.theorem import Theorem
@@ -68,6 +75,11 @@ API: dict[str, tuple[Callable, dict, set[str]]] = {
     ),
     "FreeOf": (FreeOf, {"name": "f", "title": "t", "expr": X, "symbols": (M,)}, set()),
     "NonZero": (NonZero, {"name": "f", "title": "t", "expr": X**2 + 1}, set()),
+    "Refutation": (
+        Refutation,
+        {"name": "f", "title": "t", "claim": sp.Eq(X**2, X), "at": ((X, sp.Integer(2)),)},
+        set(),
+    ),
     "NonNegative": (
         NonNegative,
         {"name": "f", "title": "t", "expr": X**2, "witness": X * X, "by": ALGEBRA},
