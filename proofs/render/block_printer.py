@@ -1,10 +1,11 @@
 """A printer's dispatch on the lesson's block types: one handler registered per type.
 
 Each format's printer (LaTeX, Markdown, HTML, MyST, notebook) is a functools.singledispatch
-made by block_printer, with a handler registered for every type of lesson_blocks.Block. A block
-type with no handler of its own raises TypeError naming the printer and the type, and
-missing_handlers lists such types, so a new block type that a printer does not know fails
-tests/render/test_block_printers.py, not a reader of the notes.
+made by block_printer, with a handler registered for every type of lesson_blocks.Block (and
+one for each piece of running text, lesson_blocks.Piece, in the four that print prose). A type
+with no handler of its own raises TypeError naming the printer and the type, and
+missing_handlers lists such types, so a new block or piece type that a printer does not know
+fails tests/render/test_block_printers.py, not a reader of the notes.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import functools
 from collections.abc import Callable, Iterable
 
 
-def block_printer(name: str) -> functools._SingleDispatchCallable[str]:
-    """A singledispatch function called name, with no handler yet: a block of a type without
-    one raises TypeError.
+def block_printer(name: str, what: str = "block") -> functools._SingleDispatchCallable[str]:
+    """A singledispatch function called name, with no handler yet: a block (or what else it
+    prints, what) of a type without one raises TypeError.
 
     >>> show = block_printer("show")
     >>> show.register(int)(lambda block, *context: f"int {block}")(3)
@@ -27,7 +28,7 @@ def block_printer(name: str) -> functools._SingleDispatchCallable[str]:
     """
 
     def missing(block: object, *context: object) -> str:
-        raise TypeError(f"{name} has no handler for a block of type {type(block).__name__}")
+        raise TypeError(f"{name} has no handler for a {what} of type {type(block).__name__}")
 
     missing.__name__ = missing.__qualname__ = name
     return functools.singledispatch(missing)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import sympy as sp
 
 from numeric.result_table import Cell, format_cell
 from proofs.render.block_printer import block_printer
@@ -119,27 +120,51 @@ def is_math(piece: Piece) -> bool:
     return not isinstance(piece, str | Ref | Emph | Mono | Link)
 
 
+piece_html = block_printer("piece_html", "piece")
+piece_html.__doc__ = """One piece of running text in HTML (piece_html(piece, pages)); pages: the
+page that holds each label."""
+
+
+@piece_html.register
+def _(piece: str, pages: Mapping[str, str]) -> str:
+    return esc(piece)
+
+
+@piece_html.register
+def _(piece: Ref, pages: Mapping[str, str]) -> str:
+    return f'<a href="{pages.get(piece.label, "")}#{anchor(piece.label)}">{esc(piece.text)}</a>'
+
+
+@piece_html.register
+def _(piece: Emph, pages: Mapping[str, str]) -> str:
+    return f"<em>{esc(piece.text)}</em>"
+
+
+@piece_html.register
+def _(piece: Mono, pages: Mapping[str, str]) -> str:
+    return f"<code>{esc(piece.text)}</code>"
+
+
+@piece_html.register
+def _(piece: Link, pages: Mapping[str, str]) -> str:
+    return f'<a href="{esc(piece.url)}">{esc(piece.url)}</a>'
+
+
+@piece_html.register
+def _(piece: sp.Basic, pages: Mapping[str, str]) -> str:
+    return f'<span class="math">{esc(math(piece, fold=True))}</span>'
+
+
 def inline(pieces: Sequence[Piece], pages: Mapping[str, str]) -> str:
+    """Prose, inline math, emphasis, code, links and references."""
     out = []
     for j, piece in enumerate(pieces):
-        if isinstance(piece, str):
-            if j and is_math(pieces[j - 1]) and (stick := _TRAILING.match(piece)):
-                # The math before and its punctuation stay on one line.
-                out[-1] = f'<span class="nowrap">{out[-1]}{esc(stick.group())}</span>'
-                piece = piece[stick.end() :]
-            out.append(esc(piece))
-        elif isinstance(piece, Ref):
-            out.append(
-                f'<a href="{pages.get(piece.label, "")}#{anchor(piece.label)}">{esc(piece.text)}</a>'
-            )
-        elif isinstance(piece, Emph):
-            out.append(f"<em>{esc(piece.text)}</em>")
-        elif isinstance(piece, Mono):
-            out.append(f"<code>{esc(piece.text)}</code>")
-        elif isinstance(piece, Link):
-            out.append(f'<a href="{esc(piece.url)}">{esc(piece.url)}</a>')
-        else:
-            out.append(f'<span class="math">{esc(math(piece, fold=True))}</span>')
+        stick = _TRAILING.match(piece) if isinstance(piece, str) else None
+        if stick and j and is_math(pieces[j - 1]):
+            # The math before and its punctuation stay on one line.
+            out[-1] = f'<span class="nowrap">{out[-1]}{esc(stick.group())}</span>'
+            piece = piece[stick.end() :]
+        out.append(piece_html(piece, pages))
     return "".join(out)
 
 

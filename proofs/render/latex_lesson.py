@@ -73,29 +73,48 @@ def tex_code(text: str) -> str:
     return "".join(escapes.get(c, c) for c in text)
 
 
+piece_tex = block_printer("piece_tex", "piece")
+piece_tex.__doc__ = """One piece of running text in LaTeX (piece_tex(piece, pdf_string));
+pdf_string: math wrapped for PDF bookmarks (\\texorpdfstring)."""
+
+
+@piece_tex.register
+def _(piece: str, pdf_string: bool) -> str:
+    return tex_text(piece)
+
+
+@piece_tex.register
+def _(piece: Ref, pdf_string: bool) -> str:
+    return f"{piece.kind}~\\ref{{{piece.label}}}"
+
+
+@piece_tex.register
+def _(piece: Emph, pdf_string: bool) -> str:
+    return rf"\emph{{{tex_text(piece.text)}}}"
+
+
+@piece_tex.register
+def _(piece: Link, pdf_string: bool) -> str:
+    return rf"\url{{{piece.url}}}"
+
+
+@piece_tex.register
+def _(piece: Mono, pdf_string: bool) -> str:
+    # A long identifier may break after an inner underscore, as a table cell's may.
+    code = re.sub(r"(?<=[A-Za-z0-9])\\_(?=[A-Za-z0-9])", r"\\_\\allowbreak{}", tex_code(piece.text))
+    return rf"\texttt{{{code}}}"
+
+
+@piece_tex.register
+def _(piece: sp.Basic, pdf_string: bool) -> str:
+    tex = f"${math(piece, fold=True)}$"
+    plain = str(piece).replace("_", " ")
+    return rf"\texorpdfstring{{{tex}}}{{{plain}}}" if pdf_string else tex
+
+
 def inline(pieces: Sequence[Piece], *, pdf_string: bool = False) -> str:
     """Prose and inline math; pdf_string: math wrapped for PDF bookmarks (\\texorpdfstring)."""
-    out = []
-    for piece in pieces:
-        if isinstance(piece, str):
-            out.append(tex_text(piece))
-        elif isinstance(piece, Ref):
-            out.append(f"{piece.kind}~\\ref{{{piece.label}}}")
-        elif isinstance(piece, Emph):
-            out.append(rf"\emph{{{tex_text(piece.text)}}}")
-        elif isinstance(piece, Link):
-            out.append(rf"\url{{{piece.url}}}")
-        elif isinstance(piece, Mono):
-            # A long identifier may break after an inner underscore, as a table cell's may.
-            code = re.sub(
-                r"(?<=[A-Za-z0-9])\\_(?=[A-Za-z0-9])", r"\\_\\allowbreak{}", tex_code(piece.text)
-            )
-            out.append(rf"\texttt{{{code}}}")
-        else:
-            tex = f"${math(piece, fold=True)}$"
-            plain = str(piece).replace("_", " ")
-            out.append(rf"\texorpdfstring{{{tex}}}{{{plain}}}" if pdf_string else tex)
-    return "".join(out)
+    return "".join(piece_tex(piece, pdf_string) for piece in pieces)
 
 
 def _pieces(text: str | Sequence[Piece]) -> tuple[Piece, ...]:

@@ -54,6 +54,8 @@ class Link:
 
 
 Piece = str | sp.Basic | Ref | Emph | Mono | Link
+# Every piece type: each printer registers a handler for each (proofs.render.block_printer).
+PIECE_TYPES: tuple[type, ...] = get_args(Piece)
 
 
 @dataclass(frozen=True)

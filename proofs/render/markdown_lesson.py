@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import sympy as sp
 
 from numeric.result_table import Cell, format_cell
 from proofs.render.block_printer import block_printer
@@ -83,25 +84,44 @@ def label_pages(lesson: Lesson, ext: str) -> dict[str, str]:
     return out
 
 
+piece_md = block_printer("piece_md", "piece")
+piece_md.__doc__ = """One piece of running text in Markdown (piece_md(piece, pages)); pages: the
+page that holds each label."""
+
+
+@piece_md.register
+def _(piece: str, pages: Mapping[str, str]) -> str:
+    return md_text(piece)
+
+
+@piece_md.register
+def _(piece: Ref, pages: Mapping[str, str]) -> str:
+    return f"[{piece.text}]({pages.get(piece.label, '')}#{anchor(piece.label)})"
+
+
+@piece_md.register
+def _(piece: Emph, pages: Mapping[str, str]) -> str:
+    return f"*{md_text(piece.text).strip()}*" + (" " if piece.text.endswith(" ") else "")
+
+
+@piece_md.register
+def _(piece: Link, pages: Mapping[str, str]) -> str:
+    return f"<{piece.url}>"
+
+
+@piece_md.register
+def _(piece: Mono, pages: Mapping[str, str]) -> str:
+    return f"`{piece.text}`"
+
+
+@piece_md.register
+def _(piece: sp.Basic, pages: Mapping[str, str]) -> str:
+    return f"${math(piece, fold=True)}$"
+
+
 def inline(pieces: Sequence[Piece], pages: Mapping[str, str]) -> str:
     """Prose, $inline math$, emphasis, links and references."""
-    out = []
-    for piece in pieces:
-        if isinstance(piece, str):
-            out.append(md_text(piece))
-        elif isinstance(piece, Ref):
-            out.append(f"[{piece.text}]({pages.get(piece.label, '')}#{anchor(piece.label)})")
-        elif isinstance(piece, Emph):
-            out.append(
-                f"*{md_text(piece.text).strip()}*" + (" " if piece.text.endswith(" ") else "")
-            )
-        elif isinstance(piece, Link):
-            out.append(f"<{piece.url}>")
-        elif isinstance(piece, Mono):
-            out.append(f"`{piece.text}`")
-        else:
-            out.append(f"${math(piece, fold=True)}$")
-    return "".join(out)
+    return "".join(piece_md(piece, pages) for piece in pieces)
 
 
 def display(body: str) -> str:

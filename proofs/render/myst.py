@@ -20,6 +20,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+import sympy as sp
+
 from proofs.render.block_printer import block_printer
 from proofs.render.latex_lesson import math
 from proofs.render.latex_tables import is_number
@@ -79,24 +81,45 @@ def text(words: str) -> str:
     return "\\" + escaped if escaped.startswith("%") else escaped
 
 
+piece_myst = block_printer("piece_myst", "piece")
+piece_myst.__doc__ = """One piece of running text in MyST (piece_myst(piece)); a cross-reference
+is a link to its label, which Sphinx and mystmd resolve."""
+
+
+@piece_myst.register
+def _(piece: str) -> str:
+    return text(piece)
+
+
+@piece_myst.register
+def _(piece: Ref) -> str:
+    return f"[{piece.text}](#{anchor(piece.label)})"
+
+
+@piece_myst.register
+def _(piece: Emph) -> str:
+    words = text(piece.text)
+    return f"*{words.strip()}*" + (" " if words.endswith(" ") else "")
+
+
+@piece_myst.register
+def _(piece: Mono) -> str:
+    return f"`{piece.text}`"
+
+
+@piece_myst.register
+def _(piece: Link) -> str:
+    return f"<{piece.url}>"
+
+
+@piece_myst.register
+def _(piece: sp.Basic) -> str:
+    return f"${math(piece, fold=True)}$"
+
+
 def inline(pieces: Sequence[Piece]) -> str:
     """Prose, $inline math$, emphasis, code, links and cross-references."""
-    out = []
-    for piece in pieces:
-        if isinstance(piece, str):
-            out.append(text(piece))
-        elif isinstance(piece, Ref):
-            out.append(f"[{piece.text}](#{anchor(piece.label)})")
-        elif isinstance(piece, Emph):
-            words = text(piece.text)
-            out.append(f"*{words.strip()}*" + (" " if words.endswith(" ") else ""))
-        elif isinstance(piece, Mono):
-            out.append(f"`{piece.text}`")
-        elif isinstance(piece, Link):
-            out.append(f"<{piece.url}>")
-        else:
-            out.append(f"${math(piece, fold=True)}$")
-    return "".join(out)
+    return "".join(piece_myst(piece) for piece in pieces)
 
 
 def display(tex: str) -> str:

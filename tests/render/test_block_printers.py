@@ -1,5 +1,6 @@
-"""Every printer of the lesson has a handler for every block type, and a new block type without
-one fails here: the printers dispatch on the block's type (proofs.render.block_printer)."""
+"""Every printer of the lesson has a handler for every block type (and every piece of running
+text), and a new type without one fails here: the printers dispatch on the type
+(proofs.render.block_printer)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import dataclasses
 import importlib
 import os
 import pkgutil
+import re
 import shutil
 import subprocess
 import sys
@@ -18,19 +20,20 @@ import pytest
 import proofs.render
 from proofs.render import html, latex_lesson, lesson_blocks, markdown_lesson, myst, notebook
 from proofs.render.block_printer import missing_handlers
-from proofs.render.lesson_blocks import BLOCK_TYPES, Lesson, Section
+from proofs.render.lesson_blocks import BLOCK_TYPES, PIECE_TYPES, Lesson, Section
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def printers() -> dict[str, object]:
-    """Every block printer in proofs.render, by its name: a module-level singledispatch
-    function with a handler registered for some block type."""
+def printers(types: tuple[type, ...] = BLOCK_TYPES) -> dict[str, object]:
+    """Every printer in proofs.render of one of types, by its name: a module-level
+    singledispatch function with a handler registered for one of them (str aside: a handler of
+    text is not yet a printer of pieces)."""
     found = {}
     for info in pkgutil.iter_modules(proofs.render.__path__, "proofs.render."):
         for value in vars(importlib.import_module(info.name)).values():
             registry = getattr(value, "registry", None)
-            if registry is not None and any(t in registry for t in BLOCK_TYPES):
+            if registry is not None and any(t in registry for t in types if t is not str):
                 found[value.__name__] = value
     return found
 
@@ -59,10 +62,27 @@ def test_block_types_are_every_block_of_the_lesson_model():
     assert classes == set(BLOCK_TYPES) | (pieces & classes) | {Section, Lesson}
 
 
+def test_the_four_formats_of_prose_each_have_a_piece_printer():
+    assert printers(PIECE_TYPES) == {
+        "piece_tex": latex_lesson.piece_tex,
+        "piece_md": markdown_lesson.piece_md,
+        "piece_html": html.piece_html,
+        "piece_myst": myst.piece_myst,
+    }
+
+
 @pytest.mark.parametrize("name", sorted(printers()))
 def test_every_printer_has_a_handler_for_every_block_type(name):
     printer = printers()[name]
-    assert missing_handlers(printer, BLOCK_TYPES) == [], f"{name} cannot print these"
+    missing = [t.__name__ for t in missing_handlers(printer, BLOCK_TYPES)]
+    assert not missing, f"{name} has no handler for {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("name", sorted(printers(PIECE_TYPES)))
+def test_every_printer_has_a_handler_for_every_piece_type(name):
+    printer = printers(PIECE_TYPES)[name]
+    missing = [t.__name__ for t in missing_handlers(printer, PIECE_TYPES)]
+    assert not missing, f"{name} has no handler for {', '.join(missing)}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,13 +102,27 @@ class Toy:
 )
 def test_a_block_type_without_a_handler_is_named_when_printed(printer):
     assert missing_handlers(printer, (*BLOCK_TYPES, Toy)) == [Toy]
-    with pytest.raises(TypeError, match=rf"^{printer.__name__} has no handler for .* type Toy$"):
+    with pytest.raises(
+        TypeError, match=rf"^{printer.__name__} has no handler for a block of type Toy$"
+    ):
         printer(Toy(), None)
 
 
-def test_a_toy_block_type_added_to_the_model_fails_the_check(tmp_path):
-    """In a copy of the tree, a toy block type joins lesson_blocks.Block with no printer:
-    this file's check fails there, naming it, for every printer."""
+@pytest.mark.parametrize(
+    "printer", [latex_lesson.piece_tex, markdown_lesson.piece_md, html.piece_html]
+)
+def test_a_piece_type_without_a_handler_is_named_when_printed(printer):
+    assert missing_handlers(printer, (*PIECE_TYPES, Toy)) == [Toy]
+    with pytest.raises(
+        TypeError, match=rf"^{printer.__name__} has no handler for a piece of type Toy$"
+    ):
+        printer(Toy(), {})
+
+
+def test_toy_types_added_to_the_model_fail_the_check(tmp_path):
+    """In a copy of the tree, a toy block type joins lesson_blocks.Block and a toy piece type
+    joins lesson_blocks.Piece, with no printer: this file's checks fail there, naming them,
+    for every printer (five of blocks, four of pieces)."""
     ignore = shutil.ignore_patterns("__pycache__")
     for folder in ("proofs", "numeric"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=ignore)
@@ -96,16 +130,17 @@ def test_a_toy_block_type_added_to_the_model_fails_the_check(tmp_path):
     shutil.copy(__file__, tmp_path / "tests" / "test_block_printers.py")
     model = tmp_path / "proofs" / "render" / "lesson_blocks.py"
     text = model.read_text(encoding="utf-8")
-    toy = (
-        '@dataclass(frozen=True)\nclass Toy:\n    """A toy block."""\n\n\nBlock = (\n    Toy\n    |'
-    )
-    assert text.count("Block = (\n") == 1
-    model.write_text(text.replace("Block = (\n", toy, 1), encoding="utf-8")
+    piece, block = "Piece = str | sp.Basic", "Block = (\n"
+    assert text.count(piece) == 1 and text.count(block) == 1
+    toys = "@dataclass(frozen=True)\nclass ToyPiece:\n    text: str\n\n\n"
+    toys += "@dataclass(frozen=True)\nclass ToyBlock:\n    pass\n\n\n"
+    text = text.replace(piece, toys + "Piece = ToyPiece | str | sp.Basic")
+    model.write_text(text.replace(block, block + "    ToyBlock\n    |"), encoding="utf-8")
 
     run = subprocess.run(
         [
             *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"),
-            *("tests/test_block_printers.py", "-k", "handler_for_every or every_block"),
+            *("tests/test_block_printers.py", "-k", "handler_for_every or every_block_of"),
         ],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(tmp_path)},
@@ -114,5 +149,7 @@ def test_a_toy_block_type_added_to_the_model_fails_the_check(tmp_path):
         timeout=600,
     )
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "5 failed, 1 passed" in run.stdout, run.stdout  # one per printer
-    assert run.stdout.count("<class 'proofs.render.lesson_blocks.Toy'>") >= 5, run.stdout
+    assert "9 failed, 1 passed" in run.stdout, run.stdout  # one per printer
+    for kind, toy, printers_of_it in (("block", "ToyBlock", 5), ("piece", "ToyPiece", 4)):
+        named = rf"AssertionError: {kind}_\w+ has no handler for {toy}$"
+        assert len(re.findall(named, run.stdout, re.M)) == printers_of_it, run.stdout
