@@ -109,14 +109,15 @@ def build_lesson(
     return Lesson(TITLE, sections, figures, subtitle, options)
 
 
-def _kept(only: str, edition: RenderOptions, source: SourceSection | SourceBlock) -> bool:
-    """Whether a section or block marked only: WORDS belongs in edition (all words must hold)."""
+def _kept(only: str, options: RenderOptions, source: SourceSection | SourceBlock) -> bool:
+    """Whether a section or block marked only: WORDS belongs in the edition options ask for (all
+    words must hold)."""
     words = only.split()
     where = source.where if isinstance(source, SourceBlock) else Where(source.path, 1)
     for word in words:
         if word not in EDITION_WORDS:
             raise where.error(f"only takes {', '.join(EDITION_WORDS)}; got {word!r}")
-    return all(_has(edition, w) for w in words)
+    return all(_has(options, w) for w in words)
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ class _Numbers:
     titles: dict[str, str]
 
     @classmethod
-    def of(cls, sources: Sequence[SourceSection], edition: RenderOptions) -> _Numbers:
+    def of(cls, sources: Sequence[SourceSection], options: RenderOptions) -> _Numbers:
         theorems: dict[str, int] = {}
         figures: dict[str, int] = {}
         titles: dict[str, str] = {}
@@ -137,7 +138,7 @@ class _Numbers:
             for block in blocks:
                 if block.kind != "directive":
                     continue
-                if block.name == "only" and not _kept(block.argument, edition, block):
+                if block.name == "only" and not _kept(block.argument, options, block):
                     continue
                 if block.name == "theorem":
                     theorems.setdefault(block.argument, len(theorems) + 1)
@@ -158,13 +159,13 @@ class _Resolver:
         self,
         parts: Parts,
         tables: Mapping[str, Table],
-        edition: RenderOptions,
+        options: RenderOptions,
         numbers: _Numbers,
         runs: Sequence[TheoremRun],
     ) -> None:
         self.parts = parts
         self.tables = tables
-        self.edition = edition
+        self.options = options
         self.numbers = numbers
         self.runs = runs
         self.values = _values(tables)
@@ -238,7 +239,7 @@ class _Resolver:
 
     def role(self, role: Role, where: Where) -> list[Piece]:
         if role.name in EDITION_WORDS:
-            if not _has(self.edition, role.name):
+            if not _has(self.options, role.name):
                 return []
             return list(self.pieces(Text(role.content, where)))
         if role.name == "math":
@@ -283,7 +284,7 @@ class _Resolver:
     # ── Directives ───────────────────────────────────────────────────────────────────────────
 
     def only(self, source: SourceBlock) -> list[Block]:
-        return self.blocks(source.children) if _kept(source.argument, self.edition, source) else []
+        return self.blocks(source.children) if _kept(source.argument, self.options, source) else []
 
     def theorem(self, source: SourceBlock) -> list[Block]:
         name = source.argument
