@@ -2,7 +2,8 @@
 
 Each format's printer (LaTeX, Markdown, HTML, MyST, notebook) is a functools.singledispatch
 made by block_printer, with a handler registered for every type of lesson_blocks.Block (and
-one for each piece of running text, lesson_blocks.Piece, in the four that print prose). A type
+one for each piece of running text, lesson_blocks.Piece, in the four that print prose; the
+appendix's how_checked has one for each kind of proofs.engine.facts.Part). A type
 with no handler of its own raises TypeError naming the printer and the type, and
 missing_handlers lists such types, so a new block or piece type that a printer does not know
 fails tests/render/test_block_printers.py, not a reader of the notes.

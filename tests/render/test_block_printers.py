@@ -18,7 +18,16 @@ from typing import get_args
 import pytest
 
 import proofs.render
-from proofs.render import html, latex_lesson, lesson_blocks, markdown_lesson, myst, notebook
+from proofs.engine.facts import Part
+from proofs.render import (
+    html,
+    latex_lesson,
+    lesson_appendix,
+    lesson_blocks,
+    markdown_lesson,
+    myst,
+    notebook,
+)
 from proofs.render.block_printer import missing_handlers
 from proofs.render.lesson_blocks import BLOCK_TYPES, PIECE_TYPES, Lesson, Section
 
@@ -60,6 +69,13 @@ def test_block_types_are_every_block_of_the_lesson_model():
     }
     pieces = set(get_args(lesson_blocks.Piece))
     assert classes == set(BLOCK_TYPES) | (pieces & classes) | {Section, Lesson}
+
+
+def test_the_appendix_says_how_every_kind_of_part_was_checked():
+    """how_checked (the appendix's tables) has words for every part a theorem can have: a
+    chain and each kind of fact (proofs.engine.facts.Part)."""
+    missing = [t.__name__ for t in missing_handlers(lesson_appendix.how_checked, get_args(Part))]
+    assert not missing, f"how_checked has no handler for {', '.join(missing)}"
 
 
 def test_the_four_formats_of_prose_each_have_a_piece_printer():
