@@ -37,6 +37,8 @@ class RenderOptions:
     True
     """
 
+    # The lesson holds both modules' sections today, so module selects nothing yet; it is here
+    # for the lessons split by module (issue 28), whose notes commands will read it.
     module: int = 10
     edition: Edition = "author"
     brief: bool = False
