@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from proofs.cli.files import check_directory
-from proofs.cli.notes_output import add_common_arguments, write_notes
+from proofs.cli.notes_output import add_common_arguments, notes_options, write_notes
 from proofs.cli.options import path_text
 from proofs.cli.usage import UsageError
 
@@ -52,7 +52,5 @@ def run(args: argparse.Namespace) -> int:
     from proofs.render import notes  # the lesson loads only when notes are written
 
     check_directory(args.out, "--out")  # a bad --out is named before a missing KaTeX
-    dist = katex_dist(args.katex)
-    return write_notes(
-        args, lambda checked, tables, **edition: notes.html_files(checked, tables, dist, **edition)
-    )
+    options = notes_options(args, "svg", katex=katex_dist(args.katex))
+    return write_notes(args, options, notes.html_files)

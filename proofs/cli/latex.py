@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from proofs.cli.notes_output import add_common_arguments, write_notes
+from proofs.cli.notes_output import add_common_arguments, notes_options, write_notes
 
 NAME = "latex"
 HELP = "write the course notes as LaTeX: main.tex and its figures"
@@ -19,4 +19,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from proofs.render import notes  # the lesson loads only when notes are written
 
-    return write_notes(args, notes.latex_files)
+    return write_notes(args, notes_options(args, "pdf"), notes.latex_files)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from proofs.cli.files import check_directory
-from proofs.cli.notes_output import add_common_arguments, write_notes
+from proofs.cli.notes_output import add_common_arguments, notes_options, write_notes
 from proofs.cli.options import path_text
 
 NAME = "myst"
@@ -32,10 +32,5 @@ def run(args: argparse.Namespace) -> int:
     from proofs.render import myst_project  # the lesson loads only when notes are written
 
     check_directory(args.out, "--out")  # a bad --out is named before a missing KaTeX
-    dist = katex_dist(args.katex)
-    return write_notes(
-        args,
-        lambda checked, tables, **edition: myst_project.myst_files(
-            checked, tables, dist, **edition
-        ),
-    )
+    options = notes_options(args, "svg", katex=katex_dist(args.katex))
+    return write_notes(args, options, myst_project.myst_files)

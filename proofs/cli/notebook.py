@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from proofs.cli.notes_output import add_common_arguments, write_notes
+from proofs.cli.notes_output import add_common_arguments, notes_options, write_notes
 
 NAME = "notebook"
 HELP = "write the course notes as a Jupyter notebook (lesson.ipynb): a lab with checked exercises"
@@ -19,4 +19,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from proofs.render import notes  # the lesson loads only when notes are written
 
-    return write_notes(args, notes.notebook_files)
+    return write_notes(args, notes_options(args, "svg"), notes.notebook_files)

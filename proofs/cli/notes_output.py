@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from proofs.cli.files import check_directory, write_files
 from proofs.cli.options import add_out_argument, positive_even_int
+from proofs.render.options import FigureFormat, RenderOptions
 
 if TYPE_CHECKING:
     from numeric.result_table import Table
+    from proofs.engine.theorem import TheoremRun
 
-# render(runs, tables, brief=..., edition=...) -> file name -> bytes (proofs.render.notes).
-Render = Callable[..., dict[str, bytes]]
+# render(runs, tables, options) -> file name -> bytes (proofs.render.notes).
+Render = Callable[["Sequence[TheoremRun]", "Mapping[str, Table]", RenderOptions], dict[str, bytes]]
 
 
 def edition_word(text: str) -> str:
@@ -62,17 +65,27 @@ def lesson_tables() -> dict[str, Table]:
     }
 
 
-def write_notes(args: argparse.Namespace, render: Render) -> int:
-    """Verify, render (in the edition args.brief and args.edition ask for), write; exit 1 (files
-    still written, status shown) if a theorem or a table's check failed."""
+def notes_options(
+    args: argparse.Namespace, figure_format: FigureFormat, katex: Path | None = None
+) -> RenderOptions:
+    """The options of the notes the command line asks for: the edition of --brief and --for,
+    the command's figure format and KaTeX's folder (HTML and MyST)."""
+    return RenderOptions(
+        edition=args.edition, brief=args.brief, figure_format=figure_format, katex=katex
+    )
+
+
+def write_notes(args: argparse.Namespace, options: RenderOptions, render: Render) -> int:
+    """Verify (the theorems of the options' edition, with twins at --d-model), render, write;
+    exit 1 (files still written, status shown) if a theorem or a table's check failed."""
     # Imported here so that the proof run, which loads every command, does not load the lesson.
     from proofs import registry
 
     check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
-    chosen = registry.brief_names() if args.brief else None
+    chosen = registry.brief_names() if options.brief else None
     checked = list(registry.run(chosen, d_model=args.d_model))
     tables = lesson_tables()
-    files = render(checked, tables, brief=args.brief, edition=args.edition)
+    files = render(checked, tables, options)
     changed = set(write_files(args.out, files))
     for name in files:
         print(f"{'wrote' if name in changed else 'unchanged'} {args.out / name}")

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
+import sympy as sp
 
 from numeric.result_table import Cell, format_cell
+from proofs.render.block_printer import block_printer
 from proofs.render.latex_lesson import math
 from proofs.render.latex_tables import is_number
 from proofs.render.lesson_blocks import (
@@ -46,6 +48,8 @@ from proofs.render.lesson_blocks import (
 )
 from proofs.render.lesson_editions import solution_blocks
 from proofs.render.markdown_lesson import (
+    FIGURE_FORMATS,
+    PageContext,
     anchor,
     chain_rows,
     label_pages,
@@ -116,27 +120,51 @@ def is_math(piece: Piece) -> bool:
     return not isinstance(piece, str | Ref | Emph | Mono | Link)
 
 
-def inline(pieces: Sequence[Piece], pages: dict[str, str]) -> str:
+piece_html = block_printer("piece_html", "piece")
+piece_html.__doc__ = """One piece of running text in HTML (piece_html(piece, pages)); pages: the
+page that holds each label."""
+
+
+@piece_html.register
+def _(piece: str, pages: Mapping[str, str]) -> str:
+    return esc(piece)
+
+
+@piece_html.register
+def _(piece: Ref, pages: Mapping[str, str]) -> str:
+    return f'<a href="{pages.get(piece.label, "")}#{anchor(piece.label)}">{esc(piece.text)}</a>'
+
+
+@piece_html.register
+def _(piece: Emph, pages: Mapping[str, str]) -> str:
+    return f"<em>{esc(piece.text)}</em>"
+
+
+@piece_html.register
+def _(piece: Mono, pages: Mapping[str, str]) -> str:
+    return f"<code>{esc(piece.text)}</code>"
+
+
+@piece_html.register
+def _(piece: Link, pages: Mapping[str, str]) -> str:
+    return f'<a href="{esc(piece.url)}">{esc(piece.url)}</a>'
+
+
+@piece_html.register
+def _(piece: sp.Basic, pages: Mapping[str, str]) -> str:
+    return f'<span class="math">{esc(math(piece, fold=True))}</span>'
+
+
+def inline(pieces: Sequence[Piece], pages: Mapping[str, str]) -> str:
+    """Prose, inline math, emphasis, code, links and references."""
     out = []
     for j, piece in enumerate(pieces):
-        if isinstance(piece, str):
-            if j and is_math(pieces[j - 1]) and (stick := _TRAILING.match(piece)):
-                # The math before and its punctuation stay on one line.
-                out[-1] = f'<span class="nowrap">{out[-1]}{esc(stick.group())}</span>'
-                piece = piece[stick.end() :]
-            out.append(esc(piece))
-        elif isinstance(piece, Ref):
-            out.append(
-                f'<a href="{pages.get(piece.label, "")}#{anchor(piece.label)}">{esc(piece.text)}</a>'
-            )
-        elif isinstance(piece, Emph):
-            out.append(f"<em>{esc(piece.text)}</em>")
-        elif isinstance(piece, Mono):
-            out.append(f"<code>{esc(piece.text)}</code>")
-        elif isinstance(piece, Link):
-            out.append(f'<a href="{esc(piece.url)}">{esc(piece.url)}</a>')
-        else:
-            out.append(f'<span class="math">{esc(math(piece, fold=True))}</span>')
+        stick = _TRAILING.match(piece) if isinstance(piece, str) else None
+        if stick and j and is_math(pieces[j - 1]):
+            # The math before and its punctuation stay on one line.
+            out[-1] = f'<span class="nowrap">{out[-1]}{esc(stick.group())}</span>'
+            piece = piece[stick.end() :]
+        out.append(piece_html(piece, pages))
     return "".join(out)
 
 
@@ -151,7 +179,7 @@ def cell_html(cell: Cell, spec: str) -> str:
     return f'<td class="num">{text}</td>' if is_number(cell) else f"<td>{text}</td>"
 
 
-def table_html(block: TableBlock, pages: dict[str, str]) -> str:
+def table_html(block: TableBlock, pages: Mapping[str, str]) -> str:
     table, caption, note = block.table, block.caption, block.note
     specs = table.formats or ("",) * len(table.columns)
     header = [inline(h, pages) for h in block.header] or [esc(c) for c in table.columns]
@@ -175,7 +203,7 @@ def table_html(block: TableBlock, pages: dict[str, str]) -> str:
     )
 
 
-def prose_table_html(block: ProseTable, pages: dict[str, str]) -> str:
+def prose_table_html(block: ProseTable, pages: Mapping[str, str]) -> str:
     head = "".join(f"<th>{inline(h, pages)}</th>" for h in block.header)
     body = "\n".join(
         "<tr>" + "".join(f"<td>{inline(c, pages)}</td>" for c in row) + "</tr>"
@@ -187,65 +215,97 @@ def prose_table_html(block: ProseTable, pages: dict[str, str]) -> str:
     )
 
 
-def solution_html(
-    block: Solution, pages: dict[str, str], figure_suffix: str, *, hidden: bool
-) -> str:
+block_html = block_printer("block_html")
+block_html.__doc__ = """One block of the lesson in HTML (block_html(block, context)); a student's
+solutions folded in <details>, an empty string for a block the pages do not show."""
+
+
+@block_html.register
+def _(block: Heading, context: PageContext) -> str:
+    level = min(block.level + 1, 3)
+    return f"<h{level}>{inline(block.text, context.pages)}</h{level}>"
+
+
+@block_html.register
+def _(block: Para, context: PageContext) -> str:
+    return f"<p>{inline(block.pieces, context.pages)}</p>"
+
+
+@block_html.register
+def _(block: Quote, context: PageContext) -> str:
+    return f"<blockquote>{inline(block.pieces, context.pages)}</blockquote>"
+
+
+@block_html.register
+def _(block: Equations, context: PageContext) -> str:
+    return "\n".join(display(math(e, block.display)) for e in block.lines)
+
+
+@block_html.register
+def _(block: Chain, context: PageContext) -> str:
+    tex = "\\begin{aligned}\n" + " \\\\\n".join(chain_rows(block)) + "\n\\end{aligned}"
+    intro = f"<p>{inline(block.intro, context.pages)}</p>\n" if block.intro else ""
+    return intro + display(tex)
+
+
+@block_html.register
+def _(block: TheoremStatement, context: PageContext) -> str:
+    formulas = "\n".join(display(math(f, block.display)) for f in block.formulas)
+    return (
+        f'<div class="theorem" id="{anchor(block.label)}"><p><strong>Theorem {block.number}</strong> '
+        f'({esc(block.title)}). <span class="statement">{inline(block.pieces, context.pages)}</span></p>\n'
+        f"{formulas}</div>"
+    )
+
+
+@block_html.register
+def _(block: ProofEnd, context: PageContext) -> str:
+    return '<p class="qed">∎</p>'
+
+
+@block_html.register
+def _(block: TableBlock, context: PageContext) -> str:
+    return table_html(block, context.pages)
+
+
+@block_html.register
+def _(block: ProseTable, context: PageContext) -> str:
+    return prose_table_html(block, context.pages)
+
+
+@block_html.register
+def _(block: Solution, context: PageContext) -> str:
     """A solution in place (author), or folded in <details> (student)."""
-    if not hidden:
+    if not context.options.student:
         shown = solution_blocks(block)
-        return "\n".join(t for t in (block_html(b, pages, figure_suffix) for b in shown) if t)
-    inner = [block_html(b, pages, figure_suffix, student=True) for b in block.blocks]
-    body = "\n".join(t for t in inner if t)
+        return "\n".join(t for t in (block_html(b, context) for b in shown) if t)
+    body = "\n".join(t for t in (block_html(b, context) for b in block.blocks) if t)
     return f"<details><summary>{esc(block.title)}</summary>\n{body}\n</details>"
 
 
-def block_html(
-    block: Block, pages: dict[str, str], figure_suffix: str, *, student: bool = False
-) -> str:
-    """One block of the lesson in HTML (student: solutions folded)."""
-    if isinstance(block, Heading):
-        level = min(block.level + 1, 3)
-        return f"<h{level}>{inline(block.text, pages)}</h{level}>"
-    if isinstance(block, Para):
-        return f"<p>{inline(block.pieces, pages)}</p>"
-    if isinstance(block, Quote):
-        return f"<blockquote>{inline(block.pieces, pages)}</blockquote>"
-    if isinstance(block, Equations):
-        return "\n".join(display(math(e, block.display)) for e in block.lines)
-    if isinstance(block, Chain):
-        rows = chain_rows(block)
-        tex = "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
-        intro = f"<p>{inline(block.intro, pages)}</p>\n" if block.intro else ""
-        return intro + display(tex)
-    if isinstance(block, TheoremStatement):
-        formulas = "\n".join(display(math(f, block.display)) for f in block.formulas)
-        return (
-            f'<div class="theorem" id="{anchor(block.label)}"><p><strong>Theorem {block.number}</strong> '
-            f'({esc(block.title)}). <span class="statement">{inline(block.pieces, pages)}</span></p>\n'
-            f"{formulas}</div>"
-        )
-    if isinstance(block, ProofEnd):
-        return '<p class="qed">∎</p>'
-    if isinstance(block, TableBlock):
-        return table_html(block, pages)
-    if isinstance(block, ProseTable):
-        return prose_table_html(block, pages)
-    if isinstance(block, Solution):
-        return solution_html(block, pages, figure_suffix, hidden=student)
-    if isinstance(block, Figure):
-        return (
-            f'<figure id="{anchor(block.label)}"><img src="{block.stem}{figure_suffix}" '
-            f'alt="Figure {block.number}" width="{round(block.width * 800)}">\n'
-            f"<figcaption><strong>Figure {block.number}.</strong> {inline(block.caption, pages)}"
-            "</figcaption></figure>"
-        )
-    if isinstance(block, Items):
-        tag = "ol" if block.numbered else "ul"
-        items = "\n".join(f"<li>{inline(item, pages)}</li>" for item in block.items)
-        return f"<{tag}>\n{items}\n</{tag}>"
-    if isinstance(block, AppendixStart | Code | Exercise | NotebookOnly):
-        return ""
-    raise TypeError(f"cannot print a block of type {type(block).__name__}")
+@block_html.register
+def _(block: Figure, context: PageContext) -> str:
+    return (
+        f'<figure id="{anchor(block.label)}"><img src="{block.stem}{context.options.figure_suffix("HTML", FIGURE_FORMATS)}" '
+        f'alt="Figure {block.number}" width="{round(block.width * 800)}">\n'
+        f"<figcaption><strong>Figure {block.number}.</strong> {inline(block.caption, context.pages)}"
+        "</figcaption></figure>"
+    )
+
+
+@block_html.register
+def _(block: Items, context: PageContext) -> str:
+    tag = "ol" if block.numbered else "ul"
+    items = "\n".join(f"<li>{inline(item, context.pages)}</li>" for item in block.items)
+    return f"<{tag}>\n{items}\n</{tag}>"
+
+
+@block_html.register(AppendixStart)
+@block_html.register(Code)
+@block_html.register(Exercise)
+@block_html.register(NotebookOnly)
+def _(block: Block, context: PageContext) -> str:
+    return ""  # the appendix is its section's number; code is the notebook's
 
 
 def page(title: str, body: str) -> str:
@@ -262,9 +322,8 @@ def page(title: str, body: str) -> str:
     )
 
 
-def section_html(
-    lesson: Lesson, section: Section, pages: dict[str, str], figure_suffix: str
-) -> str:
+def section_html(lesson: Lesson, section: Section, context: PageContext) -> str:
+    """A section's page: its numbered title, its blocks, and links back and on."""
     j = lesson.sections.index(section)
     nav = []
     if j > 0:
@@ -274,8 +333,7 @@ def section_html(
     if j + 1 < len(lesson.sections):
         nxt = lesson.sections[j + 1]
         nav.append(f'<a href="{page_name(lesson, nxt, "html")}">{esc(nxt.title)}</a> →')
-    shown = (block_html(b, pages, figure_suffix, student=lesson.student) for b in section.blocks)
-    blocks = [t for t in shown if t]
+    blocks = [t for t in (block_html(b, context) for b in section.blocks) if t]
     body = (
         f"<main>\n<h1>{section_number(lesson, section)}. {esc(section.title)}</h1>\n"
         + "\n".join(blocks)
@@ -296,12 +354,12 @@ def index_html(lesson: Lesson) -> str:
     return page(lesson.title, body)
 
 
-def html_pages(lesson: Lesson, figure_suffix: str = ".svg") -> dict[str, str]:
-    """index.html, one page per section, the style sheet and the math script."""
-    pages = label_pages(lesson, "html")
+def html_pages(lesson: Lesson) -> dict[str, str]:
+    """index.html, one page per section, the style sheet and the math script; figures in the
+    format of the lesson's options."""
+    lesson.options.figure_suffix("HTML", FIGURE_FORMATS)  # a format it cannot show fails first
+    context = PageContext(label_pages(lesson, "html"), lesson.options)
     out = {"index.html": index_html(lesson), "style.css": STYLE, "render-math.js": RENDER_SCRIPT}
     for section in lesson.sections:
-        out[page_name(lesson, section, "html")] = section_html(
-            lesson, section, pages, figure_suffix
-        )
+        out[page_name(lesson, section, "html")] = section_html(lesson, section, context)
     return out

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import sympy as sp
 
 from numeric.result_table import format_cell
+from proofs.render.block_printer import block_printer
 from proofs.render.latex_chains import derivation_rows
 from proofs.render.latex_math import FULL_BUDGET, SIDE_BUDGET, latex_math
 from proofs.render.latex_tables import cell_tex, is_number
@@ -38,8 +39,12 @@ from proofs.render.lesson_blocks import (
 )
 from proofs.render.lesson_editions import solution_blocks, with_answer_key
 from proofs.render.lesson_parts import NAMES, as_scalar
+from proofs.render.options import FigureFormat, RenderOptions
 from proofs.render.tex_prose import tex_text
 from proofs.render.tex_width import tex_width
+
+# The figures' formats \includegraphics takes, the usual first.
+FIGURE_FORMATS: tuple[FigureFormat, ...] = ("pdf", "png")
 
 
 def math(
@@ -68,29 +73,48 @@ def tex_code(text: str) -> str:
     return "".join(escapes.get(c, c) for c in text)
 
 
+piece_tex = block_printer("piece_tex", "piece")
+piece_tex.__doc__ = """One piece of running text in LaTeX (piece_tex(piece, pdf_string));
+pdf_string: math wrapped for PDF bookmarks (\\texorpdfstring)."""
+
+
+@piece_tex.register
+def _(piece: str, pdf_string: bool) -> str:
+    return tex_text(piece)
+
+
+@piece_tex.register
+def _(piece: Ref, pdf_string: bool) -> str:
+    return f"{piece.kind}~\\ref{{{piece.label}}}"
+
+
+@piece_tex.register
+def _(piece: Emph, pdf_string: bool) -> str:
+    return rf"\emph{{{tex_text(piece.text)}}}"
+
+
+@piece_tex.register
+def _(piece: Link, pdf_string: bool) -> str:
+    return rf"\url{{{piece.url}}}"
+
+
+@piece_tex.register
+def _(piece: Mono, pdf_string: bool) -> str:
+    # A long identifier may break after an inner underscore, as a table cell's may.
+    code = re.sub(r"(?<=[A-Za-z0-9])\\_(?=[A-Za-z0-9])", r"\\_\\allowbreak{}", tex_code(piece.text))
+    return rf"\texttt{{{code}}}"
+
+
+@piece_tex.register
+def _(piece: sp.Basic, pdf_string: bool) -> str:
+    tex = f"${math(piece, fold=True)}$"
+    plain = str(piece).replace("_", " ")
+    return rf"\texorpdfstring{{{tex}}}{{{plain}}}" if pdf_string else tex
+
+
 def inline(pieces: Sequence[Piece], *, pdf_string: bool = False) -> str:
     """Prose and inline math; pdf_string: math wrapped for PDF bookmarks (\\texorpdfstring)."""
-    out = []
-    for piece in pieces:
-        if isinstance(piece, str):
-            out.append(tex_text(piece))
-        elif isinstance(piece, Ref):
-            out.append(f"{piece.kind}~\\ref{{{piece.label}}}")
-        elif isinstance(piece, Emph):
-            out.append(rf"\emph{{{tex_text(piece.text)}}}")
-        elif isinstance(piece, Link):
-            out.append(rf"\url{{{piece.url}}}")
-        elif isinstance(piece, Mono):
-            # A long identifier may break after an inner underscore, as a table cell's may.
-            code = re.sub(
-                r"(?<=[A-Za-z0-9])\\_(?=[A-Za-z0-9])", r"\\_\\allowbreak{}", tex_code(piece.text)
-            )
-            out.append(rf"\texttt{{{code}}}")
-        else:
-            tex = f"${math(piece, fold=True)}$"
-            plain = str(piece).replace("_", " ")
-            out.append(rf"\texorpdfstring{{{tex}}}{{{plain}}}" if pdf_string else tex)
-    return "".join(out)
+    return "".join(piece_tex(piece, pdf_string) for piece in pieces)
 
 
 def _pieces(text: str | Sequence[Piece]) -> tuple[Piece, ...]:
@@ -257,50 +281,91 @@ def equations_tex(
     return "\\begin{gather*}\n" + " \\\\\n".join(shown) + "\n\\end{gather*}"
 
 
-def block_tex(block: Block, figure_suffix: str) -> str:
-    """One block of the lesson in LaTeX."""
-    if isinstance(block, Heading):
-        command = {1: "section", 2: "subsection", 3: "subsection*"}[block.level]
-        return f"\\{command}{{{inline(block.text, pdf_string=True)}}}"
-    if isinstance(block, Para):
-        return inline(block.pieces)
-    if isinstance(block, Quote):
-        return f"\\begin{{quote}}\\itshape ``{inline(block.pieces)}''\\end{{quote}}"
-    if isinstance(block, Equations):
-        return equations_tex(block.lines, block.display)
-    if isinstance(block, Chain):
-        return chain_tex(block)
-    if isinstance(block, TheoremStatement):
-        body = inline(block.pieces)
-        if block.formulas:
-            body += "\n" + equations_tex(block.formulas, block.display)
-        return (
-            f"\\begin{{theorem}}[{tex_text(block.title)}]\\label{{{block.label}}}\n"
-            f"{body}\n\\end{{theorem}}"
-        )
-    if isinstance(block, ProofEnd):
-        return r"\vspace{-0.5\baselineskip}\hfill$\square$"
-    if isinstance(block, TableBlock):
-        return table_tex(block)
-    if isinstance(block, ProseTable):
-        return prose_table_tex(block)
-    if isinstance(block, Solution):
-        return "\n\n".join(
-            t for t in (block_tex(b, figure_suffix) for b in solution_blocks(block)) if t
-        )
-    if isinstance(block, Figure):
-        return (
-            "\\begin{figure}[htbp]\n\\centering\n"
-            f"\\includegraphics[width={block.width}\\linewidth]{{{block.stem}{figure_suffix}}}\n"
-            f"\\caption{{{inline(block.caption)}}}\\label{{{block.label}}}\n\\end{{figure}}"
-        )
-    if isinstance(block, Items):
-        env = "enumerate" if block.numbered else "itemize"
-        items = "\n".join(f"\\item {inline(item)}" for item in block.items)
-        return f"\\begin{{{env}}}\n{items}\n\\end{{{env}}}"
-    if isinstance(block, AppendixStart | Code | Exercise | NotebookOnly):
-        return ""
-    raise TypeError(f"cannot print a block of type {type(block).__name__}")
+block_tex = block_printer("block_tex")
+block_tex.__doc__ = """One block of the lesson in LaTeX, its figures' files named as options say
+(block_tex(block, options)); an empty string for a block the PDF does not show."""
+
+
+@block_tex.register
+def _(block: Heading, options: RenderOptions) -> str:
+    command = {1: "section", 2: "subsection", 3: "subsection*"}[block.level]
+    return f"\\{command}{{{inline(block.text, pdf_string=True)}}}"
+
+
+@block_tex.register
+def _(block: Para, options: RenderOptions) -> str:
+    return inline(block.pieces)
+
+
+@block_tex.register
+def _(block: Quote, options: RenderOptions) -> str:
+    return f"\\begin{{quote}}\\itshape ``{inline(block.pieces)}''\\end{{quote}}"
+
+
+@block_tex.register
+def _(block: Equations, options: RenderOptions) -> str:
+    return equations_tex(block.lines, block.display)
+
+
+@block_tex.register
+def _(block: Chain, options: RenderOptions) -> str:
+    return chain_tex(block)
+
+
+@block_tex.register
+def _(block: TheoremStatement, options: RenderOptions) -> str:
+    body = inline(block.pieces)
+    if block.formulas:
+        body += "\n" + equations_tex(block.formulas, block.display)
+    return (
+        f"\\begin{{theorem}}[{tex_text(block.title)}]\\label{{{block.label}}}\n"
+        f"{body}\n\\end{{theorem}}"
+    )
+
+
+@block_tex.register
+def _(block: ProofEnd, options: RenderOptions) -> str:
+    return r"\vspace{-0.5\baselineskip}\hfill$\square$"
+
+
+@block_tex.register
+def _(block: TableBlock, options: RenderOptions) -> str:
+    return table_tex(block)
+
+
+@block_tex.register
+def _(block: ProseTable, options: RenderOptions) -> str:
+    return prose_table_tex(block)
+
+
+@block_tex.register
+def _(block: Solution, options: RenderOptions) -> str:
+    return "\n\n".join(t for t in (block_tex(b, options) for b in solution_blocks(block)) if t)
+
+
+@block_tex.register
+def _(block: Figure, options: RenderOptions) -> str:
+    file = block.stem + options.figure_suffix("LaTeX", FIGURE_FORMATS)
+    return (
+        "\\begin{figure}[htbp]\n\\centering\n"
+        f"\\includegraphics[width={block.width}\\linewidth]{{{file}}}\n"
+        f"\\caption{{{inline(block.caption)}}}\\label{{{block.label}}}\n\\end{{figure}}"
+    )
+
+
+@block_tex.register
+def _(block: Items, options: RenderOptions) -> str:
+    env = "enumerate" if block.numbered else "itemize"
+    items = "\n".join(f"\\item {inline(item)}" for item in block.items)
+    return f"\\begin{{{env}}}\n{items}\n\\end{{{env}}}"
+
+
+@block_tex.register(AppendixStart)
+@block_tex.register(Code)
+@block_tex.register(Exercise)
+@block_tex.register(NotebookOnly)
+def _(block: Block, options: RenderOptions) -> str:
+    return ""  # the appendix starts at its section's title; code is the notebook's
 
 
 PREAMBLE = r"""\documentclass[FONTSIZE]{article}
@@ -336,10 +401,13 @@ COMPACT = r"""\makeatletter
 """
 
 
-def lesson_tex(lesson: Lesson, *, figure_suffix: str = ".pdf") -> str:
-    """The lesson as one LaTeX document; figures are \\includegraphics of STEM+figure_suffix.
-    The student edition gathers its answers in an answer key (lesson_editions)."""
-    brief = lesson.brief
+def lesson_tex(lesson: Lesson) -> str:
+    """The lesson as one LaTeX document; figures are \\includegraphics of STEM.pdf (or the
+    format the lesson's options name). The student edition gathers its answers in an answer key
+    (lesson_editions)."""
+    options = lesson.options
+    options.figure_suffix("LaTeX", FIGURE_FORMATS)  # a format it cannot show fails first
+    brief = options.brief
     if lesson.student:
         lesson = with_answer_key(lesson)
     preamble = (
@@ -357,6 +425,6 @@ def lesson_tex(lesson: Lesson, *, figure_suffix: str = ".pdf") -> str:
         if section.blocks and isinstance(section.blocks[0], AppendixStart):
             out.append("\\appendix\n\\sloppy")
         out.append(f"\\section{{{tex_text(section.title)}}}\\label{{sec:{section.name}}}")
-        out += [t for t in (block_tex(b, figure_suffix) for b in section.blocks) if t]
+        out += [t for t in (block_tex(b, options) for b in section.blocks) if t]
     out.append("\\end{document}\n")
     return "\n\n".join(out)

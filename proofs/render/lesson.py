@@ -66,6 +66,7 @@ from proofs.render.lesson_source import (
     inline_parts,
     read_sections,
 )
+from proofs.render.options import RenderOptions
 from proofs.render.tex_prose import prose_runs
 
 EDITION_WORDS = ("brief", "full", "student", "author")
@@ -73,62 +74,52 @@ EDITION_WORDS = ("brief", "full", "student", "author")
 TABLE_SOURCES = {"conventions": "conventions_table()"}
 
 
-@dataclass(frozen=True)
-class Edition:
-    """Which notes: the brief (the module's sections) or the full, for a student or an author."""
-
-    brief: bool = False
-    audience: str = "author"
-
-    def __post_init__(self) -> None:
-        if self.audience not in ("student", "author"):
-            raise ValueError(f"the audience is 'student' or 'author', got {self.audience!r}")
-
-    def has(self, word: str) -> bool:
-        """Whether this edition carries what is marked word (brief, full, student, author)."""
-        return {
-            "brief": self.brief,
-            "full": not self.brief,
-            "student": self.audience == "student",
-            "author": self.audience == "author",
-        }[word]
+def _has(options: RenderOptions, word: str) -> bool:
+    """Whether the edition options ask for carries what is marked word (brief, full, student,
+    author)."""
+    return {
+        "brief": options.brief,
+        "full": not options.brief,
+        "student": options.edition == "student",
+        "author": options.edition == "author",
+    }[word]
 
 
 def build_lesson(
     runs: Sequence[TheoremRun],
     tables: Mapping[str, Table],
+    options: RenderOptions,
     *,
-    brief: bool,
-    edition: str = "author",
     folder: Path = LESSON_DIR,
 ) -> Lesson:
-    """The lesson from the verified theorems and the computed tables, in one edition.
+    """The lesson from the verified theorems and the computed tables, in the edition options
+    ask for (brief: the module's sections only; edition: "student", no author notes and answers
+    apart, or "author").
 
     runs: the theorems the lesson cites, verified (registry.run). tables: name -> Table, the
-    module's (numeric.module_tables.TABLE_NAMES) and "conventions". brief: the module's
-    sections only. edition: "student" (no author notes; answers apart) or "author". folder:
-    where the prose files are (tests give another). LessonSourceError names file and line of a
-    role or directive that names nothing.
+    module's (numeric.module_tables.TABLE_NAMES) and "conventions". folder: where the prose
+    files are (tests give another). LessonSourceError names file and line of a role or
+    directive that names nothing.
     """
-    which = Edition(brief, edition)
-    sources = [s for s in read_sections(folder) if _kept(s.meta.get("only", ""), which, s)]
-    numbers = _Numbers.of(sources, which)
-    resolver = _Resolver(Parts(runs, brief), tables, which, numbers, runs)
+    sources = [s for s in read_sections(folder) if _kept(s.meta.get("only", ""), options, s)]
+    numbers = _Numbers.of(sources, options)
+    resolver = _Resolver(Parts(runs, options.brief), tables, options, numbers, runs)
     sections = tuple(resolver.section(s) for s in sources)
     figures = {stem: FIGURES[stem] for stem in numbers.figures}
-    notes = "brief notes" if brief else "full notes"
-    subtitle = f"{SUBTITLE}: {notes}, {which.audience} edition"
-    return Lesson(TITLE, sections, figures, subtitle, brief, which.audience)
+    notes = "brief notes" if options.brief else "full notes"
+    subtitle = f"{SUBTITLE}: {notes}, {options.edition} edition"
+    return Lesson(TITLE, sections, figures, subtitle, options)
 
 
-def _kept(only: str, edition: Edition, source: SourceSection | SourceBlock) -> bool:
-    """Whether a section or block marked only: WORDS belongs in edition (all words must hold)."""
+def _kept(only: str, options: RenderOptions, source: SourceSection | SourceBlock) -> bool:
+    """Whether a section or block marked only: WORDS belongs in the edition options ask for (all
+    words must hold)."""
     words = only.split()
     where = source.where if isinstance(source, SourceBlock) else Where(source.path, 1)
     for word in words:
         if word not in EDITION_WORDS:
             raise where.error(f"only takes {', '.join(EDITION_WORDS)}; got {word!r}")
-    return all(edition.has(w) for w in words)
+    return all(_has(options, w) for w in words)
 
 
 @dataclass(frozen=True)
@@ -139,7 +130,7 @@ class _Numbers:
     figures: dict[str, int]
 
     @classmethod
-    def of(cls, sources: Sequence[SourceSection], edition: Edition) -> _Numbers:
+    def of(cls, sources: Sequence[SourceSection], options: RenderOptions) -> _Numbers:
         theorems: dict[str, int] = {}
         figures: dict[str, int] = {}
 
@@ -147,7 +138,7 @@ class _Numbers:
             for block in blocks:
                 if block.kind != "directive":
                     continue
-                if block.name == "only" and not _kept(block.argument, edition, block):
+                if block.name == "only" and not _kept(block.argument, options, block):
                     continue
                 if block.name == "theorem":
                     theorems.setdefault(block.argument, len(theorems) + 1)
@@ -167,13 +158,13 @@ class _Resolver:
         self,
         parts: Parts,
         tables: Mapping[str, Table],
-        edition: Edition,
+        options: RenderOptions,
         numbers: _Numbers,
         runs: Sequence[TheoremRun],
     ) -> None:
         self.parts = parts
         self.tables = tables
-        self.edition = edition
+        self.options = options
         self.numbers = numbers
         self.runs = runs
         self.values = _values(tables)
@@ -247,7 +238,7 @@ class _Resolver:
 
     def role(self, role: Role, where: Where) -> list[Piece]:
         if role.name in EDITION_WORDS:
-            if not self.edition.has(role.name):
+            if not _has(self.options, role.name):
                 return []
             return list(self.pieces(Text(role.content, where)))
         if role.name == "math":
@@ -292,7 +283,7 @@ class _Resolver:
     # ── Directives ───────────────────────────────────────────────────────────────────────────
 
     def only(self, source: SourceBlock) -> list[Block]:
-        return self.blocks(source.children) if _kept(source.argument, self.edition, source) else []
+        return self.blocks(source.children) if _kept(source.argument, self.options, source) else []
 
     def theorem(self, source: SourceBlock) -> list[Block]:
         """The theorem's title and statement as the Theorem states them (written once, there),

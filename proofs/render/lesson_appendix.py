@@ -16,11 +16,11 @@ from proofs.engine.facts import (
     LinearSystem,
     NonNegative,
     NonZero,
-    Part,
     Refutation,
     ShiftMapFact,
 )
 from proofs.engine.theorem import TheoremRun
+from proofs.render.block_printer import block_printer
 from proofs.render.evidence import heading
 from proofs.render.lesson_blocks import Block, Heading, TableBlock
 from proofs.render.lesson_parts import citation_words
@@ -58,29 +58,52 @@ def _rules(citations: Sequence[object]) -> str:
     return ", ".join(seen)
 
 
-def how_checked(part: Part, verdict: Verdict) -> str:
-    """How a part was checked, in words."""
-    if isinstance(part, Derivation):
-        n = len(verdict.links)
-        points = max((link.numeric.points for link in verdict.links), default=0)
-        links = "1 link" if n == 1 else f"{n} links"
-        cited = _rules([step.by for step in part.steps[1:]])
-        return f"{links} by algebra ({cited}); each at {points} random points"
-    if isinstance(part, FreeOf):
-        return "the expression's symbols read off"
-    if isinstance(part, NonZero):
-        return "nonzero by its symbols' hypotheses, constants enclosed"
-    if isinstance(part, NonNegative):
-        return f"equal to a square ({_rules([part.by])}), so at least 0"
-    if isinstance(part, LinearSystem):
-        return "exact elimination, every equation kept"
-    if isinstance(part, Blockwise):
-        return "block by block, from the pair identity"
-    if isinstance(part, ShiftMapFact):
-        return "decided by the shift-map search, its answer verified"
-    if isinstance(part, Refutation):
-        return "a counterexample, its difference enclosed by ball arithmetic"
-    return type(part).__name__
+how_checked = block_printer("how_checked", "part")
+how_checked.__doc__ = """How a part was checked, in words (how_checked(part, verdict))."""
+
+
+@how_checked.register
+def _(part: Derivation, verdict: Verdict) -> str:
+    n = len(verdict.links)
+    points = max((link.numeric.points for link in verdict.links), default=0)
+    links = "1 link" if n == 1 else f"{n} links"
+    cited = _rules([step.by for step in part.steps[1:]])
+    return f"{links} by algebra ({cited}); each at {points} random points"
+
+
+@how_checked.register
+def _(part: FreeOf, verdict: Verdict) -> str:
+    return "the expression's symbols read off"
+
+
+@how_checked.register
+def _(part: NonZero, verdict: Verdict) -> str:
+    return "nonzero by its symbols' hypotheses, constants enclosed"
+
+
+@how_checked.register
+def _(part: NonNegative, verdict: Verdict) -> str:
+    return f"equal to a square ({_rules([part.by])}), so at least 0"
+
+
+@how_checked.register
+def _(part: LinearSystem, verdict: Verdict) -> str:
+    return "exact elimination, every equation kept"
+
+
+@how_checked.register
+def _(part: Blockwise, verdict: Verdict) -> str:
+    return "block by block, from the pair identity"
+
+
+@how_checked.register
+def _(part: ShiftMapFact, verdict: Verdict) -> str:
+    return "decided by the shift-map search, its answer verified"
+
+
+@how_checked.register
+def _(part: Refutation, verdict: Verdict) -> str:
+    return "a counterexample, its difference enclosed by ball arithmetic"
 
 
 def theorem_table(run: TheoremRun) -> Table:

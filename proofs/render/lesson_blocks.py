@@ -7,12 +7,13 @@ Markdown, HTML, notebook) prints them its own way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 import sympy as sp
 
 from numeric.result_table import Table
 from proofs.engine.derivation import Derivation
+from proofs.render.options import RenderOptions
 
 if TYPE_CHECKING:
     from proofs.render.lesson_parts import ShownChain
@@ -65,6 +66,8 @@ class Tex(sp.Symbol):
 
 
 Piece = str | sp.Basic | Ref | Emph | Mono | Link
+# Every piece type: each printer registers a handler for each (proofs.render.block_printer).
+PIECE_TYPES: tuple[type, ...] = get_args(Piece)
 
 
 @dataclass(frozen=True)
@@ -232,6 +235,8 @@ Block = (
     | NotebookOnly
     | Code
 )
+# Every block type: each printer registers a handler for each (proofs.render.block_printer).
+BLOCK_TYPES: tuple[type, ...] = get_args(Block)
 
 
 @dataclass(frozen=True)
@@ -246,16 +251,16 @@ class Section:
 @dataclass(frozen=True)
 class Lesson:
     """The whole lesson: title, subtitle, sections, the figures (stem -> drawing function and
-    its keyword arguments), and the edition: brief or full, for a student or an author."""
+    its keyword arguments), and the options it was built for (its edition: brief or full, for a
+    student or an author; the figures' format; KaTeX's folder)."""
 
     title: str
     sections: tuple[Section, ...]
     figures: dict[str, tuple[str, dict[str, object]]] = field(default_factory=dict)
     subtitle: str = ""
-    brief: bool = False
-    edition: str = "author"
+    options: RenderOptions = field(default_factory=RenderOptions)
 
     @property
     def student(self) -> bool:
         """Whether answers and solutions are kept apart from the questions."""
-        return self.edition == "student"
+        return self.options.student

@@ -7,11 +7,14 @@ printer as the PDF, so the pages render on GitHub, in KaTeX and in Jupyter alike
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
+import sympy as sp
 
 from numeric.result_table import Cell, format_cell
+from proofs.render.block_printer import block_printer
 from proofs.render.latex_chains import derivation_rows
 from proofs.render.latex_lesson import math, with_lead
 from proofs.render.latex_tables import is_number
@@ -43,6 +46,10 @@ from proofs.render.lesson_blocks import (
 )
 from proofs.render.lesson_editions import solution_blocks
 from proofs.render.lesson_parts import NAMES
+from proofs.render.options import FigureFormat, RenderOptions
+
+# The figures' formats a browser shows, the usual first (HTML and MyST show the same).
+FIGURE_FORMATS: tuple[FigureFormat, ...] = ("svg", "png")
 
 
 def md_text(text: str) -> str:
@@ -77,25 +84,44 @@ def label_pages(lesson: Lesson, ext: str) -> dict[str, str]:
     return out
 
 
-def inline(pieces: Sequence[Piece], pages: dict[str, str]) -> str:
+piece_md = block_printer("piece_md", "piece")
+piece_md.__doc__ = """One piece of running text in Markdown (piece_md(piece, pages)); pages: the
+page that holds each label."""
+
+
+@piece_md.register
+def _(piece: str, pages: Mapping[str, str]) -> str:
+    return md_text(piece)
+
+
+@piece_md.register
+def _(piece: Ref, pages: Mapping[str, str]) -> str:
+    return f"[{piece.text}]({pages.get(piece.label, '')}#{anchor(piece.label)})"
+
+
+@piece_md.register
+def _(piece: Emph, pages: Mapping[str, str]) -> str:
+    return f"*{md_text(piece.text).strip()}*" + (" " if piece.text.endswith(" ") else "")
+
+
+@piece_md.register
+def _(piece: Link, pages: Mapping[str, str]) -> str:
+    return f"<{piece.url}>"
+
+
+@piece_md.register
+def _(piece: Mono, pages: Mapping[str, str]) -> str:
+    return f"`{piece.text}`"
+
+
+@piece_md.register
+def _(piece: sp.Basic, pages: Mapping[str, str]) -> str:
+    return f"${math(piece, fold=True)}$"
+
+
+def inline(pieces: Sequence[Piece], pages: Mapping[str, str]) -> str:
     """Prose, $inline math$, emphasis, links and references."""
-    out = []
-    for piece in pieces:
-        if isinstance(piece, str):
-            out.append(md_text(piece))
-        elif isinstance(piece, Ref):
-            out.append(f"[{piece.text}]({pages.get(piece.label, '')}#{anchor(piece.label)})")
-        elif isinstance(piece, Emph):
-            out.append(
-                f"*{md_text(piece.text).strip()}*" + (" " if piece.text.endswith(" ") else "")
-            )
-        elif isinstance(piece, Link):
-            out.append(f"<{piece.url}>")
-        elif isinstance(piece, Mono):
-            out.append(f"`{piece.text}`")
-        else:
-            out.append(f"${math(piece, fold=True)}$")
-    return "".join(out)
+    return "".join(piece_md(piece, pages) for piece in pieces)
 
 
 def display(body: str) -> str:
@@ -108,7 +134,7 @@ def chain_rows(block: Chain) -> list[str]:
     return [row.removesuffix(" \\\\*") for row in rows]  # KaTeX has no \\*
 
 
-def chain_md(block: Chain, pages: dict[str, str]) -> str:
+def chain_md(block: Chain, pages: Mapping[str, str]) -> str:
     rows = chain_rows(block)
     math_text = display("\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}")
     return (inline(block.intro, pages) + "\n\n" if block.intro else "") + math_text
@@ -125,7 +151,7 @@ def pieces_of(text: str | Sequence[Piece]) -> tuple[Piece, ...]:
     return (text,) if isinstance(text, str) else tuple(text)
 
 
-def table_md(block: TableBlock, pages: dict[str, str]) -> str:
+def table_md(block: TableBlock, pages: Mapping[str, str]) -> str:
     table, caption, note = block.table, block.caption, block.note
     specs = table.formats or ("",) * len(table.columns)
     align = [
@@ -154,18 +180,7 @@ def table_md(block: TableBlock, pages: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def solution_md(block: Solution, pages: dict[str, str], figure_suffix: str, *, hidden: bool) -> str:
-    """A solution in place (author), or folded in <details> (student), as the module folds its
-    answers."""
-    if not hidden:
-        shown = solution_blocks(block)
-        return "\n\n".join(t for t in (block_md(b, pages, figure_suffix) for b in shown) if t)
-    inner = [block_md(b, pages, figure_suffix, student=True) for b in block.blocks]
-    body = "\n\n".join(t for t in inner if t)
-    return f"<details><summary>{md_text(block.title)}</summary>\n\n{body}\n\n</details>"
-
-
-def prose_table_md(block: ProseTable, pages: dict[str, str]) -> str:
+def prose_table_md(block: ProseTable, pages: Mapping[str, str]) -> str:
     """A pipe table of prose and $math$."""
 
     def row(cells: Sequence[Sequence[Piece]]) -> str:
@@ -175,50 +190,106 @@ def prose_table_md(block: ProseTable, pages: dict[str, str]) -> str:
     return "\n".join(lines + [row(r) for r in block.rows])
 
 
-def block_md(
-    block: Block, pages: dict[str, str], figure_suffix: str, *, student: bool = False
-) -> str:
-    """One block of the lesson in Markdown (student: solutions folded)."""
-    if isinstance(block, Heading):
-        return f"{'#' * min(block.level + 1, 3)} {inline(block.text, pages)}"
-    if isinstance(block, Para):
-        return inline(block.pieces, pages)
-    if isinstance(block, Quote):
-        return f"> {inline(block.pieces, pages)}"
-    if isinstance(block, Equations):
-        return "\n\n".join(display(math(e, block.display)) for e in block.lines)
-    if isinstance(block, Chain):
-        return chain_md(block, pages)
-    if isinstance(block, TheoremStatement):
-        head = (
-            f'<a id="{anchor(block.label)}"></a>**Theorem {block.number}** '
-            f"({md_text(block.title)}). *{inline(block.pieces, pages)}*"
-        )
-        return "\n\n".join([head, *(display(math(f, block.display)) for f in block.formulas)])
-    if isinstance(block, ProofEnd):
-        return '<p align="right">∎</p>'
-    if isinstance(block, TableBlock):
-        return table_md(block, pages)
-    if isinstance(block, ProseTable):
-        return prose_table_md(block, pages)
-    if isinstance(block, Solution):
-        return solution_md(block, pages, figure_suffix, hidden=student)
-    if isinstance(block, Figure):
-        return (
-            f'<a id="{anchor(block.label)}"></a>![Figure {block.number}]({block.stem}{figure_suffix})'
-            f"\n\n*Figure {block.number}.* {inline(block.caption, pages)}"
-        )
-    if isinstance(block, Items):
-        return "\n".join(
-            (f"{j}. " if block.numbered else "- ") + inline(item, pages)
-            for j, item in enumerate(block.items, 1)
-        )
-    if isinstance(block, AppendixStart | Code | Exercise | NotebookOnly):
-        return ""
-    raise TypeError(f"cannot print a block of type {type(block).__name__}")
+@dataclass(frozen=True)
+class PageContext:
+    """What a block's printer needs besides the block: the page that holds each label (for
+    links between pages) and the options the lesson was built for."""
+
+    pages: Mapping[str, str]
+    options: RenderOptions
 
 
-def section_md(lesson: Lesson, section: Section, pages: dict[str, str], figure_suffix: str) -> str:
+block_md = block_printer("block_md")
+block_md.__doc__ = """One block of the lesson in Markdown (block_md(block, context)); a student's
+solutions folded in <details>, an empty string for a block the pages do not show."""
+
+
+@block_md.register
+def _(block: Heading, context: PageContext) -> str:
+    return f"{'#' * min(block.level + 1, 3)} {inline(block.text, context.pages)}"
+
+
+@block_md.register
+def _(block: Para, context: PageContext) -> str:
+    return inline(block.pieces, context.pages)
+
+
+@block_md.register
+def _(block: Quote, context: PageContext) -> str:
+    return f"> {inline(block.pieces, context.pages)}"
+
+
+@block_md.register
+def _(block: Equations, context: PageContext) -> str:
+    return "\n\n".join(display(math(e, block.display)) for e in block.lines)
+
+
+@block_md.register
+def _(block: Chain, context: PageContext) -> str:
+    return chain_md(block, context.pages)
+
+
+@block_md.register
+def _(block: TheoremStatement, context: PageContext) -> str:
+    head = (
+        f'<a id="{anchor(block.label)}"></a>**Theorem {block.number}** '
+        f"({md_text(block.title)}). *{inline(block.pieces, context.pages)}*"
+    )
+    return "\n\n".join([head, *(display(math(f, block.display)) for f in block.formulas)])
+
+
+@block_md.register
+def _(block: ProofEnd, context: PageContext) -> str:
+    return '<p align="right">∎</p>'
+
+
+@block_md.register
+def _(block: TableBlock, context: PageContext) -> str:
+    return table_md(block, context.pages)
+
+
+@block_md.register
+def _(block: ProseTable, context: PageContext) -> str:
+    return prose_table_md(block, context.pages)
+
+
+@block_md.register
+def _(block: Solution, context: PageContext) -> str:
+    """A solution in place (author), or folded in <details> (student), as the module folds its
+    answers."""
+    if not context.options.student:
+        shown = solution_blocks(block)
+        return "\n\n".join(t for t in (block_md(b, context) for b in shown) if t)
+    body = "\n\n".join(t for t in (block_md(b, context) for b in block.blocks) if t)
+    return f"<details><summary>{md_text(block.title)}</summary>\n\n{body}\n\n</details>"
+
+
+@block_md.register
+def _(block: Figure, context: PageContext) -> str:
+    file = block.stem + context.options.figure_suffix("Markdown", FIGURE_FORMATS)
+    return (
+        f'<a id="{anchor(block.label)}"></a>![Figure {block.number}]({file})'
+        f"\n\n*Figure {block.number}.* {inline(block.caption, context.pages)}"
+    )
+
+
+@block_md.register
+def _(block: Items, context: PageContext) -> str:
+    return "\n".join(
+        (f"{j}. " if block.numbered else "- ") + inline(item, context.pages)
+        for j, item in enumerate(block.items, 1)
+    )
+
+
+@block_md.register(AppendixStart)
+@block_md.register(Code)
+@block_md.register(Exercise)
+@block_md.register(NotebookOnly)
+def _(block: Block, context: PageContext) -> str:
+    return ""  # the appendix is its section's number; code is the notebook's
+
+
+def section_md(lesson: Lesson, section: Section, context: PageContext) -> str:
     """A section's page: its numbered title, its blocks, and links back and on."""
     j = lesson.sections.index(section)
     nav = ["[Contents](README.md)"]
@@ -229,8 +300,7 @@ def section_md(lesson: Lesson, section: Section, pages: dict[str, str], figure_s
         nxt = lesson.sections[j + 1]
         nav.append(f"[{md_text(nxt.title)}]({page_name(lesson, nxt, 'md')}) →")
     body = [f"# {section_number(lesson, section)}. {md_text(section.title)}"]
-    blocks = (block_md(b, pages, figure_suffix, student=lesson.student) for b in section.blocks)
-    body += [t for t in blocks if t]
+    body += [t for t in (block_md(b, context) for b in section.blocks) if t]
     body.append(" · ".join(nav))
     return "\n\n".join(body) + "\n"
 
@@ -251,10 +321,11 @@ def index_md(lesson: Lesson) -> str:
     return "\n".join(lines) + "\n"
 
 
-def markdown_pages(lesson: Lesson, figure_suffix: str = ".svg") -> dict[str, str]:
-    """README.md and one page per section."""
-    pages = label_pages(lesson, "md")
+def markdown_pages(lesson: Lesson) -> dict[str, str]:
+    """README.md and one page per section, figures in the format of the lesson's options."""
+    lesson.options.figure_suffix("Markdown", FIGURE_FORMATS)  # a format it cannot show fails first
+    context = PageContext(label_pages(lesson, "md"), lesson.options)
     out = {"README.md": index_md(lesson)}
     for section in lesson.sections:
-        out[page_name(lesson, section, "md")] = section_md(lesson, section, pages, figure_suffix)
+        out[page_name(lesson, section, "md")] = section_md(lesson, section, context)
     return out

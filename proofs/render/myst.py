@@ -17,9 +17,12 @@ which Sphinx and mystmd both resolve.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+import sympy as sp
+
+from proofs.render.block_printer import block_printer
 from proofs.render.latex_lesson import math
 from proofs.render.latex_tables import is_number
 from proofs.render.lesson_blocks import (
@@ -49,6 +52,7 @@ from proofs.render.lesson_blocks import (
     TheoremStatement,
 )
 from proofs.render.markdown_lesson import (
+    FIGURE_FORMATS,
     anchor,
     cell_md,
     chain_rows,
@@ -56,6 +60,7 @@ from proofs.render.markdown_lesson import (
     pieces_of,
     section_number,
 )
+from proofs.render.options import RenderOptions
 
 # A figure's width in the lesson is a fraction of the PDF's text width; the book's column is
 # narrower, so a figure takes this much more of it (as a percentage, at most all).
@@ -76,24 +81,45 @@ def text(words: str) -> str:
     return "\\" + escaped if escaped.startswith("%") else escaped
 
 
+piece_myst = block_printer("piece_myst", "piece")
+piece_myst.__doc__ = """One piece of running text in MyST (piece_myst(piece)); a cross-reference
+is a link to its label, which Sphinx and mystmd resolve."""
+
+
+@piece_myst.register
+def _(piece: str) -> str:
+    return text(piece)
+
+
+@piece_myst.register
+def _(piece: Ref) -> str:
+    return f"[{piece.text}](#{anchor(piece.label)})"
+
+
+@piece_myst.register
+def _(piece: Emph) -> str:
+    words = text(piece.text)
+    return f"*{words.strip()}*" + (" " if words.endswith(" ") else "")
+
+
+@piece_myst.register
+def _(piece: Mono) -> str:
+    return f"`{piece.text}`"
+
+
+@piece_myst.register
+def _(piece: Link) -> str:
+    return f"<{piece.url}>"
+
+
+@piece_myst.register
+def _(piece: sp.Basic) -> str:
+    return f"${math(piece, fold=True)}$"
+
+
 def inline(pieces: Sequence[Piece]) -> str:
     """Prose, $inline math$, emphasis, code, links and cross-references."""
-    out = []
-    for piece in pieces:
-        if isinstance(piece, str):
-            out.append(text(piece))
-        elif isinstance(piece, Ref):
-            out.append(f"[{piece.text}](#{anchor(piece.label)})")
-        elif isinstance(piece, Emph):
-            words = text(piece.text)
-            out.append(f"*{words.strip()}*" + (" " if words.endswith(" ") else ""))
-        elif isinstance(piece, Mono):
-            out.append(f"`{piece.text}`")
-        elif isinstance(piece, Link):
-            out.append(f"<{piece.url}>")
-        else:
-            out.append(f"${math(piece, fold=True)}$")
-    return "".join(out)
+    return "".join(piece_myst(piece) for piece in pieces)
 
 
 def display(tex: str) -> str:
@@ -145,44 +171,96 @@ def prose_table_myst(block: ProseTable) -> str:
     return "\n".join(lines + [row(r) for r in block.rows])
 
 
-def block_myst(block: Block, levels: dict[int, int]) -> str:
-    """One block of the lesson in MyST (theorems' proofs and exercises: section_body)."""
-    if isinstance(block, Heading):
-        return f"{'#' * levels[block.level]} {inline(block.text)}"
-    if isinstance(block, Para):
-        return inline(block.pieces)
-    if isinstance(block, Quote):
-        return f"> {inline(block.pieces)}"
-    if isinstance(block, Equations):
-        return "\n\n".join(display(math(e, block.display)) for e in block.lines)
-    if isinstance(block, Chain):
-        tex = display("\\begin{aligned}\n" + " \\\\\n".join(chain_rows(block)) + "\n\\end{aligned}")
-        return (inline(block.intro) + "\n\n" if block.intro else "") + tex
-    if isinstance(block, TheoremStatement):
-        body = [inline(block.pieces), *(display(math(f, block.display)) for f in block.formulas)]
-        # Labelled twice: sphinx-proof files its :label: where a [Theorem 4](#thm-rotation)
-        # link does not look, and the target before the directive is where it does.
-        label = anchor(block.label)
-        theorem = directive(
-            "prf:theorem", text(block.title), {"label": label}, "\n\n".join(body), 0
-        )
-        return f"({label})=\n" + theorem
-    if isinstance(block, TableBlock):
-        return table_myst(block)
-    if isinstance(block, ProseTable):
-        return prose_table_myst(block)
-    if isinstance(block, Figure):
-        width = min(100, round(block.width * COLUMN_SCALE))
-        options = {"name": anchor(block.label), "width": f"{width}%"}
-        return directive("figure", f"{block.stem}.svg", options, inline(block.caption), 0)
-    if isinstance(block, Items):
-        return "\n".join(
-            (f"{j}. " if block.numbered else "- ") + inline(item)
-            for j, item in enumerate(block.items, 1)
-        )
-    if isinstance(block, AppendixStart | Code | Exercise | NotebookOnly | ProofEnd):
-        return ""
-    raise TypeError(f"cannot print a block of type {type(block).__name__}")
+@dataclass(frozen=True)
+class MystContext:
+    """What a block's printer needs besides the block: the section's heading levels (lesson's ->
+    Markdown's) and the printer of the lesson's exercises and answers."""
+
+    levels: Mapping[int, int]
+    printer: _Printer
+
+
+block_myst = block_printer("block_myst")
+block_myst.__doc__ = """One block of the lesson in MyST (block_myst(block, context)); an empty
+string for a block the pages do not show. Theorems' proofs and exercises: _Printer.section_body."""
+
+
+@block_myst.register
+def _(block: Heading, context: MystContext) -> str:
+    return f"{'#' * context.levels[block.level]} {inline(block.text)}"
+
+
+@block_myst.register
+def _(block: Para, context: MystContext) -> str:
+    return inline(block.pieces)
+
+
+@block_myst.register
+def _(block: Quote, context: MystContext) -> str:
+    return f"> {inline(block.pieces)}"
+
+
+@block_myst.register
+def _(block: Equations, context: MystContext) -> str:
+    return "\n\n".join(display(math(e, block.display)) for e in block.lines)
+
+
+@block_myst.register
+def _(block: Chain, context: MystContext) -> str:
+    tex = display("\\begin{aligned}\n" + " \\\\\n".join(chain_rows(block)) + "\n\\end{aligned}")
+    return (inline(block.intro) + "\n\n" if block.intro else "") + tex
+
+
+@block_myst.register
+def _(block: TheoremStatement, context: MystContext) -> str:
+    body = [inline(block.pieces), *(display(math(f, block.display)) for f in block.formulas)]
+    # Labelled twice: sphinx-proof files its :label: where a [Theorem 4](#thm-rotation)
+    # link does not look, and the target before the directive is where it does.
+    label = anchor(block.label)
+    theorem = directive("prf:theorem", text(block.title), {"label": label}, "\n\n".join(body), 0)
+    return f"({label})=\n" + theorem
+
+
+@block_myst.register
+def _(block: TableBlock, context: MystContext) -> str:
+    return table_myst(block)
+
+
+@block_myst.register
+def _(block: ProseTable, context: MystContext) -> str:
+    return prose_table_myst(block)
+
+
+@block_myst.register
+def _(block: Figure, context: MystContext) -> str:
+    width = min(100, round(block.width * COLUMN_SCALE))
+    options = {"name": anchor(block.label), "width": f"{width}%"}
+    file = block.stem + context.printer.options.figure_suffix("MyST", FIGURE_FORMATS)
+    return directive("figure", file, options, inline(block.caption), 0)
+
+
+@block_myst.register
+def _(block: Items, context: MystContext) -> str:
+    return "\n".join(
+        (f"{j}. " if block.numbered else "- ") + inline(item)
+        for j, item in enumerate(block.items, 1)
+    )
+
+
+@block_myst.register
+def _(block: Solution, context: MystContext) -> str:
+    return context.printer.answer(block, context)
+
+
+@block_myst.register(AppendixStart)
+@block_myst.register(Code)
+@block_myst.register(Exercise)
+@block_myst.register(NotebookOnly)
+@block_myst.register(ProofEnd)
+def _(block: Block, context: MystContext) -> str:
+    # The appendix is its section's number; code is the notebook's; a proof's end closes the
+    # prf:proof directive (section_body).
+    return ""
 
 
 def _nested(blocks: Sequence[Block]) -> int:
@@ -190,8 +268,8 @@ def _nested(blocks: Sequence[Block]) -> int:
     return int(any(isinstance(b, TableBlock | Figure | TheoremStatement) for b in blocks))
 
 
-def _joined(blocks: Sequence[Block], levels: dict[int, int]) -> str:
-    return "\n\n".join(t for t in (block_myst(b, levels) for b in blocks) if t)
+def _joined(blocks: Sequence[Block], context: MystContext) -> str:
+    return "\n\n".join(t for t in (block_myst(b, context) for b in blocks) if t)
 
 
 @dataclass(frozen=True)
@@ -228,42 +306,43 @@ def _practice(blocks: Sequence[Block]) -> list[Block | _Practice]:
 
 
 class _Printer:
-    """Prints one section's blocks, numbering the exercises through the whole lesson."""
+    """Prints one lesson's sections, numbering the exercises through the whole lesson."""
 
-    def __init__(self, student: bool) -> None:
-        self.folded = {"class": "dropdown"} if student else {}
+    def __init__(self, options: RenderOptions) -> None:
+        self.options = options
+        self.folded = {"class": "dropdown"} if options.student else {}
         self.exercises = 0
 
-    def exercise(self, practice: _Practice, levels: dict[int, int]) -> str:
+    def exercise(self, practice: _Practice, context: MystContext) -> str:
         """The exercise directive and its solution (folded for the student)."""
         self.exercises += 1
         label = f"exercise-{self.exercises}"
         # The task is the module's words; inside the exercise box they need no quotation bar.
         task = [Para(b.pieces) if isinstance(b, Quote) else b for b in practice.task]
-        body = _joined(task, levels)
+        body = _joined(task, context)
         out = directive("exercise", inline(practice.title), {"label": label}, body, _nested(task))
         blocks = practice.solution.blocks
-        answer = directive("solution", label, self.folded, _joined(blocks, levels), _nested(blocks))
+        answer = directive(
+            "solution", label, self.folded, _joined(blocks, context), _nested(blocks)
+        )
         return out + "\n\n" + answer
 
-    def answer(self, solution: Solution, levels: dict[int, int]) -> str:
+    def answer(self, solution: Solution, context: MystContext) -> str:
         """An answer with no exercise heading: an admonition under its title."""
-        body = _joined(solution.blocks, levels)
+        body = _joined(solution.blocks, context)
         return directive(
             "admonition", text(solution.title), self.folded, body, _nested(solution.blocks)
         )
 
-    def section_body(self, blocks: Sequence[Block], levels: dict[int, int]) -> list[str]:
+    def section_body(self, blocks: Sequence[Block], levels: Mapping[int, int]) -> list[str]:
         """The section's blocks in MyST; a proof, from its "Proof." lead to its end, is a
         prf:proof (which prints its own "Proof.")."""
+        context = MystContext(levels, self)
         out: list[str] = []
         proof: list[str] | None = None
         for block in _practice(blocks):
             if isinstance(block, _Practice):
-                out.append(self.exercise(block, levels))
-                continue
-            if isinstance(block, Solution):
-                out.append(self.answer(block, levels))
+                out.append(self.exercise(block, context))
                 continue
             if proof is None and _leads_proof(block):
                 proof = []
@@ -272,7 +351,7 @@ class _Printer:
                 out.append(directive("prf:proof", "", {}, "\n\n".join(proof), _nested_proof(proof)))
                 proof = None
                 continue
-            shown = block_myst(block, levels)
+            shown = block_myst(block, context)
             if shown:
                 (out if proof is None else proof).append(shown)
         if proof:
@@ -325,15 +404,17 @@ def index_myst(lesson: Lesson) -> str:
     """index.md: the title, the edition, and the table of contents (a toctree)."""
     pages = "\n".join(page_stem(lesson, s) for s in lesson.sections)
     return (
-        f"# {text(lesson.title)}\n\n*{text(lesson.subtitle)}.* {EDITION_WORDS[lesson.edition]}\n\n"
+        f"# {text(lesson.title)}\n\n*{text(lesson.subtitle)}.* {EDITION_WORDS[lesson.options.edition]}\n\n"
         f"```{{toctree}}\n:maxdepth: 1\n\n{pages}\n```\n"
     )
 
 
 def myst_pages(lesson: Lesson) -> dict[str, str]:
-    """index.md and one page per section, as MyST Markdown, for the lesson's edition."""
+    """index.md and one page per section, as MyST Markdown, for the lesson's edition; figures in
+    the format of its options."""
+    lesson.options.figure_suffix("MyST", FIGURE_FORMATS)  # a format it cannot show fails first
     out = {"index.md": index_myst(lesson)}
-    printer = _Printer(lesson.student)
+    printer = _Printer(lesson.options)
     for section in lesson.sections:
         out[page_stem(lesson, section) + ".md"] = section_myst(lesson, section, printer)
     return out

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 from numeric.result_table import Table
 from proofs.engine.theorem import TheoremRun
@@ -19,8 +18,10 @@ from proofs.render.figures import figure_files
 from proofs.render.html import RENDER_SCRIPT
 from proofs.render.lesson import build_lesson
 from proofs.render.lesson_blocks import Lesson
+from proofs.render.markdown_lesson import FIGURE_FORMATS
 from proofs.render.myst import myst_pages, page_stem
 from proofs.render.notes import katex_files
+from proofs.render.options import RenderOptions
 
 # KaTeX's math a little larger than the book's text, not a fifth. The theme lays display math
 # out as a reversed flex row made for MathJax's equation numbers, which centres nothing and
@@ -115,24 +116,18 @@ def myst_yml(lesson: Lesson) -> str:
 
 
 def myst_files(
-    checked: Sequence[TheoremRun],
-    tables: Mapping[str, Table],
-    katex_dist: Path,
-    *,
-    brief: bool = False,
-    edition: str = "author",
+    checked: Sequence[TheoremRun], tables: Mapping[str, Table], options: RenderOptions
 ) -> dict[str, bytes]:
-    """The project: index.md, a page per section, SVG figures, conf.py, myst.yml and KaTeX.
-
-    brief: the module's sections only; edition: "student" (solutions folded, no author notes)
-    or "author" (proofs.render.lesson.build_lesson makes each).
-    """
-    lesson = build_lesson(checked, tables, brief=brief, edition=edition)
-    files = figure_files(lesson.figures, ".svg")
-    for name, page in myst_pages(lesson).items():
+    """The project: index.md, a page per section, SVG figures, conf.py, myst.yml and KaTeX (from
+    options.katex), in the edition options ask for (proofs.render.lesson.build_lesson)."""
+    dist = options.require_katex("MyST")
+    lesson = build_lesson(checked, tables, options)
+    pages = myst_pages(lesson)
+    files = figure_files(lesson.figures, options.figure_suffix("MyST", FIGURE_FORMATS))
+    for name, page in pages.items():
         files[name] = page.encode("utf-8")
     static = {
-        **katex_files(katex_dist),
+        **katex_files(dist),
         "render-math.js": RENDER_SCRIPT.encode("utf-8"),
         "pe-proofs.css": STYLE.encode("utf-8"),
     }

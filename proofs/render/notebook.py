@@ -12,20 +12,34 @@ same bytes.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
+from proofs.render.block_printer import block_printer
 from proofs.render.lesson_blocks import (
+    AppendixStart,
     Block,
+    Chain,
     Code,
+    Equations,
     Exercise,
     Figure,
+    Heading,
+    Items,
     Lesson,
     NotebookOnly,
+    Para,
+    ProofEnd,
+    ProseTable,
+    Quote,
     Section,
     Solution,
+    TableBlock,
+    TheoremStatement,
 )
 from proofs.render.lesson_editions import solution_blocks
 from proofs.render.markdown_lesson import (
+    PageContext,
     anchor,
     block_md,
     label_pages,
@@ -93,62 +107,110 @@ def figure_code(block: Figure, lesson: Lesson) -> str:
     )
 
 
-class _Cells:
-    """The cells of one section: prose gathered into Markdown cells, code between."""
+# A cell's kind ("markdown" or "code") and source; notebook_json joins consecutive Markdown.
+Cell = tuple[str, str]
 
-    def __init__(self, lesson: Lesson, pages: dict[str, str]) -> None:
-        self.lesson = lesson
-        self.pages = pages
-        self.cells: list[tuple[str, str]] = []
-        self.prose: list[str] = []
 
-    def flush(self) -> None:
-        if self.prose:
-            self.cells.append(("markdown", "\n\n".join(self.prose)))
-            self.prose.clear()
+@dataclass(frozen=True)
+class CellContext:
+    """What a block's cells need besides the block: the lesson (its figures' drawings) and the
+    Markdown printer's context (every label on the one page)."""
 
-    def code(self, source: str) -> None:
-        self.flush()
-        self.cells.append(("code", source))
+    lesson: Lesson
+    page: PageContext
 
-    def add(self, block: Block) -> None:
-        if isinstance(block, Code):
-            self.code(block.source)
-        elif isinstance(block, NotebookOnly):
-            for inner in block.blocks:
-                self.add(inner)
-        elif isinstance(block, Exercise):
-            self.code(block.source if self.lesson.student else block.answer)
-            self.code(block.check)
-        elif isinstance(block, Figure):
-            self.code(figure_code(block, self.lesson))
-            caption = block_md(block, self.pages, ".svg").split("\n\n", 1)[1]
-            self.prose.append(f'<a id="{anchor(block.label)}"></a>{caption}')
-        elif isinstance(block, Solution) and not self.lesson.student:
-            for inner in solution_blocks(block):
-                self.add(inner)
-        elif isinstance(block, Solution):
-            # Folded, as the module folds its answers. A figure of the answer is left out: its
-            # drawing would be a cell, and the student draws their own.
-            kept = tuple(b for b in block.blocks if not isinstance(b, Figure))
-            folded = replace(block, blocks=kept)
-            self.prose.append(block_md(folded, self.pages, ".svg", student=True))
+
+block_cells = block_printer("block_cells")
+block_cells.__doc__ = """One block of the lesson as notebook cells (block_cells(block, context)):
+prose as Markdown, code, exercises and figures' drawings as code cells."""
+
+
+def _prose(block: Block, context: CellContext) -> list[Cell]:
+    text = block_md(block, context.page)
+    return [("markdown", text)] if text else []
+
+
+for _kind in (
+    AppendixStart,
+    Chain,
+    Equations,
+    Heading,
+    Items,
+    Para,
+    ProofEnd,
+    ProseTable,
+    Quote,
+    TableBlock,
+    TheoremStatement,
+):
+    block_cells.register(_kind, _prose)
+
+
+@block_cells.register
+def _(block: Code, context: CellContext) -> list[Cell]:
+    return [("code", block.source)]
+
+
+@block_cells.register
+def _(block: NotebookOnly, context: CellContext) -> list[Cell]:
+    return [cell for inner in block.blocks for cell in block_cells(inner, context)]
+
+
+@block_cells.register
+def _(block: Exercise, context: CellContext) -> list[Cell]:
+    return [
+        ("code", block.source if context.lesson.student else block.answer),
+        ("code", block.check),
+    ]
+
+
+@block_cells.register
+def _(block: Figure, context: CellContext) -> list[Cell]:
+    caption = block_md(block, context.page).split("\n\n", 1)[1]
+    return [
+        ("code", figure_code(block, context.lesson)),
+        ("markdown", f'<a id="{anchor(block.label)}"></a>{caption}'),
+    ]
+
+
+@block_cells.register
+def _(block: Solution, context: CellContext) -> list[Cell]:
+    if not context.lesson.student:
+        return [cell for inner in solution_blocks(block) for cell in block_cells(inner, context)]
+    # Folded, as the module folds its answers. A figure of the answer is left out: its drawing
+    # would be a cell, and the student draws their own.
+    kept = tuple(b for b in block.blocks if not isinstance(b, Figure))
+    return [("markdown", block_md(replace(block, blocks=kept), context.page))]
+
+
+def joined(cells: Sequence[Cell]) -> list[Cell]:
+    """cells with each run of Markdown cells joined into one (paragraphs apart).
+
+    >>> joined([("markdown", "a"), ("markdown", "b"), ("code", "x = 1"), ("markdown", "c")])
+    [('markdown', 'a\\n\\nb'), ('code', 'x = 1'), ('markdown', 'c')]
+    """
+    out: list[Cell] = []
+    for kind, source in cells:
+        if kind == "markdown" and out and out[-1][0] == "markdown":
+            out[-1] = (kind, out[-1][1] + "\n\n" + source)
         else:
-            text = block_md(block, self.pages, ".svg", student=self.lesson.student)
-            if text:
-                self.prose.append(text)
+            out.append((kind, source))
+    return out
 
-    def section(self, section: Section) -> list[tuple[str, str]]:
-        self.prose.append(f"# {section_number(self.lesson, section)}. {md_text(section.title)}")
-        for block in section.blocks:
-            self.add(block)
-        self.flush()
-        return self.cells
+
+def section_cells(lesson: Lesson, section: Section, context: CellContext) -> list[Cell]:
+    """A section's cells: its numbered title and its blocks."""
+    title = f"# {section_number(lesson, section)}. {md_text(section.title)}"
+    cells = [("markdown", title)]
+    cells += [cell for block in section.blocks for cell in block_cells(block, context)]
+    return joined(cells)
 
 
 def notebook_json(lesson: Lesson) -> str:
     """The whole notebook as nbformat 4 JSON."""
+    lesson.options.figure_suffix("notebook", ("svg",))  # its cells draw and show SVG
     pages = {label: "" for label in label_pages(lesson, "ipynb")}
+    context = CellContext(lesson, PageContext(pages, lesson.options))
     cells = [
         (
             "markdown",
@@ -157,7 +219,7 @@ def notebook_json(lesson: Lesson) -> str:
         ("code", SETUP),
     ]
     for section in lesson.sections:
-        cells += _Cells(lesson, pages).section(section)
+        cells += section_cells(lesson, section, context)
     notebook = {
         "cells": [_cell(kind, source, j) for j, (kind, source) in enumerate(cells)],
         "metadata": {

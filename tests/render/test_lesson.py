@@ -28,6 +28,7 @@ from proofs.render.lesson_blocks import (
     TheoremStatement,
 )
 from proofs.render.lesson_parts import NAMES
+from proofs.render.options import RenderOptions
 from proofs.render.steps import step_text
 from proofs.theorems.sinusoidal.definitions import D_MODEL
 
@@ -64,17 +65,17 @@ FORBIDDEN = (
 
 @pytest.fixture(scope="module")
 def full(checked_notes, lesson_tables):
-    return build_lesson(checked_notes, lesson_tables, brief=False)
+    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=False))
 
 
 @pytest.fixture(scope="module")
 def brief(checked_notes, lesson_tables):
-    return build_lesson(checked_notes, lesson_tables, brief=True)
+    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=True))
 
 
 @pytest.fixture(scope="module")
 def student(checked_notes, lesson_tables):
-    return build_lesson(checked_notes, lesson_tables, brief=True, edition="student")
+    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=True, edition="student"))
 
 
 def names(lesson):
@@ -224,7 +225,7 @@ def test_the_ramp_and_attention_are_told_right(full):
     labels = {p.label for p in ramp if isinstance(p, Ref)}
     assert {"thm:ramp", "thm:attention"} <= labels
     answer = next(b for b in blocks(full, "challenge") if isinstance(b, Solution))
-    text = latex_lesson.block_tex(answer, ".pdf")
+    text = latex_lesson.block_tex(answer, RenderOptions())
     assert "Theorem~\\ref{thm:attention}" in text and "Theorem~\\ref{thm:ramp}" in text
     assert "the property that matters" not in text
     tex = latex_lesson.lesson_tex(full)

@@ -18,12 +18,13 @@ from proofs.render.lesson_source import (
     read_sections,
     section_names,
 )
+from proofs.render.options import RenderOptions
 
 
 @pytest.mark.parametrize("brief", [False, True], ids=["full", "brief"])
 @pytest.mark.parametrize("edition", ["student", "author"])
 def test_every_edition_builds_from_the_prose(checked_notes, lesson_tables, brief, edition):
-    lesson = build_lesson(checked_notes, lesson_tables, brief=brief, edition=edition)
+    lesson = build_lesson(checked_notes, lesson_tables, RenderOptions(brief=brief, edition=edition))
     assert lesson.sections and all(s.blocks for s in lesson.sections)
 
 
@@ -67,7 +68,7 @@ def test_a_role_that_names_nothing_stops_the_build_at_its_file_and_line(
 ):
     folder = write_lesson(tmp_path, body)
     with pytest.raises(LessonSourceError) as error:
-        build_lesson(checked_notes, lesson_tables, brief=False, folder=folder)
+        build_lesson(checked_notes, lesson_tables, RenderOptions(brief=False), folder=folder)
     assert str(error.value).startswith(f"bad.md:{line}: "), error.value
     assert message in str(error.value)
 
@@ -77,7 +78,7 @@ def test_a_theorem_cited_where_the_edition_does_not_state_it_is_an_error(
 ):
     folder = write_lesson(tmp_path, "As {thm}`group` shows.")
     with pytest.raises(LessonSourceError, match=r"bad.md:5: theorem 'group' is not stated"):
-        build_lesson(checked_notes, lesson_tables, brief=True, folder=folder)
+        build_lesson(checked_notes, lesson_tables, RenderOptions(brief=True), folder=folder)
 
 
 def test_words_marked_for_one_edition_appear_only_there(checked_notes, lesson_tables, tmp_path):
@@ -88,7 +89,7 @@ def test_words_marked_for_one_edition_appear_only_there(checked_notes, lesson_ta
 
     def text(brief: bool, edition: str) -> str:
         lesson = build_lesson(
-            checked_notes, lesson_tables, brief=brief, edition=edition, folder=folder
+            checked_notes, lesson_tables, RenderOptions(brief=brief, edition=edition), folder=folder
         )
         return " | ".join("".join(map(str, b.pieces)) for b in lesson.sections[0].blocks)
 

@@ -8,16 +8,19 @@ import pytest
 
 from proofs.render import notes
 from proofs.render.figures import plotting_available
+from proofs.render.options import RenderOptions
 
 
 @pytest.fixture(scope="module")
 def pages(checked_notes, lesson_tables) -> dict[str, bytes]:
-    return notes.markdown_files(checked_notes, lesson_tables)
+    return notes.markdown_files(checked_notes, lesson_tables, RenderOptions())
 
 
 @pytest.fixture(scope="module")
 def student(checked_notes, lesson_tables) -> dict[str, bytes]:
-    return notes.markdown_files(checked_notes, lesson_tables, brief=True, edition="student")
+    return notes.markdown_files(
+        checked_notes, lesson_tables, RenderOptions(brief=True, edition="student")
+    )
 
 
 def text(pages, name: str) -> str:

@@ -14,6 +14,7 @@ from proofs.cli.main import main
 from proofs.render.lesson import build_lesson
 from proofs.render.lesson_blocks import Solution, TheoremStatement
 from proofs.render.myst_project import myst_files
+from proofs.render.options import RenderOptions
 
 # Every test here writes MyST projects of the whole lesson: with the slow checks (CI runs them).
 pytestmark = pytest.mark.slow
@@ -34,7 +35,7 @@ def projects(checked_notes, lesson_tables, tmp_path_factory) -> dict[str, dict[s
     dist = fake_katex(tmp_path_factory.mktemp("katex"))
     out = {}
     for edition in ("student", "author"):
-        files = myst_files(checked_notes, lesson_tables, dist, edition=edition)
+        files = myst_files(checked_notes, lesson_tables, RenderOptions(edition=edition, katex=dist))
         out[edition] = {
             name: data.decode("utf-8")
             for name, data in files.items()
@@ -61,14 +62,18 @@ def test_the_student_edition_has_no_author_notes(projects, checked_notes, lesson
     assert not [n for n in student if "author_notes" in n]
     assert [n for n in author if "author_notes" in n]
     assert "Notes for the course author" not in "".join(student.values())
-    lesson = build_lesson(checked_notes, lesson_tables, brief=False, edition="student")
+    lesson = build_lesson(
+        checked_notes, lesson_tables, RenderOptions(brief=False, edition="student")
+    )
     assert len(student) == len(lesson.sections) == len(author) - 1
 
 
 def test_every_solution_of_the_lesson_is_folded_for_students_open_for_authors(
     projects, checked_notes, lesson_tables
 ):
-    lesson = build_lesson(checked_notes, lesson_tables, brief=False, edition="student")
+    lesson = build_lesson(
+        checked_notes, lesson_tables, RenderOptions(brief=False, edition="student")
+    )
     titles = [b.title for s in lesson.sections for b in s.blocks if isinstance(b, Solution)]
     assert titles == ["Solution"] * 3 + ["Model answer", "Answers"]
     for edition, project in projects.items():
@@ -95,7 +100,9 @@ def test_theorems_are_prf_theorems_with_their_labels_and_proofs(
 ):
     text = "\n".join(pages(projects["author"]).values())
     labels = re.findall(r"^\((thm-\w+)\)=\n:::\{prf:theorem\} .+\n:label: (thm-\w+)$", text, re.M)
-    lesson = build_lesson(checked_notes, lesson_tables, brief=False, edition="author")
+    lesson = build_lesson(
+        checked_notes, lesson_tables, RenderOptions(brief=False, edition="author")
+    )
     statements = [b for s in lesson.sections for b in s.blocks if isinstance(b, TheoremStatement)]
     assert len(statements) >= 10
     assert [a for a, b in labels if a == b] == [s.label.replace(":", "-") for s in statements]
@@ -111,7 +118,9 @@ def test_theorems_are_prf_theorems_with_their_labels_and_proofs(
 def test_the_theorems_keep_the_lesson_s_numbers(checked_notes, lesson_tables):
     # Sphinx numbers theorems in the order the pages give them; the lesson numbers them so too.
     for brief in (False, True):
-        lesson = build_lesson(checked_notes, lesson_tables, brief=brief, edition="student")
+        lesson = build_lesson(
+            checked_notes, lesson_tables, RenderOptions(brief=brief, edition="student")
+        )
         numbers = [
             b.number for s in lesson.sections for b in s.blocks if isinstance(b, TheoremStatement)
         ]
@@ -129,7 +138,9 @@ def test_math_is_dollar_math_and_tables_are_table_directives(projects):
 
 
 def test_the_brief_project_has_the_module_s_sections_only(checked_notes, lesson_tables, tmp_path):
-    files = myst_files(checked_notes, lesson_tables, fake_katex(tmp_path), brief=True)
+    files = myst_files(
+        checked_notes, lesson_tables, RenderOptions(brief=True, katex=fake_katex(tmp_path))
+    )
     names = [n for n in files if re.fullmatch(r"\d\d-\w+\.md", n)]
     assert not [n for n in names if re.search("dot_product|group|layouts|rope|appendix", n)]
     assert "06-rotation.md" in names

@@ -20,6 +20,7 @@ from proofs.cli.files import write_files
 from proofs.cli.html import katex_dist
 from proofs.cli.usage import UsageError
 from proofs.render.myst_project import EXTENSIONS, myst_files
+from proofs.render.options import RenderOptions
 
 SPHINX_PACKAGES = ("sphinx", "sphinx_book_theme", *EXTENSIONS)
 MISSING = [name for name in SPHINX_PACKAGES if importlib.util.find_spec(name) is None]
@@ -92,7 +93,7 @@ def project(checked, tables, root: Path, **options) -> Path:
     dist = find_katex()
     if dist is None:
         pytest.skip("KaTeX is not on NODE_PATH (npm install katex)")
-    write_files(root, myst_files(checked, tables, dist, **options))
+    write_files(root, myst_files(checked, tables, RenderOptions(katex=dist, **options)))
     return root
 
 

@@ -11,13 +11,16 @@ import os
 import pytest
 
 from proofs.render import notes
+from proofs.render.options import RenderOptions
 
 # The notebook is written and executed by nbclient: with the slow checks (CI runs them).
 pytestmark = pytest.mark.slow
 
 
 def notebook_of(checked_notes, lesson_tables, **edition) -> dict:
-    return json.loads(notes.notebook_files(checked_notes, lesson_tables, **edition)["lesson.ipynb"])
+    return json.loads(
+        notes.notebook_files(checked_notes, lesson_tables, RenderOptions(**edition))["lesson.ipynb"]
+    )
 
 
 @pytest.fixture(scope="module")

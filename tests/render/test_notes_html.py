@@ -18,6 +18,7 @@ from proofs.cli.files import write_files
 from proofs.cli.html import katex_dist
 from proofs.cli.usage import UsageError
 from proofs.render import notes
+from proofs.render.options import RenderOptions
 
 # Every test here renders the site or loads it in Chromium: with the slow checks (CI runs them).
 pytestmark = pytest.mark.slow
@@ -53,7 +54,7 @@ def site(checked_notes, lesson_tables, tmp_path_factory) -> Path:
     if dist is None:
         pytest.skip("KaTeX is not on NODE_PATH (npm install katex)")
     out = tmp_path_factory.mktemp("site")
-    write_files(out, notes.html_files(checked_notes, lesson_tables, dist))
+    write_files(out, notes.html_files(checked_notes, lesson_tables, RenderOptions(katex=dist)))
     return out
 
 
@@ -142,7 +143,9 @@ def test_the_student_site_folds_its_answers_and_has_no_author_notes(checked_note
     dist = find_katex()
     if dist is None:
         pytest.skip("KaTeX is not on NODE_PATH (npm install katex)")
-    files = notes.html_files(checked_notes, lesson_tables, dist, brief=True, edition="student")
+    files = notes.html_files(
+        checked_notes, lesson_tables, RenderOptions(brief=True, edition="student", katex=dist)
+    )
     pages = {n: d.decode() for n, d in files.items() if n.endswith(".html")}
     assert not any("author" in n for n in pages)
     assert "Notes for the course author" not in "".join(pages.values())

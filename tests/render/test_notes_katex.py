@@ -15,6 +15,7 @@ import subprocess
 import pytest
 
 from proofs.render import notes
+from proofs.render.options import RenderOptions
 
 RENDER = r"""
 const katex = require("katex");
@@ -63,7 +64,7 @@ def display_blocks(pages: dict[str, bytes]) -> list[tuple[str, str]]:
 @pytest.mark.slow
 @needs_katex
 def test_every_formula_of_the_markdown_notes_renders_with_katex(checked_notes, lesson_tables):
-    blocks = display_blocks(notes.markdown_files(checked_notes, lesson_tables))
+    blocks = display_blocks(notes.markdown_files(checked_notes, lesson_tables, RenderOptions()))
     assert len(blocks) > 50
     run = subprocess.run(
         ["node", "-e", RENDER],

@@ -13,6 +13,7 @@ import pytest
 from proofs.engine.theorem import PartResult
 from proofs.render import latex_lesson
 from proofs.render.lesson import build_lesson
+from proofs.render.options import RenderOptions
 
 
 def _retitled(run):
@@ -28,5 +29,7 @@ def test_every_title_can_change_and_the_notes_still_build(checked_notes, lesson_
     retitled = [_retitled(run) for run in checked_notes]
     for brief in (True, False):
         for edition in ("student", "author"):
-            lesson = build_lesson(retitled, lesson_tables, brief=brief, edition=edition)
+            lesson = build_lesson(
+                retitled, lesson_tables, RenderOptions(brief=brief, edition=edition)
+            )
             assert "\\section" in latex_lesson.lesson_tex(lesson)

@@ -12,6 +12,7 @@ import pytest
 from proofs.render import html, latex_lesson, markdown_lesson, myst, notebook
 from proofs.render.lesson import build_lesson
 from proofs.render.lesson_blocks import TheoremStatement
+from proofs.render.options import RenderOptions
 
 ROPE = ["rope_layouts", "rope_group", "rope_scaling", "rope_decay", "rope_precision"]
 ERRATA = r"Rotary embeddings: where papers and code are wrong or disagree"
@@ -20,7 +21,9 @@ ERRATA = r"Rotary embeddings: where papers and code are wrong or disagree"
 @pytest.fixture(scope="module")
 def editions(checked_notes, lesson_tables):
     return {
-        edition: build_lesson(checked_notes, lesson_tables, brief=False, edition=edition)
+        edition: build_lesson(
+            checked_notes, lesson_tables, RenderOptions(brief=False, edition=edition)
+        )
         for edition in ("author", "student")
     }
 
@@ -29,8 +32,8 @@ def printed(lesson, formats) -> dict[str, str]:
     """The lesson in each of formats, as one text (figures left out: the same SVG or PDF)."""
     printers = {
         "latex": lambda: latex_lesson.lesson_tex(lesson),
-        "markdown": lambda: "\n".join(markdown_lesson.markdown_pages(lesson, ".svg").values()),
-        "html": lambda: "\n".join(html.html_pages(lesson, ".svg").values()),
+        "markdown": lambda: "\n".join(markdown_lesson.markdown_pages(lesson).values()),
+        "html": lambda: "\n".join(html.html_pages(lesson).values()),
         "notebook": lambda: "\n".join(
             "".join(c["source"]) for c in json.loads(notebook.notebook_json(lesson))["cells"]
         ),
@@ -81,7 +84,9 @@ def test_every_format_of_both_editions_states_every_rope_theorem_under_its_label
 
 def test_the_brief_notes_have_no_rope_part(checked_notes, lesson_tables):
     for edition in ("author", "student"):
-        lesson = build_lesson(checked_notes, lesson_tables, brief=True, edition=edition)
+        lesson = build_lesson(
+            checked_notes, lesson_tables, RenderOptions(brief=True, edition=edition)
+        )
         assert not [s.name for s in lesson.sections if s.name.startswith("rope_")]
         assert ERRATA not in latex_lesson.lesson_tex(lesson)
 
@@ -126,5 +131,5 @@ def test_what_looking_at_the_pages_fixed(editions):
     assert r"\texttt{rotate\_\allowbreak{}half}" in tex
     assert "θ′_i" not in tex and "θ′_38" not in tex
     # In HTML, punctuation after inline math stays on the math's line.
-    page = html.html_pages(lesson, ".svg")["14-rope_scaling.html"]
+    page = html.html_pages(lesson)["14-rope_scaling.html"]
     assert '<span class="nowrap"><span class="math">\\mu z</span>.</span>' in page
