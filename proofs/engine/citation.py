@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from proofs.engine.derivation import Derivation
 
 
+class Citable:
+    """What a Lemma may cite: proofs.engine.derivation.Derivation subclasses it, so that a Lemma
+    checks its argument here without importing derivation (which imports this module)."""
+
+
 @dataclass(frozen=True)
 class Lemma:
     """A proved chain cited with its free symbols bound: lemma's steps with bindings put in.
@@ -36,9 +41,7 @@ class Lemma:
     bindings: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from proofs.engine.derivation import Derivation
-
-        if not isinstance(self.derivation, Derivation):
+        if not isinstance(self.derivation, Citable):
             kind = type(self.derivation).__name__
             raise TypeError(f"a Lemma's derivation must be a Derivation, got {kind}")
         bound = arguments.bindings(self.bindings, f"lemma {self.derivation.name!r}: bindings")

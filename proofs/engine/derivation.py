@@ -21,7 +21,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from proofs.engine import arguments
 from proofs.engine.budget import DEFAULT_TIMEOUT, check_timeout, run_with_budget, stage
-from proofs.engine.citation import Citation, check_citation, lemmas_of, words
+from proofs.engine.citation import Citable, Citation, check_citation, lemmas_of, words
 from proofs.engine.floats import exact_floats, exact_floats_as_written, float_note
 from proofs.engine.number_size import check_exact_size
 from proofs.engine.pointwise import (
@@ -264,7 +264,7 @@ def _confirm_nonzero(
 
 
 @dataclass(frozen=True)
-class Derivation:
+class Derivation(Citable):
     """A claim lhs = rhs with its chain of steps; steps[0] is lhs and steps[-1] is rhs.
 
     name: a short identifier that states the claim (pair_shift), unique within its theorem.

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from proofs.registry import COURSE_MODULES
+
 Edition = Literal["student", "author"]
 FigureFormat = Literal["pdf", "svg", "png"]
 
-MODULES = (10, 11)
+MODULES = tuple(COURSE_MODULES)
 EDITIONS = ("student", "author")
 FIGURE_FORMATS = ("pdf", "svg", "png")
 
