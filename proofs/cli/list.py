@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         how = "pe-proofs" if default else f"pe-proofs --module {module}"
         if number:
             print()
-        print(f"# Module {module}, {registry.MODULE_TITLES[module]} ({how} proves these)")
+        print(f"# Module {module}, {registry.MODULE_TITLES[module]}: {how} proves these")
         for name in registry.names(module):
             statement = registry.build(name).statement
             lines = textwrap.wrap(

@@ -117,8 +117,8 @@ def test_list_names_every_theorem_under_its_course_module(capsys):
 
     headings = [i for i, line in enumerate(lines) if line.startswith("# Module ")]
     assert [lines[i].split()[2].rstrip(",") for i in headings] == ["10", "11"]
-    assert "(pe-proofs proves these)" in lines[headings[0]]
-    assert "(pe-proofs --module 11 proves these)" in lines[headings[1]]
+    assert lines[headings[0]].endswith(": pe-proofs proves these")
+    assert lines[headings[1]].endswith(": pe-proofs --module 11 proves these")
     for module, start, end in zip((10, 11), headings, [*headings[1:], len(lines)], strict=True):
         block = lines[start + 1 : end]
         names = [line.split()[0] for line in block if line and not line.startswith(" ")]
