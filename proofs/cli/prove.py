@@ -22,6 +22,8 @@ NAME = "prove"
 HELP = "verify theorems (module 10's by default): every step checked symbolically and numerically"
 EXAMPLE = "pe-proofs prove rotation ramp --d-model 16 --verbose"
 STEPS_HINT = "Each theorem's steps: pe-proofs prove NAME (every one: pe-proofs --steps)."
+# Said under a run of the default module's theorems: where the next module's are.
+NEXT_MODULE_HINT = "Module 11, rotary embeddings (RoPE): pe-proofs --module 11."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -146,4 +148,6 @@ def run(args: argparse.Namespace) -> int:
         print(summary_table(runs, time.perf_counter() - start, style))
         if not steps:
             print(style.text(STEPS_HINT))
+        if not args.names and args.module == registry.DEFAULT_MODULE:
+            print(style.text(NEXT_MODULE_HINT))
     return 0 if all(r.ok for r in runs) else 1

@@ -135,6 +135,9 @@ def test_prove_alone_summarises_what_it_proves(shared_runs, capsys):
     summarised = [line.split(":")[0][2:] for line in out.splitlines() if line[:2] == "✓ "]
     assert [n for n in summarised if n in asked] == asked
     assert "pe-proofs prove NAME" in out
+    # The default run is module 10's; its last line says where module 11's theorems are.
+    assert out.rstrip().splitlines()[-1].endswith("pe-proofs --module 11.")
+    assert set(asked) == set(registry.names(10))
 
 
 def test_prove_json_without_twins(shared_runs, names, capsys):
