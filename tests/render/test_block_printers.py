@@ -155,7 +155,9 @@ def test_toy_types_added_to_the_model_fail_the_check(tmp_path):
 
     run = subprocess.run(
         [
-            *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+            # -rN: no short summary, whose lines repeat the failures' (cut to the terminal's
+            # width, so their count would depend on COLUMNS).
+            *(sys.executable, "-m", "pytest", "-q", "-rN", "-p", "no:cacheprovider"),
             *("tests/test_block_printers.py", "-k", "handler_for_every or every_block_of"),
         ],
         cwd=tmp_path,
