@@ -1,0 +1,58 @@
+"""`pe-proofs papers`: the whole ledger, once; every verdict pinned, the JSON shape, exit 0."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+import mpmath
+import pytest
+
+from proofs.cli.main import main
+
+mpmath.mp.dps = 40
+# Men et al.'s lengths whose tabulated base fails, by reading ("K" = 1000 or 1024): the
+# other entries of Table 2 hold.
+MEN_FAILS = {
+    1000: {"16K", "32K", "256K", "512K", "1M"},
+    1024: {"4K", "16K", "32K", "128K", "256K", "512K", "1M"},
+}
+
+
+@pytest.fixture(scope="module")
+def entries():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["papers", "--json"])
+    assert status == 0
+    return json.loads(out.getvalue())
+
+
+def test_every_entry_has_the_fields_and_a_verdict(entries):
+    keys = {"id", "paper", "where", "claim", "reading", "verdict", "witness"}
+    assert all(set(e) == keys for e in entries)
+    assert len({e["id"] for e in entries}) == len(entries) == 9 + 44
+    assert {e["verdict"] for e in entries} <= {"holds", "fails", "undecided"}
+
+
+def test_men_table_verdicts_are_pinned(entries):
+    for e in entries:
+        if e["id"].startswith("men2024."):
+            _, _, label, k, _ = e["id"].split(".")
+            expected = "fails" if label in MEN_FAILS[int(k[1:])] else "holds"
+            assert e["verdict"] == expected, e["id"]
+
+
+def test_the_1m_failure_is_negative_by_mpmath(entries):
+    w = next(e for e in entries if e["id"] == "men2024.table2.1M.K1000.m_le_L")["witness"]
+    assert w["m"] == 874868
+    value = sum(
+        mpmath.cos(w["m"] * mpmath.power(510000000, mpmath.mpf(-2 * i) / 128)) for i in range(64)
+    )
+    assert value < 0
+
+
+def test_a_bad_module_is_a_usage_error(capsys):
+    assert main(["papers", "--only", "nope"]) == 2
+    assert "--only must name a claim module" in capsys.readouterr().err
