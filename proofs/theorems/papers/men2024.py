@@ -39,7 +39,7 @@ KS = (1000, 1024)
 # m ≤ L (the paper's [0, L]) or m ≤ L − 1 (Su's {0, …, L − 1}): the offset of the last m.
 RANGES = (("m_le_L", 0, "m in [0, L]"), ("m_lt_L", 1, "m in [0, L - 1]"))
 # How many grid bases above the smallest satisfying one are checked for the interval question.
-SPAN = 1
+SPAN = 5
 
 
 def grid(top_exponent: int = 10) -> list[fmpq]:

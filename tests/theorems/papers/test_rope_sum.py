@@ -17,13 +17,15 @@ def big_b(base: int, m: int) -> mpmath.mpf:
     return sum(mpmath.cos(m * mpmath.power(base, mpmath.mpf(-2 * i) / 128)) for i in range(64))
 
 
-def test_the_library_cos_is_within_the_allowance_at_the_largest_arguments():
+def test_the_library_cos_and_sin_are_within_the_allowance_at_the_largest_arguments():
     rng = np.random.default_rng(7)
     x = np.concatenate([rng.uniform(0, 1.1e6, 2000), rng.uniform(0, 10, 200), [1048576.0]])
     with precision(128):
-        for value, computed in zip(x, np.cos(x), strict=True):
-            exact = arb(float(value)).cos()  # float(value) is exact: the double itself
-            assert abs(float(exact.mid()) - computed) <= COS_ERROR + abs(value) * REDUCTION
+        for value, c, s in zip(x, np.cos(x), np.sin(x), strict=True):
+            exact = arb(float(value))  # float(value) is exact: the double itself
+            allowance = COS_ERROR + abs(value) * REDUCTION
+            assert abs(float(exact.cos().mid()) - c) <= allowance
+            assert abs(float(exact.sin().mid()) - s) <= allowance
 
 
 def test_the_first_failure_is_certified_and_is_the_first_by_mpmath():

@@ -2,24 +2,30 @@
 θ_i = b^(−2i/d), b an exact rational.
 
 The sweep is a float64 pass over every m with a rigorous error bound, and a certified arb
-evaluation wherever the float64 value lies within that bound of zero. The bound for m ≤ M:
+evaluation wherever the float64 value lies within that bound of zero. A chunk of positions
+m = m0 + k, k = 0 … CHUNK − 1, is one matrix product: cos((m0 + k)·θ) = cos(m0·θ)·cos(k·θ) −
+sin(m0·θ)·sin(k·θ), so B over the chunk is C·c − S·s with C[k, i] = cos(k·θ_i) and
+S[k, i] = sin(k·θ_i) computed once per sweep, c = cos(m0·θ) and s = sin(m0·θ). The bound for
+m ≤ M:
 
 - θ̃_i, the float64 of θ_i, is the nearest double to an arb ball; |θ̃_i − θ_i| ≤ δ_i with δ_i
-  read off the ball (rigorous).
-- x̃ = fl(m·θ̃_i): m is an exact double (m < 2^53), the product is rounded once, so
-  |x̃ − m·θ_i| ≤ M·δ_i + M·θ̃_i·2^−53.
-- cos: |cos(x̃) − cos(m·θ_i)| ≤ |x̃ − m·θ_i| (cos is 1-Lipschitz), and the library's cos of x̃
-  is within COS_ERROR + |x̃|·REDUCTION of cos(x̃): an allowance of 2^−40 (about 2000 ulps;
-  glibc and SIMD libms claim ≤ 4) plus 2^−50 relative to the argument for the argument
-  reduction, which covers even a reduction by a double-precision 2π. This is the one assumption
-  about the machine; tests/theorems/papers check it against arb at the largest arguments used.
-- the sum of n = d/2 terms of magnitude ≤ 1 + ε, in any order: ≤ n·(n − 1)·2^−53·(1 + ε),
-  bounded by n²·2^−52.
+  read off the ball (rigorous). So |(m0 + k)·θ̃_i − m·θ_i| ≤ M·δ_i.
+- the arguments fl(m0·θ̃_i) and fl(k·θ̃_i) are each rounded once (m0, k are exact doubles):
+  together at most M·θ̃_i·2^−53 off, and cos(a + b) is 1-Lipschitz in a + b.
+- the library's cos and sin at x are within COS_ERROR + |x|·REDUCTION of the true values: an
+  allowance of 2^−40 (about 2000 ulps; glibc and SIMD libms claim ≤ 4) plus 2^−50 relative to
+  the argument for the reduction, which covers even a reduction by a double-precision 2π. Four
+  such values enter each term (each multiplied by a factor of magnitude ≤ 1 + 2^−40). This is
+  the one assumption about the machine; tests/theorems/papers check it against arb at the
+  largest arguments used.
+- the two matrix-vector products of n = d/2 products each, and their difference, in any order
+  and with or without FMA: ≤ (2n)²·2^−52.
 
-So |B̃(m) − B(m)| ≤ E(M) = Σ_i [M·(δ_i + θ̃_i·(2^−53 + 2^−50)) + 2^−40] + n²·2^−52, rounded
-up. A float64 value above E(M) is certified positive, below −E(M) certified negative, and every
-other m is evaluated in arb at 128 to 1024 bits (undecided if no precision separates it from 0).
-Chunks of CHUNK positions keep memory at CHUNK·n doubles.
+So |B̃(m) − B(m)| ≤ E(M) = (1 + 2^−30)·(Σ_i [M·(δ_i + θ̃_i·(2^−53 + 2·2^−50)) + 4·2^−40] +
+(2n)²·2^−52), computed in float64 and rounded up by the factor. A float64 value above E(M) is
+certified positive, below −E(M) certified negative, and every other m is evaluated in arb at
+128 to 1024 bits (undecided if no precision separates it from 0). Memory: two CHUNK × n
+matrices per sweep.
 
 >>> from flint import fmpq
 >>> Criterion(fmpq(10000)).first_failure(100000)[0]
@@ -37,7 +43,7 @@ from proofs.engine.balls import precision
 from proofs.theorems.papers.common.balls import PRECISIONS, ball, sign
 
 DIM = 128
-CHUNK = 8192
+CHUNK = 1024
 # Where a chunk near the top of the range is tried first: failures of bases near the bound
 # sit near the end of the range, and one found there settles a verdict without the full sweep.
 PROBE = 8192
@@ -87,9 +93,9 @@ class Criterion:
 
     def error_bound(self, top: int) -> float:
         """E(top): the float64 pass's error bound for every m ≤ top (see the module's text)."""
-        per_term = top * (self.delta + self.theta * (UNIT + REDUCTION)) + COS_ERROR
-        total = float(np.sum(per_term)) + self.pairs**2 * 2.0**-52
-        return total * (1 + 2**-40)
+        per_term = top * (self.delta + self.theta * (UNIT + 2 * REDUCTION)) + 4 * COS_ERROR
+        total = float(np.sum(per_term)) + (2 * self.pairs) ** 2 * 2.0**-52
+        return total * (1 + 2**-30)
 
     def value(self, m: int) -> tuple[int | None, arb]:
         """The certified sign of B(m) and its ball (raising the precision as needed)."""
@@ -111,12 +117,13 @@ class Criterion:
     def _scan(self, lo: int, hi: int) -> tuple[int | None, list[int]]:
         """The first certified failure in [lo, hi] (or None) and the undecided m before it."""
         undecided: list[int] = []
+        steps = np.multiply.outer(np.arange(min(CHUNK, hi - lo + 1), dtype=np.float64), self.theta)
+        cos_steps, sin_steps = np.cos(steps), np.sin(steps)
         for start in range(lo, hi + 1, CHUNK):
             stop = min(start + CHUNK - 1, hi)
-            m = np.arange(start, stop + 1, dtype=np.float64)
-            x = np.multiply.outer(m, self.theta)
-            np.cos(x, out=x)
-            sums = x.sum(axis=1)
+            count = stop - start + 1
+            at = start * self.theta
+            sums = cos_steps[:count] @ np.cos(at) - sin_steps[:count] @ np.sin(at)
             bound = self.error_bound(stop)
             negative = np.flatnonzero(sums < -bound)
             end = negative[0] if negative.size else sums.size
