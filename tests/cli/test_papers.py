@@ -18,6 +18,10 @@ MEN_FAILS = {
     1000: {"16K", "32K", "256K", "512K", "1M"},
     1024: {"4K", "16K", "32K", "128K", "256K", "512K", "1M"},
 }
+SU_FAILS = {
+    1000: {"2K", "16K", "128K", "256K", "512K", "1M"},
+    1024: {"2K", "4K", "16K", "128K", "256K", "512K", "1M"},
+}
 
 
 @pytest.fixture(scope="module")
@@ -32,16 +36,38 @@ def entries():
 def test_every_entry_has_the_fields_and_a_verdict(entries):
     keys = {"id", "paper", "where", "claim", "reading", "verdict", "witness"}
     assert all(set(e) == keys for e in entries)
-    assert len({e["id"] for e in entries}) == len(entries) == 9 + 44
+    assert len({e["id"] for e in entries}) == len(entries) == 9 + 44 + 44
     assert {e["verdict"] for e in entries} <= {"holds", "fails", "undecided"}
 
 
-def test_men_table_verdicts_are_pinned(entries):
+@pytest.mark.parametrize(("prefix", "fails"), [("men2024.", MEN_FAILS), ("su2024.", SU_FAILS)])
+def test_the_least_base_tables_verdicts_are_pinned(entries, prefix, fails):
+    chosen = [e for e in entries if e["id"].startswith(prefix)]
+    assert len(chosen) == 44
+    for e in chosen:
+        _, _, label, k, _ = e["id"].split(".")
+        expected = "fails" if label in fails[int(k[1:])] else "holds"
+        assert e["verdict"] == expected, e["id"]
+        if expected == "fails":
+            # Every failure of these two tables is a distance that breaks the criterion.
+            assert e["witness"]["m"] <= e["witness"]["m_max"]
+
+
+def test_every_table_failure_is_negative_by_mpmath(entries):
+    seen = set()
     for e in entries:
-        if e["id"].startswith("men2024."):
-            _, _, label, k, _ = e["id"].split(".")
-            expected = "fails" if label in MEN_FAILS[int(k[1:])] else "holds"
-            assert e["verdict"] == expected, e["id"]
+        w = e["witness"]
+        if e["id"].startswith(("men2024.", "su2024.")) and e["verdict"] == "fails":
+            if (w["base"], w["m"]) in seen:
+                continue
+            seen.add((w["base"], w["m"]))
+            base = mpmath.mpf(w["base"])
+            value = sum(
+                mpmath.cos(w["m"] * mpmath.power(base, mpmath.mpf(-2 * i) / 128)) for i in range(64)
+            )
+            assert value < 0, e["id"]
+            printed = mpmath.mpf(w["value"].strip("[").split()[0])
+            assert mpmath.almosteq(value, printed, rel_eps=1e-15, abs_eps=1e-18), e["id"]
 
 
 def test_the_1m_failure_is_negative_by_mpmath(entries):

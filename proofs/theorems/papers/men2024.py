@@ -4,9 +4,10 @@ The paper requires B(m) = Σ_{i<d/2} cos(m·θ_i) ≥ 0, θ_i = b^(−2i/d), d =
 relative distance m up to the context length L ("long-term semantic aggregation"), and
 tabulates the smallest such base b_L for eleven lengths. Open in the paper: whether "K" is 1000
 or 1024 (and "1M" is K²), and whether m runs over [0, L] or [0, L − 1] (Su's re-derivation). One
-entry per length and reading: does the tabulated base satisfy the criterion (if not, the first
-m that breaks it, with B(m) enclosed); the smallest base on the paper's search grid
-(i + j/10)·10^x (i = 1..9, j = 0..9, x ≥ 0) that does; and whether the next grid bases above it
+entry per length and reading: the claim holds when the tabulated base satisfies the criterion
+and is the smallest base on the paper's search grid (i + j/10)·10^x (i = 1..9, j = 0..9,
+x ≥ 0) that does; it fails at the first m that breaks the criterion (B(m) enclosed), or by the
+smaller grid base that satisfies it; and whether the next grid bases above it
 all satisfy it too (if one does not, the satisfying bases do not form an interval). Every m is
 decided (common.rope_sum: a float64 pass with a rigorous error bound, arb near zero).
 """
@@ -108,10 +109,22 @@ class _Search:
 
 def entries(labels: tuple[str, ...] | None = None) -> list[Entry]:
     """One entry per Table 2 length (all, or those labelled), reading of K and range of m."""
+    return check_table("men2024.table2", PAPER, WHERE, TABLE, labels)
+
+
+def check_table(
+    prefix: str,
+    paper: str,
+    where: str,
+    table: tuple[tuple[str, int | None, fmpq], ...],
+    labels: tuple[str, ...] | None = None,
+) -> list[Entry]:
+    """The entries for a table of least bases by length (label, multiple of K, base): one per
+    length, reading of K and range of m, with ids prefix.label.K<k>.<range>."""
     search = _Search()
     cases = sorted(
         (length(k, multiple) - offset, label, k, key, text, base, length(k, multiple))
-        for label, multiple, base in TABLE
+        for label, multiple, base in table
         if labels is None or label in labels
         for k in KS
         for key, offset, text in RANGES
@@ -121,10 +134,15 @@ def entries(labels: tuple[str, ...] | None = None) -> list[Entry]:
         index, reason = search.smallest(n)
         first_m, value = search.criterion(base).first_failure(n)
         tabulated = search.criterion(base)
-        verdict = "fails" if first_m is not None else "holds"
         pending = [m for m in tabulated.undecided if m <= n]
-        if first_m is None and pending:
+        # The claim is that the tabulated base is the least one satisfying the criterion (on the
+        # paper's grid): it fails at a distance m, or by a smaller grid base that satisfies it.
+        if first_m is not None:
+            verdict = "fails"
+        elif pending or index is None:
             verdict = "undecided"
+        else:
+            verdict = "holds" if search.grid[index] == base else "fails"
         witness: dict = {"L": big_l, "m_max": n, "base": str(base)}
         if first_m is not None and value is not None:
             witness |= {"m": first_m, "value": enclosure(value)}
@@ -138,22 +156,19 @@ def entries(labels: tuple[str, ...] | None = None) -> list[Entry]:
             witness["smallest_grid_base"] = str(smallest)
             witness["tabulated_is_smallest"] = smallest == base
             witness["grid_above_smallest"] = search.above(index, n)
-        entry_id = f"men2024.table2.{label}.K{k}.{key}"
+        entry_id = f"{prefix}.{label}.K{k}.{key}"
         found[entry_id] = Entry(
             id=entry_id,
-            paper=PAPER,
-            where=WHERE,
+            paper=paper,
+            where=where,
             claim=(
                 f"for context length {label}, b = {float(base.p) / float(base.q):.1e} is the least "
-                f"base with B(m) = sum_i cos(m*b^(-2i/128)) >= 0 for every relative distance m"
+                f"base (on the search grid) with B(m) = sum_i cos(m*b^(-2i/128)) >= 0 for every "
+                f"relative distance m"
             ),
             reading=f'"K" = {k} (L = {big_l}), {text}',
             verdict=verdict,
             witness=witness,
         )
-    return [found[k] for k in sorted(found, key=_table_order)]
-
-
-def _table_order(entry_id: str) -> tuple[int, str]:
-    label = entry_id.split(".")[2]
-    return [t[0] for t in TABLE].index(label), entry_id
+    order = [t[0] for t in table]
+    return [found[k] for k in sorted(found, key=lambda i: (order.index(i.split(".")[-3]), i))]
