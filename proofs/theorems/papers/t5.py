@@ -9,7 +9,9 @@ Exactly, bucket k ≥ 8 starts at the least integer r ≥ 8·2^((k − 8)/2), so
 starts at ⌈64·√2⌉ = 91, not 128. The float32 boundaries are computed the way transformers does
 (NumPy float32: r/8, its log, divided by float32(ln 16), times 8, truncated) and compared with
 the exact buckets, decided by balls (where r/8 is a power of 2, the value 2·log2(r/8) is an
-exact integer, settled by exact arithmetic).
+exact integer, settled by exact arithmetic). At r = 16, 32 and 64 the float32 value is exactly 2, 4 and 6, as the exact
+one is: NumPy's float32 log is correctly rounded there, and a log one ulp low (torch's on some
+platform?) would put those distances one bucket down; the witness lists them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ MAX_EXACT = HALF // 2
 SPAN = 512  # distances checked: 0 .. SPAN − 1, both signs
 
 
+def float32_values(r: np.ndarray) -> np.ndarray:
+    """ln(r/8)/ln(16)·8 in float32, the value the code truncates (r ≥ 8)."""
+    scaled = np.log(np.asarray(r).astype(np.float32) / np.float32(MAX_EXACT))
+    scaled = scaled / np.float32(math.log(MAX_DISTANCE / MAX_EXACT))
+    return scaled * np.float32(HALF - MAX_EXACT)
+
+
 def float32_buckets(distances: np.ndarray) -> np.ndarray:
     """The bucket of each relative position (key − query), as transformers computes it with
     float32 arithmetic (NumPy standing in for torch).
@@ -40,9 +49,7 @@ def float32_buckets(distances: np.ndarray) -> np.ndarray:
     buckets = (rel > 0).astype(np.int64) * HALF
     r = np.abs(rel)
     with np.errstate(divide="ignore"):
-        scaled = np.log(r.astype(np.float32) / np.float32(MAX_EXACT))
-        scaled = scaled / np.float32(math.log(MAX_DISTANCE / MAX_EXACT))
-        scaled = scaled * np.float32(HALF - MAX_EXACT)
+        scaled = float32_values(r)
     large = MAX_EXACT + np.where(r < MAX_EXACT, 0, scaled).astype(np.int64)
     large = np.minimum(large, HALF - 1)
     return buckets + np.where(r < MAX_EXACT, r, large)
@@ -78,6 +85,15 @@ def entries() -> list[Entry]:
     exact = np.array([exact_bucket(abs(int(r))) + (HALF if r > 0 else 0) for r in distances])
     first_last = min(r for r in range(SPAN) if exact_bucket(r) == HALF - 1)
     moved = [int(r) for r, c, e in zip(distances, code, exact, strict=True) if c != e]
+    # Where the float32 value lands exactly on a bucket's start below the cap, a log one ulp
+    # low (another library's float32 log) would move the distance one bucket down.
+    large = np.arange(MAX_EXACT + 1, SPAN)
+    values = float32_values(large)
+    on_boundary = [
+        int(r)
+        for r, v in zip(large, values, strict=True)
+        if v == np.floor(v) and MAX_EXACT + v < HALF - 1
+    ]
     paper = 'Raffel et al. 2020, "Exploring the Limits of Transfer Learning..." (T5)'
     code_note = "transformers T5Attention._relative_position_bucket(bidirectional=True, num_buckets=32, max_distance=128)"
     return [
@@ -107,6 +123,7 @@ def entries() -> list[Entry]:
             verdict="fails" if moved else "holds",
             witness={
                 "distances_checked": [-SPAN + 1, SPAN - 1],
+                "exactly_on_a_boundary": on_boundary,
                 "moved": [
                     {"r": r, "float32": int(float32_buckets(np.array([r]))[0]), "exact": int(e)}
                     for r, e in ((r, exact[r + SPAN - 1]) for r in moved)

@@ -77,6 +77,12 @@ def test_t5_float32_buckets_follow_the_code_on_both_sides():
     assert buckets.tolist() == exact
 
 
+def test_the_float32_boundaries_that_sit_exactly_on_an_integer_are_listed(closed):
+    witness = closed["t5.buckets.float32"].witness
+    assert witness["moved"] == []
+    assert witness["exactly_on_a_boundary"] == [16, 32, 64]
+
+
 def test_exact_bucket_settles_the_powers_of_two_exactly():
     assert [t5.exact_bucket(r) for r in (8, 16, 32, 64, 128, 4096)] == [8, 10, 12, 14, 15, 15]
 
