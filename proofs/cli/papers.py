@@ -26,8 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from proofs.cli.terminal import wants_unicode
     from proofs.cli.usage import UsageError
     from proofs.render.json_text import dumps
+    from proofs.render.text_style import ascii_text
     from proofs.theorems.papers import claim_modules, ledger
 
     if args.only is not None and args.only not in claim_modules():
@@ -37,18 +39,25 @@ def run(args: argparse.Namespace) -> int:
         )
     entries = ledger(args.only)
     if args.json:
-        print(dumps([e.as_json() for e in entries]))
+        # \u escapes keep the JSON valid and readable on any terminal.
+        print(dumps([e.as_json() for e in entries], ensure_ascii=True))
         return 0
+    unicode = wants_unicode()
+
+    def say(text: str) -> None:
+        # A terminal that cannot show § or ′ gets their ASCII spelling, then ascii_text's.
+        print(text if unicode else ascii_text(text.replace("§", "Sec. ").replace("′", "'")))
+
     for number, entry in enumerate(entries):
         if number:
             print()
-        print(f"{entry.id}: {entry.verdict.upper()}")
-        print(f"  paper:   {entry.paper}")
-        print(f"  where:   {entry.where}")
-        print(f"  claim:   {entry.claim}")
+        say(f"{entry.id}: {entry.verdict.upper()}")
+        say(f"  paper:   {entry.paper}")
+        say(f"  where:   {entry.where}")
+        say(f"  claim:   {entry.claim}")
         if entry.reading is not None:
-            print(f"  reading: {entry.reading}")
+            say(f"  reading: {entry.reading}")
         for key, value in entry.witness.items():
             shown = value if isinstance(value, str | int) else json.dumps(value, ensure_ascii=False)
-            print(f"  {key}: {shown}")
+            say(f"  {key}: {shown}")
     return 0

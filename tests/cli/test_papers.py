@@ -5,6 +5,10 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -12,6 +16,7 @@ import pytest
 from proofs.cli.main import main
 
 mpmath.mp.dps = 40
+ROOT = Path(__file__).resolve().parent.parent.parent
 # Men et al.'s lengths whose tabulated base fails, by reading ("K" = 1000 or 1024): the
 # other entries of Table 2 hold.
 MEN_FAILS = {
@@ -82,3 +87,28 @@ def test_the_1m_failure_is_negative_by_mpmath(entries):
 def test_a_bad_module_is_a_usage_error(capsys):
     assert main(["papers", "--only", "nope"]) == 2
     assert "--only must name a claim module" in capsys.readouterr().err
+
+
+def test_the_text_prints_each_entry_as_a_reader_reads_it(capsys):
+    assert main(["papers", "--only", "vaswani2017"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "vaswani2017.wavelengths: FAILS"
+    assert [line.split(":")[0].strip() for line in lines[1:5]] == [
+        "paper",
+        "where",
+        "claim",
+        "reading",
+    ]
+    assert "  claimed_highest: 2*pi*10000" in lines
+
+
+def test_a_terminal_without_unicode_gets_ascii_and_exit_0():
+    done = subprocess.run(
+        [sys.executable, "-m", "proofs", "papers", "--only", "yarn2023"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"where:   Sec. 3.2, Eq. 17" in done.stdout
+    done.stdout.decode("ascii")  # nothing but ASCII
