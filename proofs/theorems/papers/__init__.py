@@ -25,7 +25,12 @@ def claim_modules() -> list[str]:
 
 
 def ledger(only: str | None = None) -> list[Entry]:
-    """Every entry of every claim module, in module order; only: one module's."""
+    """Every entry of every claim module, in module order; only: one module's (ValueError if
+    there is no such module)."""
+    if only is not None and only not in claim_modules():
+        raise ValueError(
+            f"only must name a claim module, got {only!r} (modules: {', '.join(claim_modules())})"
+        )
     chosen = claim_modules() if only is None else [only]
     found: list[Entry] = []
     for name in chosen:

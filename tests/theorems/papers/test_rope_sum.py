@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import mpmath
 import numpy as np
+import pytest
 from flint import arb, fmpq
 
 from proofs.engine.balls import precision
+from proofs.theorems.papers import ledger
+from proofs.theorems.papers.common.balls import decided_sign
 from proofs.theorems.papers.common.rope_sum import COS_ERROR, REDUCTION, Criterion
 
 mpmath.mp.dps = 40
@@ -47,3 +50,21 @@ def test_a_base_that_holds_is_swept_to_the_end_and_extended_incrementally():
 def test_the_error_bound_grows_with_m_and_stays_far_below_one():
     criterion = Criterion(fmpq(500000000))
     assert criterion.error_bound(10) < criterion.error_bound(2**20) < 1e-6
+
+
+def test_bad_dimensions_and_bases_are_refused():
+    with pytest.raises(ValueError, match="dim must be an even integer"):
+        Criterion(fmpq(10000), 127)
+    with pytest.raises(ValueError, match="base must be positive"):
+        Criterion(fmpq(0))
+
+
+def test_a_ball_that_keeps_zero_leaves_the_sign_undecided():
+    assert decided_sign(lambda: arb(0)) == (None, arb(0))
+    assert decided_sign(lambda: arb(2).sqrt() - arb(2).sqrt())[0] is None
+    assert decided_sign(lambda: arb(2).sqrt() - 1)[0] == 1
+
+
+def test_the_ledger_refuses_an_unknown_module():
+    with pytest.raises(ValueError, match="only must name a claim module"):
+        ledger("nope")
