@@ -23,8 +23,9 @@ m ≤ M:
 
 So |B̃(m) − B(m)| ≤ E(M) = (1 + 2^−30)·(Σ_i [M·(δ_i + θ̃_i·(2^−53 + 2·2^−50)) + 4·2^−40] +
 (2n)²·2^−52), computed in float64 and rounded up by the factor. A float64 value above E(M) is
-certified positive, below −E(M) certified negative, and every other m is evaluated in arb at
-128 to 1024 bits (undecided if no precision separates it from 0). Memory: two CHUNK × n
+certified positive, below −E(M) negative (and a failing m is always confirmed by its arb ball,
+so a `fails` never rests on the libm allowance), and every other m is evaluated in arb at 128 to
+1024 bits (undecided if no precision separates it from 0). Memory: two CHUNK × n
 matrices per sweep.
 
 >>> from flint import fmpq
@@ -135,7 +136,15 @@ class Criterion:
                 if s is None:
                     undecided.append(start + int(k))
             if negative.size:
-                return start + int(negative[0]), undecided
+                m = start + int(negative[0])
+                # A failure is reported with its ball, so it never rests on the libm allowance.
+                if self.value(m)[0] != -1:
+                    raise ArithmeticError(
+                        f"B({m}) for base {self.base}: the float64 pass says negative beyond its "
+                        "error bound and arb does not agree; the library's cos or sin is less "
+                        "accurate than the bound assumes"
+                    )
+                return m, undecided
         return None, undecided
 
     def _extend(self, n: int) -> None:
