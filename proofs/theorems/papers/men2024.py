@@ -7,9 +7,9 @@ or 1024 (and "1M" is K²), and whether m runs over [0, L] or [0, L − 1] (Su's 
 entry per length and reading: the claim holds when the tabulated base satisfies the criterion
 and is the smallest base on the paper's search grid (i + j/10)·10^x (i = 1..9, j = 0..9,
 x ≥ 0) that does; it fails at the first m that breaks the criterion (B(m) enclosed), or by the
-smaller grid base that satisfies it; and whether the next grid bases above it
-all satisfy it too (if one does not, the satisfying bases do not form an interval). Every m is
-decided (common.rope_sum: a float64 pass with a rigorous error bound, arb near zero).
+smaller grid base that satisfies it. The witness also says whether the next SPAN grid bases
+above the least all satisfy it (if one does not, the satisfying bases do not form an interval).
+Every m is decided (common.rope_sum: a float64 pass with a rigorous error bound, arb near zero).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from proofs.theorems.papers.common.entry import Entry
 from proofs.theorems.papers.common.rope_sum import DIM, Criterion
 
 PAPER = 'Men, Xu et al. 2024, "Base of RoPE Bounds Context Length" (arXiv 2405.14591)'
-WHERE = "Table 2 (criterion: §4, Eq. 10-11)"
+WHERE = "Table 2 (criterion: Eq. 10-11)"
 # (label, multiple of K; "1M" is K·K) and b_L as Table 2 prints it.
 TABLE = (
     ("1K", 1, fmpq(4300)),
