@@ -244,6 +244,7 @@ def cli_rows() -> list[Row]:
         "pe-proofs shift 'pos/max_length'",
         "pe-proofs shift -x",
         "pe-proofs shift pos --color sometimes",
+        "pe-proofs papers --only nope",
         # the same through python -m, in a subprocess
         "python -m proofs.theorems.sinusoidal.rotation --d-model 7",
         "python -m proofs.theorems.sinusoidal.ramp --frobnicate",

@@ -121,7 +121,9 @@ def test_the_registry_names_every_theorem_module_once_by_course_module():
     from proofs import registry
 
     listed = [registry.module_path(name) for name in registry.names()]
-    assert sorted(listed) == sorted(m for m in THEOREM_MODULES if m not in DEFINITIONS)
+    # The papers' ledger (proofs.theorems.papers) lists its claims itself, not as course theorems.
+    course = [m for m in THEOREM_MODULES if not m.startswith("proofs.theorems.papers.")]
+    assert sorted(listed) == sorted(m for m in course if m not in DEFINITIONS)
     for module, package in ((10, "sinusoidal"), (11, "rope")):
         for name in registry.names(module):
             assert registry.module_path(name).startswith(f"proofs.theorems.{package}.")

@@ -34,6 +34,7 @@ COMMANDS: tuple[str, ...] = (
     "shift",
     "audit",
     "coq",
+    "papers",
 )
 DEFAULT_COMMAND = "prove"
 # sysexits.h's EX_SOFTWARE: an internal error, as opposed to a usage error (2).
