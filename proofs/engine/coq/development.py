@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from proofs.engine.coq.module import COQ_DIR, HEADER, Entry, Module, theorem_module
+from proofs.engine.coq.module import (
+    COQ_DIR,
+    HEADER,
+    Entry,
+    Module,
+    theorem_module,
+    uses_flocq,
+    with_flocq,
+)
 from proofs.engine.coq.statement import comment
 from proofs.engine.theorem import Theorem
 
@@ -111,7 +119,9 @@ class Development:
                 "X = X. Fail makes this file fail to compile if one ever is."
             ),
             "",
-            HEADER,
+            with_flocq(HEADER)
+            if any(uses_flocq(s) for m in self.modules for _, s in m.statements)
+            else HEADER,
             "",
         ]
         for module in self.modules:
