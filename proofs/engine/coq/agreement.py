@@ -276,6 +276,18 @@ def _rounding(emin: int, prec: int, e: int, u: str, x: str, value: str) -> tuple
     )
 
 
+def _rotation(angle: str) -> str:
+    """G(angle) = [[cos, -sin], [sin, cos]], as Helpers' rows."""
+    return f"rows [[cos ({angle}); - sin ({angle})]; [sin ({angle}); cos ({angle})]]"
+
+
+_BF16 = "round radix2 (FLT_exp (-133) 8) ZnearestE"
+# 10⁴^(−3/8) = 10^(−3/2) = √10/100: 10⁴ = 10^4, and −3/2 = −2 + 1/2.
+_THETA_24 = """assert (T : Rpower 10000 (- 3 / 8) = sqrt 10 / 100).
+  {{ replace 10000 with (Rpower 10 (INR 4)) by (rewrite Rpower_pow; simpl; lra).
+    rewrite Rpower_mult. replace (INR 4 * (- 3 / 8)) with (- INR 2 + / 2) by (simpl; field).
+    rewrite Rpower_plus, Rpower_Ropp, Rpower_pow, Rpower_sqrt by lra. simpl. field. }}"""
+
 # (theorem, part) -> (what the part says, its statement with Flocq's round to nearest even, the
 # proof from the part, the part's Coq name written {part}): the floor-and-ceiling formula of the
 # precision theorems is rounding, as Flocq defines it, in the formats' real parameters
@@ -306,6 +318,35 @@ ROUNDINGS: dict[tuple[str, str], tuple[str, tuple[str, str]]] = {
     ("rope_precision", "fp16_2049"): (
         "fl_fp16(2049) = 2048 (Flocq's round)",
         _rounding(-24, 11, 12, "2", "2049", "2048"),
+    ),
+    ("rope_precision", "bf16_positions_collide"): (
+        "G(fl_bf16(257)·θ) = G(fl_bf16(256)·θ) (Flocq's round)",
+        (
+            f"forall (theta : R), {_rotation(f'{_BF16} 257 * theta')} = "
+            f"{_rotation(f'{_BF16} 256 * theta')}",
+            """intros theta.
+  rewrite (round_NE_at (-133) 8 9 2 257), (round_NE_at (-133) 8 9 2 256)
+    by (bpow_num; (lia || lra)).
+  replace ((257 / 2 - 1 / 2) / 2) with 64 by field.
+  replace ((257 / 2 + 1 / 2) / 2) with (129 / 2) by field.
+  replace ((256 / 2 - 1 / 2) / 2) with (255 / 4) by field.
+  replace ((256 / 2 + 1 / 2) / 2) with (257 / 4) by field.
+  exact ({part} theta).""",
+        ),
+    ),
+    ("rope_precision", "bf16_inv_freq_pair_24"): (
+        "fl_bf16(θ_24) = 65/2048 (Flocq's round)",
+        (
+            f"{_BF16} (Rpower 10000 (- 3 / 8)) = 65 / 2048",
+            _THETA_24
+            + """
+  rewrite (round_NE_at (-133) 8 (-4) (/ 4096) (Rpower 10000 (- 3 / 8)))
+    by (bpow_num; first [lia | reflexivity | rewrite T; split; interval]).
+  rewrite T.
+  replace ((sqrt 10 / 100 / / 4096 - 1 / 2) / 2) with (- 1 / 4 + 512 * sqrt 10 / 25) by field.
+  replace ((sqrt 10 / 100 / / 4096 + 1 / 2) / 2) with (1 / 4 + 512 * sqrt 10 / 25) by field.
+  rewrite <- {part}. field.""",
+        ),
     ),
     ("rope_precision", "fp16_10002"): (
         "fl_fp16(10002) = 10000 (Flocq's round)",
