@@ -341,7 +341,7 @@ ROUNDINGS: dict[tuple[str, str], tuple[str, tuple[str, str]]] = {
             _THETA_24
             + """
   rewrite (round_NE_at (-133) 8 (-4) (/ 4096) (Rpower 10000 (- 3 / 8)))
-    by (bpow_num; first [lia | reflexivity | rewrite T; split; interval]).
+    by (bpow_num; first [lia | reflexivity | rewrite T; split; interval with (i_prec 60)]).
   rewrite T.
   replace ((sqrt 10 / 100 / / 4096 - 1 / 2) / 2) with (- 1 / 4 + 512 * sqrt 10 / 25) by field.
   replace ((sqrt 10 / 100 / / 4096 + 1 / 2) / 2) with (1 / 4 + 512 * sqrt 10 / 25) by field.
