@@ -276,7 +276,7 @@ def _fact_section(
         if isinstance(part, Blockwise):
             lemma = blockwise_lemma(name, part, chains)
         else:
-            lemma = fact_lemma(name, part)
+            lemma = fact_lemma(name, part, chains)
     except (NoProofError, NotExpressibleError) as exc:
         reason = f"no proof found: {exc}"
         return _section(name, number, part.title, kind, [comment(reason)]), [
