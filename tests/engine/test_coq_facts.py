@@ -156,6 +156,8 @@ def test_each_fact_kind_gets_a_theorem_or_no_proof_found() -> None:
         # A number's bound: cos x is enclosed in [−1, 1] whatever x is.
         NonZero("enclosed", "e", sp.cos(x) + 2),
         NonNegative("square", "s", (sp.sin(x) - 1) ** 2, (sp.sin(x) - 1) ** 2),
+        # An even power in a denominator: L⁴ > 0 since L > 0.
+        NonNegative("quartic", "q", (sp.sin(x) - 1) ** 2 / L**4, (sp.sin(x) - 1) ** 2 / L**4),
         LinearSystem(
             "system",
             "l",
@@ -171,7 +173,7 @@ def test_each_fact_kind_gets_a_theorem_or_no_proof_found() -> None:
     # Alone, "cos k does not contain pos" would be exists M, forall pos, cos k = M: true of
     # every expression without pos.
     assert entries["free"].reason.startswith("no proof found: the statement would say nothing")
-    for name in ("ratio", "enclosed", "square", "system", "int", "pair"):
+    for name in ("ratio", "enclosed", "square", "quartic", "system", "int", "pair"):
         assert entries[name].lemma == name, entries[name]
     # A part named like a Helpers tactic gets the theorem's name in front.
     (entry,) = theorem_module(_toy(NonZero("nonzero", "n", 3 / L))).entries
@@ -214,6 +216,7 @@ def test_the_toy_facts_compile(tmp_path: Path) -> None:
         FreeOf("free", "f", sp.cos(K), (POS,)),
         NonZero("ratio", "n", 3 / L),
         NonNegative("square", "s", (sp.sin(x) - 1) ** 2, (sp.sin(x) - 1) ** 2),
+        NonNegative("quartic", "q", (sp.sin(x) - 1) ** 2 / L**4, (sp.sin(x) - 1) ** 2 / L**4),
         LinearSystem("system", "l", (a - 2,), (a,), {a: sp.Integer(2)}),
         NonZero("int", "i", sp.cos(sp.Symbol("n", integer=True, nonzero=True)) - 1),
         ShiftMapFact("pair", "p", pe_pair(POS, sp.Symbol("w", positive=True)), POS, K, True),

@@ -236,9 +236,25 @@ Ltac args := f_equal; first [ring | field; side | nat_numerals; first [ring | fi
 
 (* Closes 0 <= x (and 0 < x) for x built from numbers, symbols whose signs the hypotheses give,
    squares, exponentials, real powers, sinh of what is >= 0, sums, products and quotients. *)
+(* Even powers: x^(2m) >= 0, and > 0 when x <> 0. *)
+Lemma pow_even_nonneg : forall (x : R) (n : nat), Nat.even n = true -> 0 <= x ^ n.
+Proof.
+  intros x n H. apply Nat.even_spec in H. destruct H as [m ->].
+  rewrite pow_mult. apply pow_le. apply pow2_ge_0.
+Qed.
+
+Lemma pow_even_pos : forall (x : R) (n : nat), x <> 0 -> Nat.even n = true -> 0 < x ^ n.
+Proof.
+  intros x n Hx H. apply Nat.even_spec in H. destruct H as [m ->].
+  rewrite pow_mult. apply pow_lt.
+  destruct (Rle_lt_or_eq_dec 0 (x ^ 2) (pow2_ge_0 x)) as [Hlt | Heq]; [exact Hlt |].
+  exfalso. exact (pow_nonzero x 2 Hx (eq_sym Heq)).
+Qed.
+
 Ltac nonneg_by_parts := first
   [ lra
   | apply pow2_ge_0
+  | apply pow_even_nonneg; reflexivity
   | apply Rlt_le; pos_by_parts
   | apply Rplus_le_le_0_compat; nonneg_by_parts
   | apply Rmult_le_pos; nonneg_by_parts
@@ -249,6 +265,9 @@ Ltac nonneg_by_parts := first
 with pos_by_parts := first
   [ lra
   | apply exp_pos
+  | apply pow_lt; pos_by_parts
+  | apply pow_even_pos;
+    [first [assumption | apply Rgt_not_eq; lra | apply Rlt_not_eq; lra] | reflexivity]
   | apply Rpower_pos
   | apply Rmult_lt_0_compat; pos_by_parts
   | apply Rplus_lt_le_0_compat; [pos_by_parts | nonneg_by_parts]

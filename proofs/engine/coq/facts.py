@@ -220,14 +220,17 @@ def _cos_integer_minus_1(expr: sp.Expr, integers) -> sp.Symbol | None:
 
 
 def _by_parts(expr: sp.Expr) -> bool:
-    """Whether expr ≥ 0 follows from its parts (what nonneg_by_parts does): squares, sums,
-    products and quotients of such, exponentials, real powers of positive numbers, sinh of
+    """Whether expr ≥ 0 follows from its parts (what nonneg_by_parts does): squares and even
+    powers, sums, products and quotients of such, exponentials, real powers of positive numbers, sinh of
     what is ≥ 0, square roots, absolute values, and nonnegative numbers and symbols."""
     if isinstance(expr, sp.Pow):
         if expr.exp == 2 and expr.base.is_real is True:
             return True
         if expr.exp == -1:
             return _by_parts(expr.base) and expr.base.is_nonzero is not False
+        if expr.exp.is_Integer and expr.exp.is_even and expr.base.is_real is True:
+            # An even power is ≥ 0; 1/x^(2m) needs x ≠ 0, which the hypotheses then give.
+            return expr.exp > 0 or expr.base.is_nonzero is True
         if not expr.exp.is_Integer:
             return positive_base(expr.base) or expr.exp == sp.Rational(1, 2)
         return expr.exp > 0 and _by_parts(expr.base)
