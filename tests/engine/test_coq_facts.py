@@ -238,3 +238,10 @@ def test_the_toy_facts_compile(tmp_path: Path) -> None:
             check=False,
         )
         assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_inverse_is_stated_with_the_inverse_map() -> None:
+    # M_(−k) kept as written, so it prints as shift 8 (- k), not as M_kᵀ's blocks.
+    stated = dict(theorem_module(registry.build("group")).statements)
+    assert "shift 8 k (shift 8 (- k) v) j" in stated["inverse_concrete"]
+    assert stated["inverse_concrete"] != stated["orthogonal_concrete"]
