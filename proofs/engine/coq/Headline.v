@@ -520,6 +520,58 @@ Proof.
     rewrite rope_odd. reflexivity.
 Qed.
 
+(* The rotate_half layout on its own: pair i on components (i, h + i). *)
+
+Lemma rope_half_low : forall h theta m v j, (j < h)%nat ->
+  rope_half h theta m v j = cos (m * theta j) * v j - sin (m * theta j) * v (h + j)%nat.
+Proof. intros. unfold rope_half. destruct (Nat.ltb_spec j h); [reflexivity | lia]. Qed.
+
+Lemma rope_half_high : forall h theta m v i, (i < h)%nat ->
+  rope_half h theta m v (h + i) = sin (m * theta i) * v i + cos (m * theta i) * v (h + i)%nat.
+Proof.
+  intros. unfold rope_half. destruct (Nat.ltb_spec (h + i) h); [lia |].
+  replace (h + i - h)%nat with i by lia. reflexivity.
+Qed.
+
+Theorem rope_half_compose_any_freq :
+  forall (h : nat) (theta : nat -> R) (a b : R) (v : nat -> R) (j : nat), (j < 2 * h)%nat ->
+  rope_half h theta a (rope_half h theta b v) j = rope_half h theta (a + b) v j.
+Proof.
+  intros h theta a b v j Hj. destruct (Nat.ltb_spec j h) as [Hlo | Hhi].
+  - rewrite !rope_half_low, rope_half_high by lia.
+    rewrite rope_half_low by lia. rewrite Rmult_plus_distr_r, cos_plus, sin_plus. ring.
+  - replace j with (h + (j - h))%nat by lia.
+    rewrite !rope_half_high by lia. rewrite rope_half_low by lia.
+    rewrite Rmult_plus_distr_r, cos_plus, sin_plus. ring.
+Qed.
+
+(* A sum over the 2h components of the rotate_half layout, regrouped pair by pair: (i, h + i). *)
+Lemma sum_halves : forall (f : nat -> R) (n : nat),
+  sum_f_R0 f (Nat.pred (2 * S n)) = sum_f_R0 (fun i => f i + f (S n + i)%nat) n.
+Proof.
+  intros f n. rewrite sum_plus.
+  replace (Nat.pred (2 * S n)) with (S n + n)%nat by lia.
+  rewrite (tech2 f n (S n + n)) by lia.
+  replace (S n + n - S n)%nat with n by lia. reflexivity.
+Qed.
+
+Theorem rope_half_relative_any_freq :
+  forall (theta : nat -> R) (n : nat) (p m : R) (q u : nat -> R),
+  sum_f_R0 (fun j => rope_half (S n) theta p q j * rope_half (S n) theta m u j) (Nat.pred (2 * S n)) =
+  sum_f_R0 (fun j => q j * rope_half (S n) theta (m - p) u j) (Nat.pred (2 * S n)).
+Proof.
+  intros theta n p m q u. rewrite !sum_halves. apply sum_eq. intros i Hi. cbv beta.
+  rewrite !rope_half_high by lia. rewrite !rope_half_low by lia.
+  replace (m * theta i) with (p * theta i + (m - p) * theta i) by ring.
+  set (x := p * theta i). set (y := (m - p) * theta i).
+  rewrite cos_plus, sin_plus.
+  assert (H1 : sin x ^ 2 + cos x ^ 2 = 1) by (rewrite <- (sin2_cos2 x); unfold Rsqr; ring).
+  transitivity ((sin x ^ 2 + cos x ^ 2) *
+    (q i * (cos y * u i - sin y * u (S n + i)%nat) +
+     q (S n + i)%nat * (sin y * u i + cos y * u (S n + i)%nat))); [ring |].
+  rewrite H1. ring.
+Qed.
+
 (* Abel's summation by parts. *)
 Lemma abel_summation : forall (h s : nat -> R) (n : nat),
   sum_f_R0 (fun i => h i * (s (S i) - s i)) n =

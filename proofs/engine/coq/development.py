@@ -87,10 +87,14 @@ HEADLINE_THEOREMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Headline.v", "rope_relative_any_freq"),
     ),
     # RoPE with any per-pair frequencies (rope, rope_half): every scaling method is covered.
-    "rope_layouts": (("Headline.v", "rope_layout_conversion"),),
+    "rope_layouts": (
+        ("Headline.v", "rope_relative_any_freq"),
+        ("Headline.v", "rope_half_relative_any_freq"),
+        ("Headline.v", "rope_layout_conversion"),
+    ),
     "rope_group": (
         ("Headline.v", "rope_compose_any_freq"),
-        ("Headline.v", "rope_relative_any_freq"),
+        ("Headline.v", "rope_half_compose_any_freq"),
     ),
     "rope_scaling": (("Headline.v", "rope_relative_any_freq"),),
     "rope_decay": (("Headline.v", "rope_decay_bound"),),
