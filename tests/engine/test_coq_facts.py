@@ -44,15 +44,11 @@ def texts() -> dict[str, str]:
     ("theorem", "fact", "expected"),
     [
         (
-            "rotation",
-            "rotation_free_of_pos",
-            "forall (d_model i k : R), exists M : mat, forall pos : R, "
-            "rot_mat (k * omega i d_model) = M",
-        ),
-        (
-            "rotation",
-            "shift_map_free_of_pos",
-            "forall (k : R), exists M : (nat -> R) -> nat -> R, forall pos : R, shift 8 k = M",
+            "attention",
+            "ramp_step_free_of_q",
+            "forall (L alpha beta delta gamma p : R), L <> 0 -> exists M : R, forall (q : R), "
+            "(delta + beta * p / L + gamma * (1 + q) / L + alpha * p * (1 + q) / L ^ 2) + "
+            "(- delta - beta * p / L - gamma * q / L - alpha * p * q / L ^ 2) = M",
         ),
         ("ramp", "obstruction_nonzero", "forall (L k : R), 0 < L -> k <> 0 -> k / L <> 0"),
         (
@@ -160,6 +156,8 @@ def test_each_fact_kind_gets_a_theorem_or_no_proof_found() -> None:
         # A number's bound: cos x is enclosed in [−1, 1] whatever x is.
         NonZero("enclosed", "e", sp.cos(x) + 2),
         NonNegative("square", "s", (sp.sin(x) - 1) ** 2, (sp.sin(x) - 1) ** 2),
+        # An even power in a denominator: L⁴ > 0 since L > 0.
+        NonNegative("quartic", "q", (sp.sin(x) - 1) ** 2 / L**4, (sp.sin(x) - 1) ** 2 / L**4),
         LinearSystem(
             "system",
             "l",
@@ -172,7 +170,10 @@ def test_each_fact_kind_gets_a_theorem_or_no_proof_found() -> None:
     )
     entries = {e.part: e for e in theorem_module(_toy(*facts)).entries}
     assert entries["unknown"].reason.startswith("no proof found: no proof that sin(n) + pi")
-    for name in ("free", "ratio", "enclosed", "square", "system", "int", "pair"):
+    # Alone, "cos k does not contain pos" would be exists M, forall pos, cos k = M: true of
+    # every expression without pos.
+    assert entries["free"].reason.startswith("no proof found: the statement would say nothing")
+    for name in ("ratio", "enclosed", "square", "quartic", "system", "int", "pair"):
         assert entries[name].lemma == name, entries[name]
     # A part named like a Helpers tactic gets the theorem's name in front.
     (entry,) = theorem_module(_toy(NonZero("nonzero", "n", 3 / L))).entries
@@ -188,9 +189,22 @@ def test_a_blockwise_fact_outside_the_vocabulary_is_no_proof_found() -> None:
     (entry,) = theorem_module(_toy(odd)).entries
     # No lemma: block i's two sides must then be equal by algebra as they stand; they are not.
     assert entry.reason == "no proof found: the fact cites no lemma and a block's two sides differ"
-    free = FreeOf("free", "f", pe_blocks(POS, 4), (POS,))
+    free = FreeOf("free", "f", shift_blocks(K, 4), (POS,))
     (entry,) = theorem_module(_toy(free)).entries
-    assert entry.lemma == "free"
+    assert entry.reason.startswith("no proof found: the statement would say nothing")
+
+
+def test_a_free_of_fact_is_stated_through_the_chain_that_ends_in_it() -> None:
+    # dot_sum: Σ_i PE_i(p)·PE_i(p + k) = Σ_i cos(kω_i); the fact is that this is free of p.
+    module = theorem_module(registry.build("similarity"))
+    stated = dict(module.statements)["dot_sum_free_of_p"]
+    head, _, body = stated.partition("forall (p : R), ")
+    assert "exists M : R" in head
+    assert re.search(r"\(p \* omega", body), body
+    assert body.endswith(" = M")
+    (entry,) = [e for e in module.entries if e.part == "dot_sum_free_of_p"]
+    assert entry.lemma == "dot_sum_free_of_p"
+    assert "exact (dot_sum n k p)." in module.text()
 
 
 @pytest.mark.slow
@@ -202,6 +216,7 @@ def test_the_toy_facts_compile(tmp_path: Path) -> None:
         FreeOf("free", "f", sp.cos(K), (POS,)),
         NonZero("ratio", "n", 3 / L),
         NonNegative("square", "s", (sp.sin(x) - 1) ** 2, (sp.sin(x) - 1) ** 2),
+        NonNegative("quartic", "q", (sp.sin(x) - 1) ** 2 / L**4, (sp.sin(x) - 1) ** 2 / L**4),
         LinearSystem("system", "l", (a - 2,), (a,), {a: sp.Integer(2)}),
         NonZero("int", "i", sp.cos(sp.Symbol("n", integer=True, nonzero=True)) - 1),
         ShiftMapFact("pair", "p", pe_pair(POS, sp.Symbol("w", positive=True)), POS, K, True),
@@ -223,3 +238,10 @@ def test_the_toy_facts_compile(tmp_path: Path) -> None:
             check=False,
         )
         assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_inverse_is_stated_with_the_inverse_map() -> None:
+    # M_(−k) kept as written, so it prints as shift 8 (- k), not as M_kᵀ's blocks.
+    stated = dict(theorem_module(registry.build("group")).statements)
+    assert "shift 8 k (shift 8 (- k) v) j" in stated["inverse_concrete"]
+    assert stated["inverse_concrete"] != stated["orthogonal_concrete"]

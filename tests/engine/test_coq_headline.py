@@ -76,6 +76,9 @@ HEADLINE_THEOREMS = {
     "pe_concat_perm": "forall (n : nat) (pos : R) (j : nat), pe_concat n pos j = pe (2 * S n) pos (concat_index (S n) j)",
     "shift_concat_blocks": "forall (n : nat) (k : R) (v : nat -> R) (j : nat), shift_concat n k v j = if Nat.ltb j (S n) then cos (k * omega (INR j) (INR (2 * S n))) * v j + sin (k * omega (INR j) (INR (2 * S n))) * v (S n + j)%nat else - sin (k * omega (INR (j - S n)) (INR (2 * S n))) * v (j - S n)%nat + cos (k * omega (INR (j - S n)) (INR (2 * S n))) * v j",
     "pe_concat_shift": "forall (n : nat) (pos k : R) (j : nat), (j < 2 * S n)%nat -> shift_concat n k (pe_concat n pos) j = pe_concat n (pos + k) j",
+    # Issue 33: RoPE with any frequencies in the rotate_half layout on its own.
+    "rope_half_compose_any_freq": "forall (h : nat) (theta : nat -> R) (a b : R) (v : nat -> R) (j : nat), (j < 2 * h)%nat -> rope_half h theta a (rope_half h theta b v) j = rope_half h theta (a + b) v j",
+    "rope_half_relative_any_freq": "forall (theta : nat -> R) (n : nat) (p m : R) (q u : nat -> R), sum_f_R0 (fun j => rope_half (S n) theta p q j * rope_half (S n) theta m u j) (Nat.pred (2 * S n)) = sum_f_R0 (fun j => q j * rope_half (S n) theta (m - p) u j) (Nat.pred (2 * S n))",
 }
 
 # Theorems about natural numbers alone: Coq finds them closed, with no axiom at all.

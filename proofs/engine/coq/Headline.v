@@ -17,7 +17,8 @@ Definition rot (t : R) (v : R * R) : R * R :=
 
 (* Headline theorems of the sinusoidal positional encoding, checked by the Coq kernel.
    Only the standard library is used (and PiIrrational.v, Niven's proof that PI is irrational,
-   on the same library); the definitions above are the whole vocabulary. *)
+   on the same library), except the two floating-point theorems at the end, stated with Flocq's
+   rounding; the definitions above (and rope, rope_half below) are the whole vocabulary. *)
 
 Require Import Arith Lia Lra.
 (* ZArith is left out on purpose: its Zpower.shift would hide the shift defined above.
@@ -380,4 +381,247 @@ Proof.
     apply rotation_pair.
   - replace (Nat.ltb (j - S n) (S n)) with true by (symmetry; apply Nat.ltb_lt; lia).
     apply rotation_pair.
+Qed.
+
+(* ---------- RoPE with any per-pair frequencies (round 3): every scaling method is covered. ---------- *)
+
+(* RoPE at position m with per-pair frequencies theta (any schedule), interleaved layout: pair i on
+   components (2i, 2i + 1), rotated by G(m theta_i) = [[cos, -sin], [sin, cos]]. *)
+Definition rope (theta : nat -> R) (m : R) (v : nat -> R) (j : nat) : R :=
+  let t := m * theta (Nat.div2 j) in
+  if Nat.even j then cos t * v j - sin t * v (S j)
+  else sin t * v (pred j) + cos t * v j.
+
+(* The same in the rotate_half layout of h pairs: pair i on components (i, h + i). *)
+Definition rope_half (h : nat) (theta : nat -> R) (m : R) (v : nat -> R) (j : nat) : R :=
+  if Nat.ltb j h then cos (m * theta j) * v j - sin (m * theta j) * v (h + j)%nat
+  else sin (m * theta (j - h)%nat) * v (j - h)%nat + cos (m * theta (j - h)%nat) * v j.
+
+Lemma rope_even : forall theta m v i, rope theta m v (2 * i) =
+  cos (m * theta i) * v (2 * i)%nat - sin (m * theta i) * v (S (2 * i)).
+Proof. intros. unfold rope. rewrite even_double, Nat.div2_double. reflexivity. Qed.
+
+Lemma rope_odd : forall theta m v i, rope theta m v (S (2 * i)) =
+  sin (m * theta i) * v (2 * i)%nat + cos (m * theta i) * v (S (2 * i)).
+Proof.
+  intros. unfold rope. rewrite even_succ_double, Nat.div2_succ_double, Nat.pred_succ. reflexivity.
+Qed.
+
+(* A sum whose terms vanish everywhere but at i0 is its term at i0. *)
+Lemma sum_single : forall (f : nat -> R) (n i0 : nat), (i0 <= n)%nat ->
+  (forall i : nat, (i <= n)%nat -> i <> i0 -> f i = 0) -> sum_f_R0 f n = f i0.
+Proof.
+  intros f n. induction n as [|n IH]; intros i0 Hi0 Hzero.
+  - replace i0 with 0%nat by lia. reflexivity.
+  - rewrite tech5. destruct (Nat.eq_dec i0 (S n)) as [-> | Hne].
+    + rewrite (sum_eq _ (fun _ => 0)), sum_cte; [ring |].
+      intros i Hi. apply Hzero; lia.
+    + rewrite (IH i0), (Hzero (S n)); [ring | lia | lia | lia |].
+      intros i Hi Hne'. apply Hzero; lia.
+Qed.
+
+Theorem shift_block_diagonal :
+  forall (n : nat) (k : R), exists M : nat -> nat -> R,
+  (forall j l : nat, Nat.div2 j <> Nat.div2 l -> M j l = 0) /\
+  (forall i : nat, (i <= n)%nat ->
+     M (2 * i)%nat (2 * i)%nat = cos (k * omega (INR i) (INR (2 * S n))) /\
+     M (2 * i)%nat (S (2 * i)) = sin (k * omega (INR i) (INR (2 * S n))) /\
+     M (S (2 * i)) (2 * i)%nat = - sin (k * omega (INR i) (INR (2 * S n))) /\
+     M (S (2 * i)) (S (2 * i)) = cos (k * omega (INR i) (INR (2 * S n)))) /\
+  (forall (v : nat -> R) (j : nat), (j < 2 * S n)%nat ->
+     sum_f_R0 (fun l => M j l * v l) (Nat.pred (2 * S n)) = shift (2 * S n) k v j) /\
+  (forall (pos : R) (j : nat), (j < 2 * S n)%nat ->
+     sum_f_R0 (fun l => M j l * pe (2 * S n) pos l) (Nat.pred (2 * S n)) = pe (2 * S n) (pos + k) j).
+Proof.
+  intros n k.
+  set (w := fun j : nat => k * omega (INR (Nat.div2 j)) (INR (2 * S n))).
+  set (M := fun j l : nat =>
+    if Nat.eqb (Nat.div2 j) (Nat.div2 l) then
+      (if Nat.even j then (if Nat.even l then cos (w j) else sin (w j))
+       else (if Nat.even l then - sin (w j) else cos (w j)))
+    else 0).
+  assert (Hoff : forall j l : nat, Nat.div2 j <> Nat.div2 l -> M j l = 0).
+  { intros j l Hjl. unfold M. apply Nat.eqb_neq in Hjl. rewrite Hjl. reflexivity. }
+  assert (Hrow : forall (v : nat -> R) (j : nat), (j < 2 * S n)%nat ->
+     sum_f_R0 (fun l => M j l * v l) (Nat.pred (2 * S n)) = shift (2 * S n) k v j).
+  { intros v j Hj. replace (Nat.pred (2 * S n)) with (S (2 * n)) by lia.
+    rewrite sum_pairs. rewrite (sum_single _ n (Nat.div2 j)).
+    - cbv beta. unfold M. rewrite Nat.div2_double, Nat.div2_succ_double, Nat.eqb_refl.
+      rewrite even_double, even_succ_double.
+      destruct (Nat.Even_or_Odd j) as [[i ->] | [i ->]].
+      + rewrite Nat.div2_double, even_double, shift_even. unfold w.
+        rewrite Nat.div2_double. ring.
+      + rewrite Nat.add_1_r, Nat.div2_succ_double, even_succ_double, shift_odd. unfold w.
+        rewrite Nat.div2_succ_double. ring.
+    - destruct (Nat.Even_or_Odd j) as [[i ->] | [i ->]].
+      + rewrite Nat.div2_double. lia.
+      + rewrite Nat.add_1_r, Nat.div2_succ_double. lia.
+    - intros i _ Hi. cbv beta.
+      rewrite (Hoff j (2 * i)%nat), (Hoff j (S (2 * i))); [ring | |];
+        rewrite ?Nat.div2_double, ?Nat.div2_succ_double; intro; apply Hi; symmetry; assumption. }
+  exists M. split; [exact Hoff | split; [| split; [exact Hrow |]]].
+  - intros i _. unfold M, w.
+    rewrite Nat.div2_double, Nat.div2_succ_double, Nat.eqb_refl, even_double, even_succ_double.
+    repeat split.
+  - intros pos j Hj. rewrite Hrow by exact Hj. apply rotation_vector.
+Qed.
+
+Theorem linear_feature_no_linear_shift :
+  forall (n : nat) (c : nat -> R) (k : R), k <> 0 -> (exists j, (j <= n)%nat /\ c j <> 0) ->
+  ~ (exists M : nat -> nat -> R, forall (pos : R) (j : nat), (j <= n)%nat ->
+       sum_f_R0 (fun l => M j l * (pos * c l)) n = (pos + k) * c j).
+Proof.
+  intros n c k Hk [j [Hj Hc]] [M HM]. specialize (HM 0 j Hj).
+  rewrite (sum_eq _ (fun _ => 0)), sum_cte in HM by (intros; ring).
+  apply Hc. apply (Rmult_eq_reg_l k); [| exact Hk]. lra.
+Qed.
+
+Theorem rope_compose_any_freq :
+  forall (theta : nat -> R) (a b : R) (v : nat -> R) (j : nat),
+  rope theta a (rope theta b v) j = rope theta (a + b) v j.
+Proof.
+  intros theta a b v j. destruct (Nat.Even_or_Odd j) as [[i ->] | [i ->]].
+  - rewrite !rope_even, rope_odd, Rmult_plus_distr_r, cos_plus, sin_plus. ring.
+  - rewrite Nat.add_1_r, !rope_odd, rope_even, Rmult_plus_distr_r, cos_plus, sin_plus. ring.
+Qed.
+
+Lemma rope_orthogonal : forall (theta : nat -> R) (n : nat) (m : R) (u v : nat -> R),
+  sum_f_R0 (fun j => rope theta m u j * rope theta m v j) (Nat.pred (2 * S n)) =
+  sum_f_R0 (fun j => u j * v j) (Nat.pred (2 * S n)).
+Proof.
+  intros theta n m u v. replace (Nat.pred (2 * S n)) with (S (2 * n)) by lia.
+  rewrite !sum_pairs. apply sum_eq. intros i _. cbv beta. rewrite !rope_even, !rope_odd.
+  set (t := m * theta i).
+  assert (H1 : sin t ^ 2 + cos t ^ 2 = 1) by (rewrite <- (sin2_cos2 t); unfold Rsqr; ring).
+  transitivity ((sin t ^ 2 + cos t ^ 2) *
+    (u (2 * i)%nat * v (2 * i)%nat + u (S (2 * i)) * v (S (2 * i)))); [ring |].
+  rewrite H1. ring.
+Qed.
+
+Theorem rope_relative_any_freq :
+  forall (theta : nat -> R) (n : nat) (p m : R) (q u : nat -> R),
+  sum_f_R0 (fun j => rope theta p q j * rope theta m u j) (Nat.pred (2 * S n)) =
+  sum_f_R0 (fun j => q j * rope theta (m - p) u j) (Nat.pred (2 * S n)).
+Proof.
+  intros theta n p m q u. rewrite <- (rope_orthogonal theta n p q (rope theta (m - p) u)).
+  apply sum_eq. intros j _. rewrite rope_compose_any_freq. do 3 f_equal. ring.
+Qed.
+
+Theorem rope_layout_conversion :
+  forall (theta : nat -> R) (n : nat) (m : R) (x : nat -> R) (j : nat), (j < 2 * S n)%nat ->
+  rope_half (S n) theta m (fun i => x (concat_index (S n) i)) j = rope theta m x (concat_index (S n) j).
+Proof.
+  intros theta n m x j Hj. unfold rope_half, concat_index.
+  destruct (Nat.ltb_spec j (S n)).
+  - replace (Nat.ltb (S n + j) (S n)) with false by (symmetry; apply Nat.ltb_ge; lia).
+    replace (S n + j - S n)%nat with j by lia.
+    rewrite rope_even. reflexivity.
+  - replace (Nat.ltb (j - S n) (S n)) with true by (symmetry; apply Nat.ltb_lt; lia).
+    rewrite rope_odd. reflexivity.
+Qed.
+
+(* The rotate_half layout on its own: pair i on components (i, h + i). *)
+
+Lemma rope_half_low : forall h theta m v j, (j < h)%nat ->
+  rope_half h theta m v j = cos (m * theta j) * v j - sin (m * theta j) * v (h + j)%nat.
+Proof. intros. unfold rope_half. destruct (Nat.ltb_spec j h); [reflexivity | lia]. Qed.
+
+Lemma rope_half_high : forall h theta m v i, (i < h)%nat ->
+  rope_half h theta m v (h + i) = sin (m * theta i) * v i + cos (m * theta i) * v (h + i)%nat.
+Proof.
+  intros. unfold rope_half. destruct (Nat.ltb_spec (h + i) h); [lia |].
+  replace (h + i - h)%nat with i by lia. reflexivity.
+Qed.
+
+Theorem rope_half_compose_any_freq :
+  forall (h : nat) (theta : nat -> R) (a b : R) (v : nat -> R) (j : nat), (j < 2 * h)%nat ->
+  rope_half h theta a (rope_half h theta b v) j = rope_half h theta (a + b) v j.
+Proof.
+  intros h theta a b v j Hj. destruct (Nat.ltb_spec j h) as [Hlo | Hhi].
+  - rewrite !rope_half_low, rope_half_high by lia.
+    rewrite rope_half_low by lia. rewrite Rmult_plus_distr_r, cos_plus, sin_plus. ring.
+  - replace j with (h + (j - h))%nat by lia.
+    rewrite !rope_half_high by lia. rewrite rope_half_low by lia.
+    rewrite Rmult_plus_distr_r, cos_plus, sin_plus. ring.
+Qed.
+
+(* A sum over the 2h components of the rotate_half layout, regrouped pair by pair: (i, h + i). *)
+Lemma sum_halves : forall (f : nat -> R) (n : nat),
+  sum_f_R0 f (Nat.pred (2 * S n)) = sum_f_R0 (fun i => f i + f (S n + i)%nat) n.
+Proof.
+  intros f n. rewrite sum_plus.
+  replace (Nat.pred (2 * S n)) with (S n + n)%nat by lia.
+  rewrite (tech2 f n (S n + n)) by lia.
+  replace (S n + n - S n)%nat with n by lia. reflexivity.
+Qed.
+
+Theorem rope_half_relative_any_freq :
+  forall (theta : nat -> R) (n : nat) (p m : R) (q u : nat -> R),
+  sum_f_R0 (fun j => rope_half (S n) theta p q j * rope_half (S n) theta m u j) (Nat.pred (2 * S n)) =
+  sum_f_R0 (fun j => q j * rope_half (S n) theta (m - p) u j) (Nat.pred (2 * S n)).
+Proof.
+  intros theta n p m q u. rewrite !sum_halves. apply sum_eq. intros i Hi. cbv beta.
+  rewrite !rope_half_high by lia. rewrite !rope_half_low by lia.
+  replace (m * theta i) with (p * theta i + (m - p) * theta i) by ring.
+  set (x := p * theta i). set (y := (m - p) * theta i).
+  rewrite cos_plus, sin_plus.
+  assert (H1 : sin x ^ 2 + cos x ^ 2 = 1) by (rewrite <- (sin2_cos2 x); unfold Rsqr; ring).
+  transitivity ((sin x ^ 2 + cos x ^ 2) *
+    (q i * (cos y * u i - sin y * u (S n + i)%nat) +
+     q (S n + i)%nat * (sin y * u i + cos y * u (S n + i)%nat))); [ring |].
+  rewrite H1. ring.
+Qed.
+
+(* Abel's summation by parts. *)
+Lemma abel_summation : forall (h s : nat -> R) (n : nat),
+  sum_f_R0 (fun i => h i * (s (S i) - s i)) n =
+  h (S n) * s (S n) - h 0%nat * s 0%nat - sum_f_R0 (fun i => (h (S i) - h i) * s (S i)) n.
+Proof.
+  intros h s n. induction n as [|n IH]; simpl; [ring |]. rewrite IH. ring.
+Qed.
+
+Theorem rope_decay_bound :
+  forall (h s : nat -> R) (n : nat) (M : R), s 0%nat = 0 -> h (S n) = 0 ->
+  (forall i : nat, (i <= n)%nat -> Rabs (h (S i) - h i) <= M) ->
+  Rabs (sum_f_R0 (fun i => h i * (s (S i) - s i)) n) <= M * sum_f_R0 (fun i => Rabs (s (S i))) n.
+Proof.
+  intros h s n M Hs0 Hhn HM. rewrite abel_summation, Hs0, Hhn.
+  replace (0 * s (S n) - h 0%nat * 0 - sum_f_R0 (fun i => (h (S i) - h i) * s (S i)) n)
+    with (- sum_f_R0 (fun i => (h (S i) - h i) * s (S i)) n) by ring.
+  rewrite Rabs_Ropp, scal_sum.
+  eapply Rle_trans; [apply sum_f_R0_triangle |].
+  apply sum_Rle. intros i Hi. rewrite Rabs_mult, (Rmult_comm (Rabs (s (S i))) M).
+  apply Rmult_le_compat_r; [apply Rabs_pos | exact (HM i Hi)].
+Qed.
+
+(* ---------- Floating point, in Flocq: round radix2 (FLT_exp emin prec) ZnearestE is the format's
+   round-to-nearest-even (bf16: prec 8, emin -133; fp16: prec 11, emin -24). Imported last: its
+   Ulp.pred would hide pred, and the ZArith it brings its Zpower.shift, over the definitions above. *)
+
+From Flocq Require Import Core.
+
+Theorem fp_integers_exact :
+  forall (emin prec n : Z), (0 < prec)%Z -> (emin <= 0)%Z -> (Z.abs n < Z.pow 2 prec)%Z ->
+  round radix2 (FLT_exp emin prec) ZnearestE (IZR n) = IZR n.
+Proof.
+  intros emin prec n Hprec Hemin Hn.
+  assert (Hp : Prec_gt_0 prec) by exact Hprec.
+  apply round_generic; [apply valid_rnd_N |].
+  apply generic_format_FLT. apply (FLT_spec _ _ _ _ (Float radix2 n 0)).
+  - unfold F2R. simpl. ring.
+  - exact Hn.
+  - exact Hemin.
+Qed.
+
+Theorem bf16_257 :
+  round radix2 (FLT_exp (-133) 8) ZnearestE 257 = 256.
+Proof.
+  unfold round, F2R, scaled_mantissa, cexp. simpl.
+  assert (Hmag : mag radix2 257 = 9%Z :> Z).
+  { apply mag_unique. rewrite Rabs_pos_eq by lra. simpl. unfold Z.pow_pos. simpl. lra. }
+  rewrite Hmag. unfold FLT_exp. simpl. unfold Z.pow_pos. simpl.
+  assert (Hfl : Zfloor (257 * / 2) = 128%Z).
+  { apply Zfloor_imp. simpl. lra. }
+  unfold Znearest. rewrite Hfl.
+  rewrite Rcompare_Eq by lra. simpl. lra.
 Qed.

@@ -236,9 +236,25 @@ Ltac args := f_equal; first [ring | field; side | nat_numerals; first [ring | fi
 
 (* Closes 0 <= x (and 0 < x) for x built from numbers, symbols whose signs the hypotheses give,
    squares, exponentials, real powers, sinh of what is >= 0, sums, products and quotients. *)
+(* Even powers: x^(2m) >= 0, and > 0 when x <> 0. *)
+Lemma pow_even_nonneg : forall (x : R) (n : nat), Nat.even n = true -> 0 <= x ^ n.
+Proof.
+  intros x n H. apply Nat.even_spec in H. destruct H as [m ->].
+  rewrite pow_mult. apply pow_le. apply pow2_ge_0.
+Qed.
+
+Lemma pow_even_pos : forall (x : R) (n : nat), x <> 0 -> Nat.even n = true -> 0 < x ^ n.
+Proof.
+  intros x n Hx H. apply Nat.even_spec in H. destruct H as [m ->].
+  rewrite pow_mult. apply pow_lt.
+  destruct (Rle_lt_or_eq_dec 0 (x ^ 2) (pow2_ge_0 x)) as [Hlt | Heq]; [exact Hlt |].
+  exfalso. exact (pow_nonzero x 2 Hx (eq_sym Heq)).
+Qed.
+
 Ltac nonneg_by_parts := first
   [ lra
   | apply pow2_ge_0
+  | apply pow_even_nonneg; reflexivity
   | apply Rlt_le; pos_by_parts
   | apply Rplus_le_le_0_compat; nonneg_by_parts
   | apply Rmult_le_pos; nonneg_by_parts
@@ -249,6 +265,9 @@ Ltac nonneg_by_parts := first
 with pos_by_parts := first
   [ lra
   | apply exp_pos
+  | apply pow_lt; pos_by_parts
+  | apply pow_even_pos;
+    [first [assumption | apply Rgt_not_eq; lra | apply Rlt_not_eq; lra] | reflexivity]
   | apply Rpower_pos
   | apply Rmult_lt_0_compat; pos_by_parts
   | apply Rplus_lt_le_0_compat; [pos_by_parts | nonneg_by_parts]
@@ -425,3 +444,65 @@ Ltac blocks_concat Hi := repeat (cbv beta; first
 Ltac component := cbv beta zeta delta [pe shift pe_concat shift_concat bvec bmat bvec_concat
   bmat_concat permute conjugate Nat.ltb concat_index to_concat];
   cbn [Nat.even Nat.div2 Nat.leb Nat.sub Nat.add Nat.mul Nat.pred]; mat_unfold.
+
+(* ---------- Rounding, in Flocq: the floor-and-ceiling formula of the generated statements is
+   Flocq's round to nearest, ties to even. Imported last: Flocq's Ulp.pred and the ZArith it
+   brings (Zpower.shift) would hide names the definitions above use. ---------- *)
+
+From Flocq Require Import Core.
+
+(* ZnearestE y, the integer nearest y with ties to the even one, is ceil((y - 1/2)/2) +
+   floor((y + 1/2)/2). *)
+Lemma ZnearestE_floor_ceil : forall y : R,
+  IZR (ZnearestE y) = Rceil ((y - 1 / 2) / 2) + Rfloor ((y + 1 / 2) / 2).
+Proof.
+  intro y. unfold Znearest.
+  pose proof (Zfloor_lb y) as Hlb. pose proof (Zfloor_ub y) as Hub.
+  generalize dependent (Zfloor y). intros n Hlb Hub.
+  assert (Hup : y - IZR n >= / 2 -> Zceil y = (n + 1)%Z).
+  { intro Hf. apply Zceil_imp. rewrite minus_IZR, plus_IZR. lra. }
+  destruct (Z.Even_or_Odd n) as [[k Hk] | [k Hk]];
+    destruct (Rcompare_spec (y - IZR n) (/ 2)) as [Hf | Hf | Hf];
+    rewrite ?Hup by lra; cbv beta;
+    rewrite Hk in *; rewrite ?plus_IZR, ?mult_IZR in *; simpl (IZR 2) in *.
+  - rewrite (Rceil_at _ (IZR k) k), (Rfloor_at _ (IZR k) k) by (reflexivity || lra). ring.
+  - replace (Z.even (2 * k)) with true by (rewrite Z.even_mul; reflexivity). cbn [negb].
+    rewrite mult_IZR.
+    rewrite (Rceil_at _ (IZR k) k), (Rfloor_at _ (IZR k) k) by (reflexivity || lra). ring.
+  - rewrite (Rceil_at _ (IZR k + 1) (k + 1)), (Rfloor_at _ (IZR k) k)
+      by (rewrite ?plus_IZR; reflexivity || lra). ring.
+  - rewrite (Rceil_at _ (IZR k + 1) (k + 1)), (Rfloor_at _ (IZR k) k)
+      by (rewrite ?plus_IZR; reflexivity || lra). ring.
+  - replace (Z.even (2 * k + 1)) with false
+      by (rewrite Z.add_comm, Z.even_add_mul_2; reflexivity). cbn [negb].
+    rewrite ?plus_IZR, ?mult_IZR.
+    rewrite (Rceil_at _ (IZR k + 1) (k + 1)), (Rfloor_at _ (IZR k + 1) (k + 1))
+      by (rewrite ?plus_IZR; reflexivity || lra). ring.
+  - rewrite (Rceil_at _ (IZR k + 1) (k + 1)), (Rfloor_at _ (IZR k + 1) (k + 1))
+      by (rewrite ?plus_IZR; reflexivity || lra). ring.
+Qed.
+
+(* In the binade [2^(e-1), 2^e) of a format with prec bits (above its subnormals, emin <= e - prec),
+   the spacing is u = 2^(e-prec), and Flocq's round to nearest even is u times the formula at x/u. *)
+Lemma round_NE_at : forall (emin prec e : Z) (u x : R),
+  (emin <= e - prec)%Z -> bpow radix2 (e - prec) = u ->
+  bpow radix2 (e - 1) <= x < bpow radix2 e ->
+  round radix2 (FLT_exp emin prec) ZnearestE x =
+  u * (Rceil ((x / u - 1 / 2) / 2) + Rfloor ((x / u + 1 / 2) / 2)).
+Proof.
+  intros emin prec e u x He Hu Hx.
+  assert (Hpos : 0 < bpow radix2 (e - 1)) by apply bpow_gt_0.
+  unfold round, F2R, scaled_mantissa, cexp. simpl.
+  rewrite (mag_unique radix2 x e) by (rewrite Rabs_pos_eq; lra).
+  unfold FLT_exp. rewrite Z.max_l by lia.
+  rewrite ZnearestE_floor_ceil, bpow_opp, Hu. unfold Rdiv. ring.
+Qed.
+
+(* The exponent and the powers of 2 in a goal about bpow radix2, computed: bpow radix2 (9 - 8)
+   becomes 2, bpow radix2 (-4 - 8) becomes / 4096. *)
+Ltac bpow_num :=
+  repeat match goal with |- context [bpow radix2 ?z] =>
+    let z' := eval vm_compute in z in progress change z with z' end;
+  unfold bpow;
+  repeat match goal with |- context [Z.pow_pos ?r ?p] =>
+    let v := eval vm_compute in (Z.pow_pos r p) in change (Z.pow_pos r p) with v end.

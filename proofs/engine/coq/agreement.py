@@ -7,8 +7,10 @@ taken from the Headline theorem itself (`ltac:(let T := type of ... in exact T)`
 drift from Headline.v. Its proof uses the part's theorem, Headline's definitions and their
 unfolding lemmas (pe_even, shift_odd, sum_pairs, ...), and Helpers' tactics, never the Headline
 theorem it restates. For the concatenated layout, whose facts are Headline theorems at one
-d_model, the agreement is the Headline statement at that size, from the facts. {name} in a
-proof stands for a part's Coq name.
+d_model, the agreement is the Headline statement at that size, from the facts. For the precision
+theorem's roundings, written with floor and ceiling, the agreement is the same rounding stated
+with Flocq's round to nearest even (Helpers' round_NE_at is the bridge). {name} in a proof stands
+for a part's Coq name.
 """
 
 from __future__ import annotations
@@ -212,6 +214,14 @@ PROOFS: dict[tuple[str, str], list[tuple[str, str]]] = {
   mat_unfold in E. align E. from_entry E.""",
         ),
     ],
+    # The pinned bf16_257 is Flocq's round; the part is u·RNE(x/u) with floor and ceiling.
+    ("rope_precision", "bf16_257"): [
+        (
+            "bf16_257",
+            """rewrite (round_NE_at (-133) 8 9 2 257) by (bpow_num; (lia || lra)).
+  refine (eq_trans _ {bf16_257}). f_equal. f_equal; f_equal; field.""",
+        )
+    ],
     ("layouts", "any_frequency_shift"): [
         (
             "rotation_pair",
@@ -255,6 +265,96 @@ INSTANCES: dict[tuple[str, str], Callable[[int], tuple[str, str, str]]] = {
 }
 
 
+def _rounding(emin: int, prec: int, e: int, u: str, x: str, value: str) -> tuple[str, str]:
+    """The statement fl(x) = value in Flocq (the format of prec bits and least exponent emin,
+    x in the binade [2^(e-1), 2^e), spacing u = 2^(e-prec)) and its proof from the part, which
+    states u·RNE(x/u) = value with RNE written with floor and ceiling (Helpers' round_NE_at)."""
+    return (
+        f"round radix2 (FLT_exp ({emin}) {prec}) ZnearestE {x} = {value}",
+        f"rewrite (round_NE_at ({emin}) {prec} {e} {u} {x}) by (bpow_num; (lia || lra)).\n"
+        "  refine (eq_trans _ {part}). f_equal. f_equal; f_equal; field.",
+    )
+
+
+def _rotation(angle: str) -> str:
+    """G(angle) = [[cos, -sin], [sin, cos]], as Helpers' rows."""
+    return f"rows [[cos ({angle}); - sin ({angle})]; [sin ({angle}); cos ({angle})]]"
+
+
+_BF16 = "round radix2 (FLT_exp (-133) 8) ZnearestE"
+# 10⁴^(−3/8) = 10^(−3/2) = √10/100: 10⁴ = 10^4, and −3/2 = −2 + 1/2.
+_THETA_24 = """assert (T : Rpower 10000 (- 3 / 8) = sqrt 10 / 100).
+  {{ replace 10000 with (Rpower 10 (INR 4)) by (rewrite Rpower_pow; simpl; lra).
+    rewrite Rpower_mult. replace (INR 4 * (- 3 / 8)) with (- INR 2 + / 2) by (simpl; field).
+    rewrite Rpower_plus, Rpower_Ropp, Rpower_pow, Rpower_sqrt by lra. simpl. field. }}"""
+
+# (theorem, part) -> (what the part says, its statement with Flocq's round to nearest even, the
+# proof from the part, the part's Coq name written {part}): the floor-and-ceiling formula of the
+# precision theorems is rounding, as Flocq defines it, in the formats' real parameters
+# (fp32: prec 24, emin -149; fp16: prec 11, emin -24; bf16: prec 8, emin -133).
+ROUNDINGS: dict[tuple[str, str], tuple[str, tuple[str, str]]] = {
+    ("rope_precision", "nearest_fixes_even"): (
+        "RNE(2m) = 2m (Flocq's ZnearestE)",
+        (
+            "forall m : Z, IZR (ZnearestE (2 * IZR m)) = 2 * IZR m",
+            "intros m. rewrite ZnearestE_floor_ceil. exact ({part} m).",
+        ),
+    ),
+    ("rope_precision", "nearest_fixes_odd"): (
+        "RNE(2m + 1) = 2m + 1 (Flocq's ZnearestE)",
+        (
+            "forall m : Z, IZR (ZnearestE (1 + 2 * IZR m)) = 1 + 2 * IZR m",
+            "intros m. rewrite ZnearestE_floor_ceil. exact ({part} m).",
+        ),
+    ),
+    ("rope_precision", "fp32_2_to_24_exact"): (
+        "fl_fp32(2^24) = 2^24 (Flocq's round)",
+        _rounding(-149, 24, 25, "2", "16777216", "16777216"),
+    ),
+    ("rope_precision", "fp32_first_inexact"): (
+        "fl_fp32(2^24 + 1) = 2^24 (Flocq's round)",
+        _rounding(-149, 24, 25, "2", "16777217", "16777216"),
+    ),
+    ("rope_precision", "fp16_2049"): (
+        "fl_fp16(2049) = 2048 (Flocq's round)",
+        _rounding(-24, 11, 12, "2", "2049", "2048"),
+    ),
+    ("rope_precision", "bf16_positions_collide"): (
+        "G(fl_bf16(257)·θ) = G(fl_bf16(256)·θ) (Flocq's round)",
+        (
+            f"forall (theta : R), {_rotation(f'{_BF16} 257 * theta')} = "
+            f"{_rotation(f'{_BF16} 256 * theta')}",
+            """intros theta.
+  rewrite (round_NE_at (-133) 8 9 2 257), (round_NE_at (-133) 8 9 2 256)
+    by (bpow_num; (lia || lra)).
+  replace ((257 / 2 - 1 / 2) / 2) with 64 by field.
+  replace ((257 / 2 + 1 / 2) / 2) with (129 / 2) by field.
+  replace ((256 / 2 - 1 / 2) / 2) with (255 / 4) by field.
+  replace ((256 / 2 + 1 / 2) / 2) with (257 / 4) by field.
+  exact ({part} theta).""",
+        ),
+    ),
+    ("rope_precision", "bf16_inv_freq_pair_24"): (
+        "fl_bf16(θ_24) = 65/2048 (Flocq's round)",
+        (
+            f"{_BF16} (Rpower 10000 (- 3 / 8)) = 65 / 2048",
+            _THETA_24
+            + """
+  rewrite (round_NE_at (-133) 8 (-4) (/ 4096) (Rpower 10000 (- 3 / 8)))
+    by (bpow_num; first [lia | reflexivity | rewrite T; split; interval with (i_prec 60)]).
+  rewrite T.
+  replace ((sqrt 10 / 100 / / 4096 - 1 / 2) / 2) with (- 1 / 4 + 512 * sqrt 10 / 25) by field.
+  replace ((sqrt 10 / 100 / / 4096 + 1 / 2) / 2) with (1 / 4 + 512 * sqrt 10 / 25) by field.
+  rewrite <- {part}. field.""",
+        ),
+    ),
+    ("rope_precision", "fp16_10002"): (
+        "fl_fp16(10002) = 10000 (Flocq's round)",
+        _rounding(-24, 11, 14, "8", "10002", "10000"),
+    ),
+}
+
+
 @dataclass(frozen=True)
 class Agreement:
     """A Headline theorem proved again from a part: its name, statement and text."""
@@ -287,4 +387,12 @@ def agreements(theorem: str, part: str, names: dict[str, str], pairs: int) -> li
             f"Theorem {name} : {statement}.\nProof.\n  {proof.format(**names)}\nQed."
         )
         out.append(Agreement(headline, name, statement, text))
+    if (rounding := ROUNDINGS.get((theorem, part))) is not None:
+        says, (statement, proof) = rounding
+        name = f"{names[part]}_in_flocq"
+        text = (
+            f"(* {says}, from the part {names[part]}. *)\n"
+            f"Theorem {name} :\n  {statement}.\nProof.\n  {proof.format(part=names[part])}\nQed."
+        )
+        out.append(Agreement(says, name, statement, text))
     return out

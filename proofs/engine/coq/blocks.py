@@ -496,21 +496,3 @@ def _enumerated_instances(fact, translator, chains):
         return term
 
     return at
-
-
-def free_of_blocks(name: str, expr, symbols) -> CoqLemma:
-    """exists M, forall pos, expr = M for a block-structured expr (M chosen before pos)."""
-    found = template(expr)
-    if found is None:
-        raise NoProofError("the expression is not one family of blocks")
-    translator = Translator(found[1], _size(expr))
-    side = translator.side(expr)
-    types = {"matrix": "(nat -> R) -> nat -> R", "vector": "nat -> R", "scalar": "R"}
-    bound = tuple(
-        b for b in _binders_of(_symbols(expr), translator) if b.symbol not in set(symbols)
-    )
-    after = " ".join(coq_name(s) for s in symbols)
-    conclusion = f"exists M : {types[side.kind]}, forall {after} : R, {side.text} = M"
-    return CoqLemma(
-        name, bound, (), conclusion, (f"exists ({side.text}).", f"intros {after}.", "reflexivity.")
-    )

@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from proofs.engine.coq.module import COQ_DIR, HEADER, Entry, Module, theorem_module
+from proofs.engine.coq.module import (
+    COQ_DIR,
+    HEADER,
+    Entry,
+    Module,
+    theorem_module,
+    uses_flocq,
+    with_flocq,
+)
 from proofs.engine.coq.statement import comment
 from proofs.engine.theorem import Theorem
 
@@ -34,7 +42,11 @@ HEADLINE_THEOREMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Headline.v", "omega_decreasing"),
         ("Headline.v", "pe_period"),
     ),
-    "rotation": (("Headline.v", "rotation_pair"), ("Headline.v", "rotation_vector")),
+    "rotation": (
+        ("Headline.v", "rotation_pair"),
+        ("Headline.v", "rotation_vector"),
+        ("Headline.v", "shift_block_diagonal"),
+    ),
     "ramp": (("Headline.v", "ramp_no_linear_shift"), ("Headline.v", "ramp_affine_shift")),
     "similarity": (("Headline.v", "pe_dot"), ("Headline.v", "ramp_similarity_depends_on_p")),
     "bounded": (("Headline.v", "pe_bounded"), ("Headline.v", "pe_norm")),
@@ -51,6 +63,8 @@ HEADLINE_THEOREMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Headline.v", "ramp_affine_shift"),
         ("Headline.v", "raw_index_no_linear_shift"),
         ("Headline.v", "lone_sine_no_linear_shift"),
+        ("Headline.v", "linear_feature_no_linear_shift"),
+        ("Headline.v", "shift_block_diagonal"),
     ),
     "group": (
         ("Headline.v", "rotation_compose"),
@@ -67,7 +81,24 @@ HEADLINE_THEOREMS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Headline.v", "shift_concat_blocks"),
         ("Headline.v", "pe_concat_shift"),
     ),
-    "rope": (("Headline.v", "rope_relative"), ("Headline.v", "rope_vector")),
+    "rope": (
+        ("Headline.v", "rope_relative"),
+        ("Headline.v", "rope_vector"),
+        ("Headline.v", "rope_relative_any_freq"),
+    ),
+    # RoPE with any per-pair frequencies (rope, rope_half): every scaling method is covered.
+    "rope_layouts": (
+        ("Headline.v", "rope_relative_any_freq"),
+        ("Headline.v", "rope_half_relative_any_freq"),
+        ("Headline.v", "rope_layout_conversion"),
+    ),
+    "rope_group": (
+        ("Headline.v", "rope_compose_any_freq"),
+        ("Headline.v", "rope_half_compose_any_freq"),
+    ),
+    "rope_scaling": (("Headline.v", "rope_relative_any_freq"),),
+    "rope_decay": (("Headline.v", "rope_decay_bound"),),
+    "rope_precision": (("Headline.v", "fp_integers_exact"), ("Headline.v", "bf16_257")),
 }
 
 # Hypotheses a hand-written theorem states explicitly, never as axioms, in words. pe_unique keeps
@@ -111,7 +142,9 @@ class Development:
                 "X = X. Fail makes this file fail to compile if one ever is."
             ),
             "",
-            HEADER,
+            with_flocq(HEADER)
+            if any(uses_flocq(s) for m in self.modules for _, s in m.statements)
+            else HEADER,
             "",
         ]
         for module in self.modules:

@@ -1,6 +1,6 @@
 """A theorem's facts as Coq lemmas: each the statement the fact checks, with a proof SymPy plans.
 
-FreeOf e (pos):          exists M, forall pos, e = M    (M chosen before pos is bound)
+FreeOf e (pos):          exists M, forall pos, s_0 = M  (s_0 = ... = e a chain; none without one)
 NonZero e:               e <> 0                          (signs of the hypotheses; PI's irrationality)
 NonNegative e = w:       0 <= e                          (e = w by the cited rules, w a sum of squares)
 LinearSystem, none:      ~ exists x, e_1 = 0 /\\ ...      (a combination of the e_j is a nonzero constant)
@@ -20,7 +20,7 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.engine.citation import rules_of, substitute
-from proofs.engine.coq.blocks import free_of_blocks
+from proofs.engine.coq.links import Chain
 from proofs.engine.coq.printer import Context, Printer, coq_name, positive_base
 from proofs.engine.coq.script import NoProofError, has_division, matrix_proof, rule_proof
 from proofs.engine.coq.statement import (
@@ -55,11 +55,12 @@ ENCLOSE = (
 CONSTANT_SIGN = f"first [apply Rgt_not_eq; {ENCLOSE} | apply Rlt_not_eq; {ENCLOSE}]"
 
 
-def fact_lemma(name: str, fact) -> CoqLemma:
-    """The Coq lemma of a FreeOf, NonZero, NonNegative, LinearSystem, ShiftMapFact or Refutation fact;
-    NoProofError or NotExpressibleError (ValueErrors) with the reason when there is none."""
+def fact_lemma(name: str, fact, chains: dict[str, Chain]) -> CoqLemma:
+    """The Coq lemma of a FreeOf, NonZero, NonNegative, LinearSystem, ShiftMapFact or Refutation
+    fact; NoProofError or NotExpressibleError (ValueErrors) with the reason when there is none.
+    chains: the theorem's chains built so far (a FreeOf is stated through one)."""
     if isinstance(fact, FreeOf):
-        return free_of(name, fact)
+        return free_of(name, fact, chains)
     if isinstance(fact, NonZero):
         return nonzero(name, fact)
     if isinstance(fact, NonNegative):
@@ -76,21 +77,41 @@ def fact_lemma(name: str, fact) -> CoqLemma:
 # ---------- FreeOf ----------
 
 
-def free_of(name: str, fact: FreeOf) -> CoqLemma:
-    expr = fact.expr
-    if not isinstance(expr, sp.Basic):
-        return free_of_blocks(name, expr, fact.symbols)
-    context, nat_binders, skip = pair_sums([expr])
-    context.integers = integer_symbols([expr])
-    printer = Printer(context)
-    text = printer.term(expr)
-    kind = "mat" if isinstance(expr, sp.MatrixBase) else "R"
-    frees = [s for s in fact.symbols if s not in expr.free_symbols]
-    bound, _ = binders([expr], context, nat_binders, skip=skip)
-    after = " ".join(coq_name(s) for s in frees) or "_"
-    conclusion = f"exists M : {kind}, forall {after} : R, {text} = M"
-    proof = (f"exists ({text}).", f"intros {after}.", "reflexivity.")
-    return CoqLemma(name, bound, (), conclusion, proof)
+def free_of(name: str, fact: FreeOf, chains: dict[str, Chain]) -> CoqLemma:
+    """exists M, forall pos, s_0 = M: the quantity s_0 a chain of the theorem starts from (s_0
+    contains pos) equals the fact's expression e (free of pos) for every pos, proved from the
+    chain s_0 = ... = e. The fact alone, exists M, forall pos, e = M with pos absent from e, is
+    true of every e and says nothing; NoProofError when no chain ends in e."""
+    for chain in chains.values():
+        theorem = chain.theorem
+        if theorem is None or chain.part.steps[-1].expr != fact.expr:
+            continue
+        start = chain.part.steps[0].expr
+        frees = [b for b in theorem.binders if b.symbol in set(fact.symbols)]
+        if not any(b.symbol in start.free_symbols for b in frees):
+            continue
+        if any(h.symbol in set(fact.symbols) for h in theorem.hypotheses):
+            continue
+        printer = Printer(chain.context)
+        kind = "mat" if isinstance(start, sp.MatrixBase) else "R"
+        after = " ".join(f"({b.name} : {b.type})" for b in frees)
+        own = {b.symbol: b.name for b in theorem.binders if b.symbol is not None}
+        return CoqLemma(
+            name,
+            tuple(b for b in theorem.binders if b not in frees),
+            theorem.hypotheses,
+            f"exists M : {kind}, forall {after}, {printer.term(start)} = M",
+            (
+                f"exists ({printer.term(fact.expr)}).",
+                f"intros {' '.join(b.name for b in frees)}.",
+                f"exact {theorem.application(own, hypotheses='own')}.",
+            ),
+        )
+    names = " ".join(s.name for s in fact.symbols)
+    raise NoProofError(
+        f"the statement would say nothing (exists M, forall {names}, e = M holds of every e "
+        f"without {names}), and no chain of the theorem ends in e to state it through"
+    )
 
 
 # ---------- NonZero ----------
@@ -257,14 +278,17 @@ def refutation(name: str, fact: Refutation) -> CoqLemma:
 
 
 def _by_parts(expr: sp.Expr) -> bool:
-    """Whether expr ≥ 0 follows from its parts (what nonneg_by_parts does): squares, sums,
-    products and quotients of such, exponentials, real powers of positive numbers, sinh of
+    """Whether expr ≥ 0 follows from its parts (what nonneg_by_parts does): squares and even
+    powers, sums, products and quotients of such, exponentials, real powers of positive numbers, sinh of
     what is ≥ 0, square roots, absolute values, and nonnegative numbers and symbols."""
     if isinstance(expr, sp.Pow):
         if expr.exp == 2 and expr.base.is_real is True:
             return True
         if expr.exp == -1:
             return _by_parts(expr.base) and expr.base.is_nonzero is not False
+        if expr.exp.is_Integer and expr.exp.is_even and expr.base.is_real is True:
+            # An even power is ≥ 0; 1/x^(2m) needs x ≠ 0, which the hypotheses then give.
+            return expr.exp > 0 or expr.base.is_nonzero is True
         if not expr.exp.is_Integer:
             return positive_base(expr.base) or expr.exp == sp.Rational(1, 2)
         return expr.exp > 0 and _by_parts(expr.base)

@@ -47,10 +47,25 @@ INTERVAL = (
     "Module StdZInterval := IntervalTactic StdZFloats.\n"
     "Import StdZInterval."
 )
+# Flocq's core (round, radix2, FLT_exp, ZnearestE), imported by the modules whose statements
+# use it, before Headline and Helpers: its Ulp.pred and the ZArith it brings (Zpower.shift) would
+# otherwise hide names of theirs.
+FLOCQ = "From Flocq Require Import Core."
+_FLOCQ_NAMES = re.compile(r"(?<![\w'])(round radix2|ZnearestE)(?![\w'])")
 _INTERVAL_TACTIC = re.compile(r"(?<![\w'])interval(?![\w'])")
 _COMMENT = re.compile(r"\(\*.*?\*\)", re.DOTALL)
 
 Kind = Literal["link", "part", "fact"]
+
+
+def uses_flocq(text: str) -> bool:
+    """Whether the Coq text (comments aside) names Flocq's rounding."""
+    return bool(_FLOCQ_NAMES.search(_COMMENT.sub("", text)))
+
+
+def with_flocq(header: str) -> str:
+    """header with Flocq's core imported before the project's modules."""
+    return header.replace("Require Import PeProofs.", f"{FLOCQ}\nRequire Import PeProofs.", 1)
 
 
 def uses_interval(text: str) -> bool:
@@ -112,6 +127,8 @@ class Module:
             header = header.replace(
                 "Require Import PeProofs.", f"{INTERVAL}\nRequire Import PeProofs."
             )
+        if any(uses_flocq(section) for section in self.sections):
+            header = with_flocq(header)
         return "\n\n".join([head, header, *self.sections]) + "\n"
 
 
@@ -259,7 +276,7 @@ def _fact_section(
         if isinstance(part, Blockwise):
             lemma = blockwise_lemma(name, part, chains)
         else:
-            lemma = fact_lemma(name, part)
+            lemma = fact_lemma(name, part, chains)
     except (NoProofError, NotExpressibleError) as exc:
         reason = f"no proof found: {exc}"
         return _section(name, number, part.title, kind, [comment(reason)]), [

@@ -220,7 +220,7 @@ def block_inverse(d_model: int, lemma: Derivation | None = None) -> Blockwise:
     return _blockwise(
         "inverse_concrete",
         f"The whole map, d_model = {d_model}: M_k·M_(−k) = I, so M_(−k) = M_k⁻¹",
-        Product((shift_blocks(K, d_model), shift_blocks(-K, d_model))),
+        Product((shift_blocks(K, d_model), shift_blocks(-K, d_model, as_written=True))),
         identity_blocks(d_model),
         lemma or right_inverse(),
         d_model,
