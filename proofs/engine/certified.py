@@ -54,7 +54,7 @@ from proofs.engine.balls import (
     precision,
     show,
 )
-from proofs.engine.unevaluated import difference
+from proofs.engine.unevaluated import differences
 
 
 def to_arb(
@@ -163,8 +163,7 @@ def certify_difference(
         )
     cols = shape[1] if shape else 0
     try:
-        differences = [difference(a, b) for a, b in zip(left, right, strict=True)]
-        program = compiled(tuple(left + right + differences))
+        program = compiled((*left, *right, *differences(left, right)))
         parts = inputs(program.inputs, point)
     except UntranslatableError as exc:
         return Decision("unknown", str(exc), cause="untranslatable")

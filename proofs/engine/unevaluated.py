@@ -5,11 +5,16 @@ SymPy asks whether acosh(1 + 10**-20) is zero, answers in floating point, and ge
 certified numeric check must evaluate the tree a user gave, so the two trees it builds from
 that tree are built with ``evaluate=False`` and hold the user's own subtrees:
 
-- ``difference(lhs, rhs)``: lhs − rhs, with the terms common to both sides cancelled exactly;
+- ``difference(lhs, rhs)``: lhs − rhs, with the terms common to both sides cancelled exactly
+  (``differences`` pairs up a claim's entries, and remembers them: the numeric check asks at
+  every sampled point);
 - ``carried_out(expr)``: a matrix expression (A·B, A + B, Aᵀ) as an explicit matrix.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
 
 import sympy as sp
 
@@ -46,6 +51,33 @@ def difference(lhs: sp.Expr, rhs: sp.Expr) -> sp.Expr:
     if not terms:
         return sp.Integer(0)
     return terms[0] if len(terms) == 1 else sp.Add(*terms, evaluate=False)
+
+
+def differences(lhs: Sequence[sp.Expr], rhs: Sequence[sp.Expr]) -> tuple[sp.Expr, ...]:
+    """difference(a, b) for each pair of entries of lhs and rhs, built once per process.
+
+    The trees are kept with their entries as the key: SymPy's == compares trees node by node,
+    symbols with their assumptions and Floats with their precision, so only the same claim finds
+    them again.
+
+    >>> x = sp.Symbol("x")
+    >>> differences([x + 1, x], [sp.Integer(1), x])
+    (x, 0)
+    """
+    left, right = tuple(lhs), tuple(rhs)
+    if len(left) != len(right):
+        raise ValueError(f"lhs and rhs must have as many entries, got {len(left)} and {len(right)}")
+    try:
+        return _differences(left, right)
+    except RecursionError:  # a first hash of a deep tree: hash it bottom-up, then ask again
+        for _ in walk([*left, *right]):
+            pass
+        return _differences(left, right)
+
+
+@lru_cache(maxsize=256)
+def _differences(left: tuple[sp.Expr, ...], right: tuple[sp.Expr, ...]) -> tuple[sp.Expr, ...]:
+    return tuple(difference(a, b) for a, b in zip(left, right, strict=True))
 
 
 def _collect(expr: sp.Expr, sign: sp.Rational, into: dict[sp.Expr, sp.Rational]) -> None:
