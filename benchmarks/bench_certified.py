@@ -3,7 +3,7 @@
 Run: python benchmarks/bench_certified.py [--points N] [--repeat R]
 The same ~50 link-shaped identities (pair rotations, 8-term sums of sines and cosines, dot
 products of encodings) are evaluated at the same exact points by (a) sympy.lambdify with
-mpmath at 60 and at 120 digits, as proofs/numeric_check.py does, and (b) certify_difference at
+mpmath at 60 and at 120 digits, as the numeric check did before its ball arithmetic, and (b) certify_difference at
 256 bits (one ball evaluation per point, decision included). The check runs the 60-digit pass
 only where the sides differ at 120, so the 120-only line is its best case. Compilation is done untimed for
 both. Prints each method's best time, the ratio, and how many points each method decided.
