@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 
 NAME = "papers"
 HELP = "check the papers' numeric claims (Vaswani, T5, Liu, YaRN, gpt-oss, Men et al.), certified"
@@ -26,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from proofs.cli.terminal import wants_unicode
+    from proofs.cli.terminal import terminal_width, wants_unicode
     from proofs.cli.usage import UsageError
     from proofs.render.json_text import dumps
     from proofs.render.text_style import ascii_text
@@ -42,11 +43,20 @@ def run(args: argparse.Namespace) -> int:
         # \u escapes keep the JSON valid and readable on any terminal.
         print(dumps([e.as_json() for e in entries], ensure_ascii=True))
         return 0
-    unicode = wants_unicode()
+    unicode, width = wants_unicode(), terminal_width()
 
-    def say(text: str) -> None:
+    def say(text: str, hang: int = 11) -> None:
         # A terminal that cannot show § or ′ gets their ASCII spelling, then ascii_text's.
-        print(text if unicode else ascii_text(text.replace("§", "Sec. ").replace("′", "'")))
+        text = text if unicode else ascii_text(text.replace("§", "Sec. ").replace("′", "'"))
+        # Wrapped to the terminal, each field's continuation lines under its value.
+        lines = textwrap.wrap(
+            text,
+            width=width,
+            subsequent_indent=" " * hang,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        print("\n".join(lines or [text]))
 
     for number, entry in enumerate(entries):
         if number:
@@ -59,5 +69,5 @@ def run(args: argparse.Namespace) -> int:
             say(f"  reading: {entry.reading}")
         for key, value in entry.witness.items():
             shown = value if isinstance(value, str | int) else json.dumps(value, ensure_ascii=False)
-            say(f"  {key}: {shown}")
+            say(f"  {key}: {shown}", hang=4)
     return 0
