@@ -31,10 +31,9 @@ IDENTIFIER = re.compile(r"[A-Za-z_][\w']*")
 # Statements that still compare numerals only, each with what will replace it. A statement not
 # listed here must never be one; one listed here may stop being one.
 PENDING_NUMERALS_ONLY = {
-    # Refutations, stated as ~ (forall ...) of the claim by the typed Refutation fact (another
-    # change, in proofs/engine/facts.py).
+    # dot_product states 'f is not odd' as a nonzero value (2f(0) = d_model), not yet as the
+    # Refutation ~ (forall k, f(-k) = -f(k)).
     "not_odd": "the refutation 'f is not odd'",
-    "gqa_wrong_count_changes_scores": "the refutation 'a wrong GQA group count keeps the scores'",
     # The twin's compounded bound (1 + 2^-24)^2 (1 + 2^-8) - 1 <= 2^-8 + 2^-22: its meaning, the
     # relative error of three roundings in Flocq, is not stated yet.
     "float32_path_bound": "the relative error of three roundings, in Flocq",
