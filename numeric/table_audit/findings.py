@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from numeric.audit.grading import growth_words
+from numeric.audit.findings import Finding
+from numeric.audit.grading import SOUND, growth_words
 from numeric.table_audit.facts import Facts
 from numeric.table_audit.naming import is_whole
 from numeric.table_audit.positions import course
@@ -184,9 +185,15 @@ def convention_sentences(f: Facts) -> list[str]:
             f"pair(s) {listed(pairs)} turn by more than π a row (aliased): sampled at these "
             "positions they look like slower sinusoids, and are measured at their true frequency"
         )
-    if p.leftover:
-        out.append(f"column(s) {listed(p.leftover)} have no partner and are not measured")
     return out
+
+
+def _leftover(f: Facts) -> list[str]:
+    """Columns left without a partner in pairs that do share a frequency."""
+    p = f.pairing
+    if not (p.consistent and p.leftover):
+        return []
+    return [f"column(s) {listed(p.leftover)} have no partner and are not measured"]
 
 
 def _exponents(omega: np.ndarray, sigma: np.ndarray, d: int) -> str:
@@ -268,18 +275,38 @@ def _runs(f: Facts) -> list[str]:
             )
     if c.turns and c.transform is None:
         out.append(f"positions turn back at row(s) {listed([r.first for r in c.turns])}")
-    if len(held.unexplained) and not (f.accuracy and f.accuracy.grade == "computed in 16 bits"):
-        worst = float(np.nanmax(held.errors[held.unexplained])) * f.unit
-        out.append(
-            f"row(s) {listed(list(held.unexplained))} match no position of this encoding "
-            f"within what its computation allows (error up to {worst:.2g})"
-        )
     return out
+
+
+def _unexplained(f: Facts) -> list[str]:
+    """Rows no position explains (a 16-bit table's accuracy sentence says why instead)."""
+    held = f.held
+    if held is None or not len(held.unexplained):
+        return []
+    if f.accuracy and f.accuracy.grade == "computed in 16 bits":
+        return []
+    worst = float(np.nanmax(held.errors[held.unexplained])) * f.unit
+    return [
+        f"row(s) {listed(list(held.unexplained))} match no position of this encoding "
+        f"within what its computation allows (error up to {worst:.2g})"
+    ]
+
+
+def collapse(f: Facts) -> bool:
+    """Whether two consecutive rows are equal where no padding explains it."""
+    if f.identical is None:
+        return False
+    a, b = f.identical
+    if f.held is not None:
+        for run in f.held.runs:
+            if run.step == 0 and run.first <= a and b <= run.last:
+                return False
+    return True
 
 
 def _repeats(f: Facts) -> list[str]:
     n = f.shape[0]
-    if f.held is not None and f.exact:
+    if f.held is not None and f.exact and not collapse(f):
         c = course(f.held.runs, f.named.step)
         if c.turns or (c.restarts and f.identical is None):
             return []  # packed sequences and rows of |c - r| repeat positions by design
@@ -292,10 +319,15 @@ def _repeats(f: Facts) -> list[str]:
     return []
 
 
-def _accuracy(f: Facts) -> list[str]:
-    out = []
+def _stored(f: Facts) -> list[str]:
     if f.precision != f.dtype:
-        out.append(f"stored as {f.dtype}, but every value is a {f.precision} number")
+        return [f"stored as {f.dtype}, but every value is a {f.precision} number"]
+    return []
+
+
+def _accuracy(f: Facts) -> list[str]:
+    """The sentence of the accuracy grade (none when nothing was measured)."""
+    out: list[str] = []
     e, a = f.errors, f.accuracy
     if e is None or a is None:
         return out
@@ -347,12 +379,19 @@ def _accuracy(f: Facts) -> list[str]:
             f"pair ({allowed}), as {a.computed_in} arithmetic or a frequency off the formula "
             "would give; no rows repeat"
         )
-    if e.cross_check is not None and not e.cross_check["agrees"]:
-        out.append(
-            "the mpmath cross-check disagrees with the float64 exact table by "
-            f"{e.cross_check['largest_disagreement'] * unit:.1e}"
-        )
     return out
+
+
+def _cross_check(f: Facts) -> list[str]:
+    e = f.errors
+    if e is None or f.accuracy is None or not f.exact:
+        return []
+    if e.cross_check is None or e.cross_check["agrees"]:
+        return []
+    return [
+        "the mpmath cross-check disagrees with the float64 exact table by "
+        f"{e.cross_check['largest_disagreement'] * f.unit:.1e}"
+    ]
 
 
 def _rotation(f: Facts) -> list[str]:
@@ -367,19 +406,43 @@ def _rotation(f: Facts) -> list[str]:
     ]
 
 
-def describe(f: Facts) -> list[str]:
-    """The findings, most important first."""
+def _pairing_bug(f: Facts) -> str:
+    p = f.pairing
+    if p.split_frequencies is not None:
+        return "split_frequencies"
+    return "unpaired_columns" if f.columns_sinusoidal else "not_sinusoidal"
+
+
+def describe(f: Facts, verdicts: dict) -> list[Finding]:
+    """The findings, most important first; a finding is a fault when the verdicts
+    (numeric.table_audit.verdicts) fail the audit for what it says: a reason the structure is
+    not sound, or an accuracy grade beyond float32."""
+
+    def said(bug: str | None, sentences: list[str], fault: bool = False) -> list[Finding]:
+        return [Finding(bug, s, fault) for s in sentences]
+
+    structure = verdicts["structure"]["verdict"] != "sound"
+    graded = verdicts["accuracy"].get("grade") not in SOUND
     zero_columns = (
         [f"column(s) {listed(f.zero_columns)} are all zeros (e.g. padding of an odd d)"]
         if f.zero_columns
         else []
     )
+    convention = convention_sentences(f)
+    if f.pairing.consistent:
+        head = said(None, convention)
+    else:
+        head = said(_pairing_bug(f), convention[:1], structure) + said(None, convention[1:])
     return (
-        convention_sentences(f)
-        + _zero_rows(f)
-        + _runs(f)
-        + zero_columns
-        + _repeats(f)
-        + _accuracy(f)
-        + _rotation(f)
+        head
+        + said("unpartnered_columns", _leftover(f), structure)
+        + said(None, _zero_rows(f))
+        + said(None, _runs(f))
+        + said("unexplained_rows", _unexplained(f), structure)
+        + said(None, zero_columns)
+        + said("positions_collapse" if collapse(f) else None, _repeats(f), collapse(f))
+        + said(None, _stored(f))
+        + said("accuracy", _accuracy(f), graded)
+        + said(None, _cross_check(f))
+        + said("shift_identity", _rotation(f), structure)
     )

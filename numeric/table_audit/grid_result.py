@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from numeric.audit.findings import Finding
 from numeric.table_audit.grid import Grid, blocks
 from numeric.table_audit.result import Audit
 from numeric.table_audit.verdicts import GRADES
@@ -28,22 +29,27 @@ def _columns(cols, pairs) -> tuple[tuple[int, int], ...]:
     return tuple((int(cols[s]), int(cols[c])) for s, c in pairs)
 
 
-def _index_findings(name: str, where: str, sub: Audit) -> list[str]:
+def _index_findings(name: str, where: str, sub: Audit) -> list[Finding]:
     """One index's convention in a line, then its own findings about rows and accuracy."""
     c = sub.convention
     step = sub.position_step
     positions = f"{step:g}·{name}" if step not in (None, 1) else name
+    first = sub.found[0] if sub.found else Finding(None, "no pairs", False)
     head = (
-        f"{name} ({where}): {sub.layout} pairs, {sub.schedule} schedule, base "
-        f"{sub.base:g} at d = {2 * len(sub.pairs)}, scale {sub.scale_name or sub.scale}, "
-        f"positions {positions}"
+        Finding(
+            None,
+            f"{name} ({where}): {sub.layout} pairs, {sub.schedule} schedule, base "
+            f"{sub.base:g} at d = {2 * len(sub.pairs)}, scale {sub.scale_name or sub.scale}, "
+            f"positions {positions}",
+            False,
+        )
         if c.get("verdict") == "named"
-        else f"{name} ({where}): {sub.findings[0] if sub.findings else 'no pairs'}"
+        else Finding(first.bug, f"{name} ({where}): {first.text}", first.fault)
     )
     rest = [
-        f"{name}: {f}"
-        for f in sub.findings[1:]
-        if not f.startswith(("stored as", "positions scaled"))
+        Finding(f.bug, f"{name}: {f.text}", f.fault)
+        for f in sub.found[1:]
+        if not f.text.startswith(("stored as", "positions scaled"))
     ]
     return [head, *rest]
 
@@ -97,7 +103,7 @@ def grid_audit(
         + (f" in blocks of {block_width}" if block_width else "")
     )
     findings = (
-        head,
+        Finding(None, head, False),
         *_index_findings("h", f"h = r // {grid.width}", outer),
         *_index_findings("w", f"w = r mod {grid.width}", inner),
     )
@@ -126,5 +132,5 @@ def grid_audit(
         distinct_rows=distinct,
         identical_rows=None,
         rotation=rotation,
-        findings=findings,
+        found=findings,
     )

@@ -283,7 +283,8 @@ def _identify(
         identical=found.identical,
         rotation=turn,
     )
-    return Audit.from_facts(facts, verdicts(facts), describe(facts), error_bands)
+    judged = verdicts(facts)
+    return Audit.from_facts(facts, judged, describe(facts, judged), error_bands)
 
 
 def _rotation(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from numeric.audit.findings import Finding
 from numeric.audit.report import WIDTH, bullets, line, plain
 
 
@@ -20,7 +21,8 @@ class Audit:
     radians a row per pair; position_offset: the position of row 0 (row r holds position
     offset + step·r); max_abs_error: over non-zero rows, against the exact table of the
     identified convention at the positions the rows hold, at worst_position; expected_error:
-    what one rounding to the table's precision allows; rotation: the shift identity on the table.
+    what one rounding to the table's precision allows; rotation: the shift identity on the table;
+    found: the findings, typed (their sentences are findings; those that fail the audit, faults).
     """
 
     shape: tuple[int, int]
@@ -52,11 +54,11 @@ class Audit:
     distinct_rows: int
     identical_rows: tuple[int, int] | None
     rotation: dict
-    findings: tuple[str, ...]
+    found: tuple[Finding, ...]
 
     @classmethod
-    def from_facts(cls, f, verdicts: dict, findings: list[str], bands) -> Audit:
-        """The result from numeric.table_audit.findings.Facts, their verdicts and sentences."""
+    def from_facts(cls, f, verdicts: dict, findings: list[Finding], bands) -> Audit:
+        """The result from numeric.table_audit.findings.Facts, their verdicts and findings."""
         unit = f.unit
         errors, held = f.errors, f.held
         pairs = f.oriented if f.oriented is not None else None
@@ -109,22 +111,31 @@ class Audit:
             distinct_rows=f.distinct,
             identical_rows=f.identical,
             rotation=rotation,
-            findings=tuple(findings),
+            found=tuple(findings),
         )
 
     @property
+    def findings(self) -> tuple[str, ...]:
+        """The findings' sentences, most important first."""
+        return tuple(f.text for f in self.found)
+
+    @property
+    def faults(self) -> tuple[dict, ...]:
+        """{"bug", "text"} of each finding that fails the audit."""
+        return tuple({"bug": f.bug, "text": f.text} for f in self.found if f.fault)
+
+    @property
     def clean(self) -> bool:
-        """The exit-0 rule: a sound structure, and the accuracy of rounding once or of an
-        ordinary float64 or float32 computation (16 bits loses positions)."""
-        return self.structure["verdict"] == "sound" and self.accuracy.get("grade") in (
-            "rounded once",
-            "computed in float64",
-            "computed in float32",
-        )
+        """The exit-0 rule: no finding is a fault (a fault is a reason the structure is not
+        sound, or an accuracy beyond rounding once or an ordinary float64 or float32
+        computation: 16 bits loses positions)."""
+        return not any(f.fault for f in self.found)
 
     def to_json(self) -> dict:
-        """Every field as JSON-ready Python values (no NumPy scalars)."""
-        return plain(asdict(self))
+        """Every field as JSON-ready Python values (no NumPy scalars); the findings as
+        sentences, then the faults among them."""
+        out = plain({k: v for k, v in asdict(self).items() if k != "found"})
+        return {**out, "findings": list(self.findings), "faults": plain(self.faults)}
 
     def report_lines(self, width: int = WIDTH) -> list[str]:
         """A short human report, each line at most `width` columns."""

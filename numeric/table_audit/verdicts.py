@@ -6,21 +6,8 @@ import numpy as np
 
 from numeric.audit.grading import COMPUTED
 from numeric.table_audit.facts import Facts
-from numeric.table_audit.findings import convention_sentences, listed
+from numeric.table_audit.findings import collapse, convention_sentences, listed
 from numeric.table_audit.positions import course
-
-
-def _collapse(f: Facts) -> bool:
-    """Whether two consecutive rows are equal where no padding explains it."""
-    if f.identical is None:
-        return False
-    a, b = f.identical
-    if f.held is not None:
-        for run in f.held.runs:
-            if run.step == 0 and run.first <= a and b <= run.last:
-                return False
-    return True
-
 
 # The accuracy grades, best first: the audit core's, and this audit's word for none.
 NOT_SINUSOIDAL = "not sinusoidal"
@@ -44,7 +31,7 @@ def verdicts(f: Facts) -> dict:
             reasons.append(f"column(s) {listed(p.leftover)} have no partner")
         if f.held is not None and len(f.held.unexplained):
             reasons.append(f"{len(f.held.unexplained)} row(s) match no position of this encoding")
-        if _collapse(f):
+        if collapse(f):
             a, b = f.identical
             reasons.append(f"rows {a} and {b} are identical: positions collapse")
         if not f.rotation["passed"]:
