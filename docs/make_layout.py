@@ -19,6 +19,18 @@ DOC = ROOT / "docs" / "layout.md"
 # The folders described module by module, in this order; their sub-folders follow their modules.
 PACKAGES = ("proofs", "numeric", "benchmarks", "docs")
 SKIPPED = {"__pycache__", "_build", "node_modules"}
+# Folders of one module per item, each found by a registry: adding an item adds a file there and
+# no line here, so this page names the folder's shared modules and says what the items are.
+ONE_PER_ITEM = {
+    "proofs/theorems/sinusoidal": "One module per theorem (`pe-proofs list` names them).",
+    "proofs/theorems/rope": "One module per theorem (`pe-proofs list` names them).",
+    "numeric/checks": "One module per numeric twin, named after its theorem.",
+    "numeric/rope/methods": "One module per scaling method (numeric.rope.methods finds them).",
+    "proofs/theorems/papers": "One module per paper's claims (`pe-proofs papers` lists them).",
+    "proofs/engine/rules": "The rules, in modules by kind (docs/reference/trust.md lists them).",
+}
+# The modules of those folders that are not items.
+SHARED = {"definitions.py", "method.py", "rule.py", "normal_form.py"}
 
 INTRO = """\
 # Layout
@@ -63,6 +75,9 @@ def _section(folder: Path) -> list[str]:
     if init.is_file() and (said := first_paragraph(init)):
         lines += [said, ""]
     modules = sorted(p for p in folder.glob("*.py") if p.name != "__init__.py")
+    if relative in ONE_PER_ITEM:
+        modules = [p for p in modules if p.name in SHARED]
+        lines += [ONE_PER_ITEM[relative], *([""] if modules else [])]
     for module in modules:
         said = first_paragraph(module) or "(no docstring)"
         lines.append(f"- [`{module.name}`](../{relative}/{module.name}): {said}")

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-TOY = '''"""Theorem (toy): sin(2x) = 2 sin(x) cos(x) for every real x.
+TOY = '''"""Theorem (toy): the double-angle formula for the sine.
 
 Numeric twin: numeric.checks.toy.toy_table.
 """
@@ -30,6 +30,7 @@ from proofs.engine.rules import MULTIPLE_ANGLE
 from proofs.engine.theorem import Theorem
 
 NAME = "toy"
+STATEMENT = "sin(2x) = 2 sin(x) cos(x) for every real x."
 X = sp.Symbol("x", real=True)
 
 
@@ -43,7 +44,7 @@ def build(d_model: int = 8) -> Theorem:
     return Theorem(
         name=NAME,
         title="A toy theorem",
-        statement="sin(2x) = 2 sin(x) cos(x) for every real x.",
+        statement=STATEMENT,
         parts=(double,),
         twin="numeric.checks.toy.toy_table",
     )

@@ -92,10 +92,27 @@ def _refutation(part: Refutation) -> list[tuple[str, Content]]:
     point = dict(part.at)
     lhs, rhs = (side.xreplace(point) for side in part.claim.args)
     at = ", ".join(f"{_names([s])} = {v}" for s, v in part.at)
-    claimed = [(f"Claimed, for every {_names(part.over)}:", part.claim)] if part.over else []
+    # A claim whose formula takes more than a few printed lines (RoFormer's average over 64
+    # pairs) is named by the part's title only: shown twice, it would fill screens.
+    short = _printed_height(part.claim) <= MAX_CLAIM_LINES
+    claimed = []
+    if part.over:
+        said = f"Claimed, for every {_names(part.over)}"
+        claimed = [(f"{said}:", part.claim)] if short else [(f"{said}: as the title says.", ())]
     if found.enclosure is None:
         return [*claimed, (f"Not shown false: {found.reason}.", part.claim.func(lhs, rhs))]
     where = f"False at {at}: there l" if at else "False: l"
-    caption = f"{where}hs − rhs lies in {found.enclosure.text()}, certified by ball arithmetic, so"
+    caption = f"{where}hs − rhs lies in {found.enclosure.text()}, certified by ball arithmetic"
+    if not short:
+        return [*claimed, (f"{caption}.", ())]
     broken = _BROKEN[type(part.claim)](lhs, rhs, evaluate=False)
-    return [*claimed, (caption, broken)]
+    return [*claimed, (f"{caption}, so", broken)]
+
+
+# How many lines a refuted claim's formula may take in the terminal's pretty form to be shown.
+MAX_CLAIM_LINES = 8
+
+
+def _printed_height(expr: sp.Basic) -> int:
+    """The lines expr takes in SymPy's pretty form, without wrapping."""
+    return len(sp.pretty(expr, use_unicode=True, wrap_line=False).splitlines())
