@@ -13,7 +13,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from numeric.audit.grading import SOUND, cap, grade, needed_roundoff
+from numeric.audit.grading import SOUND, cap, grade, needed_roundoff, sixteen_bit_format
 from numeric.audit.precision import EPS
 from numeric.table_audit import audit
 
@@ -108,6 +108,8 @@ def test_the_cap_is_the_documented_formula():
     assert got == pytest.approx([1e-8 + 2 * U32 * 4, 1e-8 + 2 * U32 * 144], rel=1e-12)
     got = cap("float64", 0.0, 1.0, np.array(3.0), 1.5)
     assert got == pytest.approx(2.0**-53 * 41.5, rel=1e-12)
+    # Without ln ω the pair is the fastest (ω = 1): 8·10 + 4 = 84.
+    assert cap("float32", 0.0, 1.0, np.array(10.0)) == pytest.approx(U32 * 84, rel=1e-12)
 
 
 def test_the_needed_roundoff_is_each_rows_worst_pair():
@@ -118,6 +120,35 @@ def test_the_needed_roundoff_is_each_rows_worst_pair():
     got = needed_roundoff(errors, angles, np.array([0.0, -4.0]), 1e-9, 2.0)
     want = [(1e-7 - 1e-9) / (2 * 44), (5e-9 - 1e-9) / (2 * 24)]  # the slow pair, twice
     assert got == pytest.approx(want, rel=1e-12)
+    # An amplitude below 1 scales the caps down, so the same errors need more: twice at A = 0.5.
+    got = needed_roundoff(errors, angles, np.array([0.0, -4.0]), 1e-9, 0.5)
+    assert got == pytest.approx([4 * w for w in want], rel=1e-12)
+
+
+def test_a_sixteen_bit_computation_is_taken_in_the_stored_format():
+    # float16 and bfloat16 have different spacings (2^-10, 2^-7): the wider one never stands in.
+    assert [sixteen_bit_format(p) for p in ("float16", "bfloat16", "float32")] == [
+        "float16",
+        "bfloat16",
+        "float16",
+    ]
+
+
+def test_the_envelope_bounds_every_row_by_hand():
+    # Angles |pos|·ω_max = 0, 4, 8, 10, 20 (ω_max = 2). Rows at angles up to 8 set the constant:
+    # a = max(rounding, 1e-8, 3e-8, 5e-8) = 5e-8; beyond, b = max((9e-8 − a)/10,
+    # (2.5e-7 − a)/20) = max(4e-9, 1e-8) = 1e-8. The envelope is the rotation check's tolerance
+    # for a table computed in 16 bits (numeric.table_audit.identify), so a wider one lets more by.
+    errors = np.array([1e-8, 3e-8, 5e-8, 9e-8, 2.5e-7])
+    accuracy = grade(
+        errors, np.zeros(5), np.array([0, 2, 4, 5, 10.0]), 2.0, 1e-8, "float32", "float16", "no"
+    )
+    assert accuracy.envelope_a == pytest.approx(5e-8, rel=1e-12)
+    assert accuracy.envelope_b == pytest.approx(1e-8, rel=1e-12)
+    assert np.all(accuracy.envelope(np.array([0, 4, 8, 10, 20.0])) >= errors)
+    # No row beyond angle 8: the error does not grow, b = 0.
+    short = grade(errors[:3], np.zeros(3), np.array([0, 2, 4.0]), 2.0, 1e-8, "float32", "f", "no")
+    assert (short.envelope_a, short.envelope_b) == (5e-8, 0.0)
 
 
 def graded(needed: list[float], precision: str = "float32", **kw):
@@ -169,6 +200,7 @@ def test_the_grade_is_the_narrowest_format_that_explains_the_rows(
 def test_rounded_once_is_every_row_within_the_rounding_and_slack():
     # Errors exactly at rounding + slack are rounded once whatever the needed roundoff says; a
     # row 0.1 % beyond, or one large row among zeros, is graded by its needed roundoff (unfit).
+    assert graded([1.0], errors=[1e-8]).grade == "rounded once"
     assert graded([1.0], errors=[1.5e-8], slack=0.5e-8).grade == "rounded once"
     assert graded([1.0], errors=[1.5015e-8], slack=0.5e-8).grade == "unfit"
     faulty = graded([0.0, 1.0], errors=[0.0, 1.0])
