@@ -19,6 +19,7 @@ from proofs.engine.certified import CertifiedError, to_arb
 from proofs.engine.citation import Lemma, Termwise
 from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
 from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, POWER_LAWS, PYTHAGOREAN
+from proofs.engine.rules.complex_numbers import complex_form
 from proofs.engine.rules.powers import _positive, _real_where_defined, exponential_form
 
 Y, T, X = sp.symbols("y t x", real=True)
@@ -455,3 +456,23 @@ _JUST_ABOVE_PI = 4 * sp.atan(1, evaluate=False) + sp.Rational(1, 10**400)
 def test_an_extremum_is_decided_by_balls_or_left_alone(e, right) -> None:
     # The rule may leave an extremum it cannot decide; what it answers must be right.
     assert INTEGER_PARTS(e) in (e, right)
+
+
+# Mutation killer (docs/mutation-testing.md, complex_numbers.py): the real part and conjugate of
+# a single term. By hand, for real a, b: Re(i·a) = 0, conj(i·a) = −i·a, Re(a·b) = a·b,
+# conj(a·b) = a·b. Splitting a product by its factors instead of by its terms took a·b for its
+# own real part and 1 for its imaginary part, so the rule closed conj(a·b) = a·b − i.
+@pytest.mark.parametrize(
+    ("e", "value"),
+    [
+        (sp.re(sp.I * Y, evaluate=False), 0),
+        (sp.conjugate(sp.I * Y, evaluate=False), -sp.I * Y),
+        (sp.re(Y * T, evaluate=False), Y * T),
+        (sp.conjugate(Y * T, evaluate=False), Y * T),
+        (sp.conjugate(Y, evaluate=False), Y),
+        (sp.re(Y + sp.I * T, evaluate=False), Y),
+    ],
+    ids=str,
+)
+def test_real_parts_and_conjugates_of_one_term_are_right(e, value) -> None:
+    assert sp.expand(complex_form(e) - value) == 0
