@@ -21,6 +21,7 @@ from proofs.engine.derivation import Derivation, Step, check_link, prove_identit
 from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, POWER_LAWS, PYTHAGOREAN
 from proofs.engine.rules.complex_numbers import complex_form
 from proofs.engine.rules.powers import _positive, _real_where_defined, exponential_form
+from proofs.engine.rules.sums import count_terms
 
 Y, T, X = sp.symbols("y t x", real=True)
 XP = sp.Symbol("xp", positive=True)
@@ -476,3 +477,22 @@ def test_an_extremum_is_decided_by_balls_or_left_alone(e, right) -> None:
 )
 def test_real_parts_and_conjugates_of_one_term_are_right(e, value) -> None:
     assert sp.expand(complex_form(e) - value) == 0
+
+
+# Mutation killer (docs/mutation-testing.md, sums.py): COUNT_TERMS is exact, so its count must
+# be right. By hand: Σ_{i=1}^{n} 3 = 3n; Σ_{i=1}^{4} y = 4y; with SymPy's (Karr's) convention
+# Σ_{i=5}^{2} 3 = −Σ_{i=3}^{4} 3 = −6; Σ_{i=1}^{n} Σ_{j=1}^{m} 2 = 2nm (two limits: never one
+# count); Σ_{i=1}^{n} i is not n·i (the summand holds the index).
+@pytest.mark.parametrize(
+    ("e", "value"),
+    [
+        (sp.Sum(3, (I_, 1, N)), 3 * N),
+        (sp.Sum(Y, (I_, 1, 4)), 4 * Y),
+        (sp.Sum(3, (I_, 5, 2)), -6),
+        (sp.Sum(2, (I_, 1, N), (J, 1, M)), 2 * N * M),
+        (sp.Sum(I_, (I_, 1, N)), N * (N + 1) / 2),
+    ],
+    ids=str,
+)
+def test_count_terms_counts_right_or_leaves_the_sum(e, value) -> None:
+    assert sp.expand(count_terms(e).doit() - value) == 0
