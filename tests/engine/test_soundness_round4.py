@@ -16,10 +16,11 @@ from flint import arb
 
 from proofs.engine.budget import run_with_budget
 from proofs.engine.certified import CertifiedError, to_arb
-from proofs.engine.citation import Lemma, Termwise
+from proofs.engine.citation import Lemma, Termwise, rules_close
 from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
-from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, POWER_LAWS, PYTHAGOREAN
+from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, MATRIX_PRODUCT, POWER_LAWS, PYTHAGOREAN
 from proofs.engine.rules.complex_numbers import complex_form
+from proofs.engine.rules.matrices import matrix_product, transpose
 from proofs.engine.rules.powers import _positive, _real_where_defined, exponential_form
 from proofs.engine.rules.sums import count_terms
 
@@ -496,3 +497,21 @@ def test_real_parts_and_conjugates_of_one_term_are_right(e, value) -> None:
 )
 def test_count_terms_counts_right_or_leaves_the_sum(e, value) -> None:
     assert sp.expand(count_terms(e).doit() - value) == 0
+
+
+# Mutation killer (docs/mutation-testing.md, matrices.py): the matrix rules are exact, so the
+# product they carry out must be the product. By hand: [[1, y], [0, 1]]·[[1, 0], [t, 1]] =
+# [[1 + yt, y], [t, 1]], and its transpose is [[1 + yt, t], [y, 1]]; swapping the factors gives
+# [[1, y], [t, 1 + yt]], which differs (entry (1, 1): 1 + yt against 1).
+def test_the_matrix_rules_carry_out_the_product_and_nothing_else() -> None:
+    a = sp.ImmutableMatrix([[1, Y], [0, 1]])
+    b = sp.ImmutableMatrix([[1, 0], [T, 1]])
+    ab = sp.ImmutableMatrix([[1 + Y * T, Y], [T, 1]])
+    product = sp.MatMul(a, b, evaluate=False)
+    assert matrix_product(product) == ab
+    assert matrix_product(sp.Tuple(product, sp.MatMul(b, a, evaluate=False))) == sp.Tuple(
+        ab, sp.ImmutableMatrix([[1, Y], [T, 1 + Y * T]])
+    )
+    assert transpose(sp.Transpose(ab)) == ab.T
+    assert not rules_close(product, sp.MatMul(b, a, evaluate=False), (MATRIX_PRODUCT,))
+    assert rules_close(product, ab, (MATRIX_PRODUCT,))
