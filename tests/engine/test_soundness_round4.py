@@ -19,6 +19,7 @@ from proofs.engine.certified import CertifiedError, to_arb
 from proofs.engine.citation import Lemma, Termwise, rules_close
 from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
 from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, MATRIX_PRODUCT, POWER_LAWS, PYTHAGOREAN
+from proofs.engine.rules.algebra import exponent_laws
 from proofs.engine.rules.complex_numbers import complex_form
 from proofs.engine.rules.matrices import matrix_product, transpose
 from proofs.engine.rules.powers import _positive, _real_where_defined, exponential_form
@@ -515,3 +516,21 @@ def test_the_matrix_rules_carry_out_the_product_and_nothing_else() -> None:
     assert transpose(sp.Transpose(ab)) == ab.T
     assert not rules_close(product, sp.MatMul(b, a, evaluate=False), (MATRIX_PRODUCT,))
     assert rules_close(product, ab, (MATRIX_PRODUCT,))
+
+
+# Mutation killer (docs/mutation-testing.md, algebra.py): EXPONENT_LAWS is exact, so its
+# rewrite must keep the value. Each case is evaluated at b = 2, c = 3, x = 1, y = 2 (exact
+# integers), values by hand: (b^x)^3 = 8; 2·b^x·b^y = 16; b^x·c^y = 18; b·b^x·b^2 = 16.
+@pytest.mark.parametrize(
+    ("e", "value"),
+    [
+        (_pow(_pow(XP, Y), 3), 8),
+        (_mul(2, _pow(XP, Y), _pow(XP, T)), 16),
+        (_mul(_pow(XP, Y), _pow(sp.Symbol("c", positive=True), T)), 18),
+        (_mul(XP, _pow(XP, Y), _pow(XP, 2)), 16),
+    ],
+    ids=str,
+)
+def test_the_exponent_laws_keep_the_value(e, value) -> None:
+    point = {XP: 2, sp.Symbol("c", positive=True): 3, Y: 1, T: 2}
+    assert exponent_laws(e).subs(point) == value
