@@ -22,6 +22,7 @@ from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, MATRIX_PRODUCT, POWER_LA
 from proofs.engine.rules.algebra import exponent_laws
 from proofs.engine.rules.complex_numbers import complex_form
 from proofs.engine.rules.matrices import matrix_product, transpose
+from proofs.engine.rules.normal_form import equal_by_algebra
 from proofs.engine.rules.powers import _positive, _real_where_defined, exponential_form
 from proofs.engine.rules.sums import count_terms
 
@@ -534,3 +535,42 @@ def test_the_matrix_rules_carry_out_the_product_and_nothing_else() -> None:
 def test_the_exponent_laws_keep_the_value(e, value) -> None:
     point = {XP: 2, sp.Symbol("c", positive=True): 3, Y: 1, T: 2}
     assert exponent_laws(e).subs(point) == value
+
+
+# Mutation killer (docs/mutation-testing.md, normal_form.py): algebra is what every rule ends
+# with, so two different atoms must never share a Dummy, and a Float is its exact binary value.
+# Each expected truth value is by hand: equal exactly when multiplying out gives one polynomial
+# in atoms taken as written.
+_A, _B = sp.MatrixSymbol("A", 2, 2), sp.MatrixSymbol("B", 2, 2)
+_S = sp.Symbol("s")
+ALGEBRA_CASES = [
+    ((Y + T) ** 2, Y**2 + 2 * Y * T + T**2, True),
+    (sp.sin(Y * T + T), sp.sin((Y + 1) * T), True),
+    (_pow(2, Y / 2 + T / 2), _pow(2, (Y + T) / 2), True),
+    (sp.sin(Y), sp.sin(T), False),
+    (sp.sin(Y), sp.cos(Y), False),
+    (_pow(2, Y), _pow(3, Y), False),
+    (_pow(2, Y), _pow(2, T), False),
+    (_pow(Y + 1, 65), _pow(Y + 1, 66), False),
+    (Y**2, Y**3, False),
+    (_pow(Y, sp.Rational(1, 2)), _pow(Y, sp.Rational(1, 3)), False),
+    (sp.Float(0.1), sp.Rational(1, 10), False),  # 0.1 in binary is not 1/10
+    (1 + sp.Float(2.0**-80, 60), sp.Integer(1), False),
+    (sp.Float(0.5), sp.Rational(1, 2), True),
+    (sp.Sum(I_, (I_, 1, N)), sp.Sum(I_, (I_, 1, M)), False),
+    (sp.Sum(I_, (I_, 1, N)), sp.Sum(I_, (I_, 0, N)), False),
+    (sp.ImmutableMatrix([[Y, 1]]), sp.ImmutableMatrix([[T, 1]]), False),
+    (sp.ImmutableMatrix([[Y, 1]]), sp.ImmutableMatrix([[Y, 1]]), True),
+    (_A * _B, _B * _A, False),
+    (_A, _B, False),
+    (
+        sp.Function("f")(_S) * sp.Function("g")(_S),
+        sp.Function("g")(_S) * sp.Function("f")(_S),
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "equal"), ALGEBRA_CASES, ids=str)
+def test_algebra_tells_different_atoms_apart(a, b, equal) -> None:
+    assert equal_by_algebra(a, b) is equal
