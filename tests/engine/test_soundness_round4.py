@@ -22,7 +22,7 @@ from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, MATRIX_PRODUCT, POWER_LA
 from proofs.engine.rules.algebra import exponent_laws
 from proofs.engine.rules.complex_numbers import complex_form
 from proofs.engine.rules.matrices import matrix_product, transpose
-from proofs.engine.rules.normal_form import equal_by_algebra
+from proofs.engine.rules.normal_form import Atoms, equal_by_algebra
 from proofs.engine.rules.powers import _positive, _real_where_defined, exponential_form
 from proofs.engine.rules.sums import count_terms
 
@@ -571,6 +571,24 @@ ALGEBRA_CASES = [
 ]
 
 
+_P, _Q = sp.symbols("p q", commutative=False)
+# f(p)·f(q) and f(q)·f(p) for non-commuting p, q: atoms SymPy does not call commutative keep
+# their order.
+ALGEBRA_CASES.append(
+    (
+        sp.Function("f")(_P) * sp.Function("f")(_Q),
+        sp.Function("f")(_Q) * sp.Function("f")(_P),
+        False,
+    )
+)
+
+
 @pytest.mark.parametrize(("a", "b", "equal"), ALGEBRA_CASES, ids=str)
 def test_algebra_tells_different_atoms_apart(a, b, equal) -> None:
     assert equal_by_algebra(a, b) is equal
+
+
+def test_algebra_refuses_text() -> None:
+    # User text is never parsed: sympify(strict=True) refuses a string.
+    with pytest.raises(sp.SympifyError):
+        Atoms().polynomial("x + 1")
