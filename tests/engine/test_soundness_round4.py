@@ -16,10 +16,15 @@ from flint import arb
 
 from proofs.engine.budget import run_with_budget
 from proofs.engine.certified import CertifiedError, to_arb
-from proofs.engine.citation import Lemma, Termwise
+from proofs.engine.citation import Lemma, Termwise, rules_close
 from proofs.engine.derivation import Derivation, Step, check_link, prove_identity
-from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, POWER_LAWS, PYTHAGOREAN
+from proofs.engine.rules import ALGEBRA, INTEGER_PARTS, MATRIX_PRODUCT, POWER_LAWS, PYTHAGOREAN
+from proofs.engine.rules.algebra import exponent_laws
+from proofs.engine.rules.complex_numbers import complex_form
+from proofs.engine.rules.matrices import matrix_product, transpose
+from proofs.engine.rules.normal_form import Atoms, equal_by_algebra
 from proofs.engine.rules.powers import _positive, _real_where_defined, exponential_form
+from proofs.engine.rules.sums import count_terms
 
 Y, T, X = sp.symbols("y t x", real=True)
 XP = sp.Symbol("xp", positive=True)
@@ -455,3 +460,135 @@ _JUST_ABOVE_PI = 4 * sp.atan(1, evaluate=False) + sp.Rational(1, 10**400)
 def test_an_extremum_is_decided_by_balls_or_left_alone(e, right) -> None:
     # The rule may leave an extremum it cannot decide; what it answers must be right.
     assert INTEGER_PARTS(e) in (e, right)
+
+
+# Mutation killer (docs/mutation-testing.md, complex_numbers.py): the real part and conjugate of
+# a single term. By hand, for real a, b: Re(i·a) = 0, conj(i·a) = −i·a, Re(a·b) = a·b,
+# conj(a·b) = a·b. Splitting a product by its factors instead of by its terms took a·b for its
+# own real part and 1 for its imaginary part, so the rule closed conj(a·b) = a·b − i.
+@pytest.mark.parametrize(
+    ("e", "value"),
+    [
+        (sp.re(sp.I * Y, evaluate=False), 0),
+        (sp.conjugate(sp.I * Y, evaluate=False), -sp.I * Y),
+        (sp.re(Y * T, evaluate=False), Y * T),
+        (sp.conjugate(Y * T, evaluate=False), Y * T),
+        (sp.conjugate(Y, evaluate=False), Y),
+        (sp.re(Y + sp.I * T, evaluate=False), Y),
+    ],
+    ids=str,
+)
+def test_real_parts_and_conjugates_of_one_term_are_right(e, value) -> None:
+    assert sp.expand(complex_form(e) - value) == 0
+
+
+# Mutation killer (docs/mutation-testing.md, sums.py): COUNT_TERMS is exact, so its count must
+# be right. By hand: Σ_{i=1}^{n} 3 = 3n; Σ_{i=1}^{4} y = 4y; with SymPy's (Karr's) convention
+# Σ_{i=5}^{2} 3 = −Σ_{i=3}^{4} 3 = −6; Σ_{i=1}^{n} Σ_{j=1}^{m} 2 = 2nm (two limits: never one
+# count); Σ_{i=1}^{n} i is not n·i (the summand holds the index).
+@pytest.mark.parametrize(
+    ("e", "value"),
+    [
+        (sp.Sum(3, (I_, 1, N)), 3 * N),
+        (sp.Sum(Y, (I_, 1, 4)), 4 * Y),
+        (sp.Sum(3, (I_, 5, 2)), -6),
+        (sp.Sum(2, (I_, 1, N), (J, 1, M)), 2 * N * M),
+        (sp.Sum(I_, (I_, 1, N)), N * (N + 1) / 2),
+    ],
+    ids=str,
+)
+def test_count_terms_counts_right_or_leaves_the_sum(e, value) -> None:
+    assert sp.expand(count_terms(e).doit() - value) == 0
+
+
+# Mutation killer (docs/mutation-testing.md, matrices.py): the matrix rules are exact, so the
+# product they carry out must be the product. By hand: [[1, y], [0, 1]]·[[1, 0], [t, 1]] =
+# [[1 + yt, y], [t, 1]], and its transpose is [[1 + yt, t], [y, 1]]; swapping the factors gives
+# [[1, y], [t, 1 + yt]], which differs (entry (1, 1): 1 + yt against 1).
+def test_the_matrix_rules_carry_out_the_product_and_nothing_else() -> None:
+    a = sp.ImmutableMatrix([[1, Y], [0, 1]])
+    b = sp.ImmutableMatrix([[1, 0], [T, 1]])
+    ab = sp.ImmutableMatrix([[1 + Y * T, Y], [T, 1]])
+    product = sp.MatMul(a, b, evaluate=False)
+    assert matrix_product(product) == ab
+    assert matrix_product(sp.Tuple(product, sp.MatMul(b, a, evaluate=False))) == sp.Tuple(
+        ab, sp.ImmutableMatrix([[1, Y], [T, 1 + Y * T]])
+    )
+    assert transpose(sp.Transpose(ab)) == ab.T
+    assert not rules_close(product, sp.MatMul(b, a, evaluate=False), (MATRIX_PRODUCT,))
+    assert rules_close(product, ab, (MATRIX_PRODUCT,))
+
+
+# Mutation killer (docs/mutation-testing.md, algebra.py): EXPONENT_LAWS is exact, so its
+# rewrite must keep the value. Each case is evaluated at b = 2, c = 3, x = 1, y = 2 (exact
+# integers), values by hand: (b^x)^3 = 8; 2·b^x·b^y = 16; b^x·c^y = 18; b·b^x·b^2 = 16.
+@pytest.mark.parametrize(
+    ("e", "value"),
+    [
+        (_pow(_pow(XP, Y), 3), 8),
+        (_mul(2, _pow(XP, Y), _pow(XP, T)), 16),
+        (_mul(_pow(XP, Y), _pow(sp.Symbol("c", positive=True), T)), 18),
+        (_mul(XP, _pow(XP, Y), _pow(XP, 2)), 16),
+    ],
+    ids=str,
+)
+def test_the_exponent_laws_keep_the_value(e, value) -> None:
+    point = {XP: 2, sp.Symbol("c", positive=True): 3, Y: 1, T: 2}
+    assert exponent_laws(e).subs(point) == value
+
+
+# Mutation killer (docs/mutation-testing.md, normal_form.py): algebra is what every rule ends
+# with, so two different atoms must never share a Dummy, and a Float is its exact binary value.
+# Each expected truth value is by hand: equal exactly when multiplying out gives one polynomial
+# in atoms taken as written.
+_A, _B = sp.MatrixSymbol("A", 2, 2), sp.MatrixSymbol("B", 2, 2)
+_S = sp.Symbol("s")
+ALGEBRA_CASES = [
+    ((Y + T) ** 2, Y**2 + 2 * Y * T + T**2, True),
+    (sp.sin(Y * T + T), sp.sin((Y + 1) * T), True),
+    (_pow(2, Y / 2 + T / 2), _pow(2, (Y + T) / 2), True),
+    (sp.sin(Y), sp.sin(T), False),
+    (sp.sin(Y), sp.cos(Y), False),
+    (_pow(2, Y), _pow(3, Y), False),
+    (_pow(2, Y), _pow(2, T), False),
+    (_pow(Y + 1, 65), _pow(Y + 1, 66), False),
+    (Y**2, Y**3, False),
+    (_pow(Y, sp.Rational(1, 2)), _pow(Y, sp.Rational(1, 3)), False),
+    (sp.Float(0.1), sp.Rational(1, 10), False),  # 0.1 in binary is not 1/10
+    (1 + sp.Float(2.0**-80, 60), sp.Integer(1), False),
+    (sp.Float(0.5), sp.Rational(1, 2), True),
+    (sp.Sum(I_, (I_, 1, N)), sp.Sum(I_, (I_, 1, M)), False),
+    (sp.Sum(I_, (I_, 1, N)), sp.Sum(I_, (I_, 0, N)), False),
+    (sp.ImmutableMatrix([[Y, 1]]), sp.ImmutableMatrix([[T, 1]]), False),
+    (sp.ImmutableMatrix([[Y, 1]]), sp.ImmutableMatrix([[Y, 1]]), True),
+    (_A * _B, _B * _A, False),
+    (_A, _B, False),
+    (
+        sp.Function("f")(_S) * sp.Function("g")(_S),
+        sp.Function("g")(_S) * sp.Function("f")(_S),
+        True,
+    ),
+]
+
+
+_P, _Q = sp.symbols("p q", commutative=False)
+# f(p)·f(q) and f(q)·f(p) for non-commuting p, q: atoms SymPy does not call commutative keep
+# their order.
+ALGEBRA_CASES.append(
+    (
+        sp.Function("f")(_P) * sp.Function("f")(_Q),
+        sp.Function("f")(_Q) * sp.Function("f")(_P),
+        False,
+    )
+)
+
+
+@pytest.mark.parametrize(("a", "b", "equal"), ALGEBRA_CASES, ids=str)
+def test_algebra_tells_different_atoms_apart(a, b, equal) -> None:
+    assert equal_by_algebra(a, b) is equal
+
+
+def test_algebra_refuses_text() -> None:
+    # User text is never parsed: sympify(strict=True) refuses a string.
+    with pytest.raises(sp.SympifyError):
+        Atoms().polynomial("x + 1")
