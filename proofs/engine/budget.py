@@ -49,15 +49,20 @@ _state = _State()
 @contextmanager
 def stage(name: str) -> Iterator[None]:
     """Name the stage running inside the block, for the "timed out in <stage>" message."""
+    # Truncate to the depth found, not pop: when a timeout is raised inside this context
+    # manager's exit, the generator's finally runs only when it is collected, after
+    # run_with_budget has already cut the stages back; a pop then would remove an outer stage.
+    depth = len(_state.stages)
     _state.stages.append(name)
     try:
         yield
     finally:
-        _state.stages.pop()
+        del _state.stages[depth:]
 
 
 def current_stage() -> str:
-    return _state.stages[-1]
+    """The innermost stage running ("setup" when none is)."""
+    return _state.stages[-1] if _state.stages else "setup"
 
 
 def remaining() -> float | None:
