@@ -5,6 +5,10 @@ Every number a sentence gives is in the table's own units (a table audited divid
 two, numeric.table_audit.identify, is reported multiplied back). Who uses a convention is said
 only where the library's own source was read (tests/numeric/test_audit_real_tables.py checks the
 sentences against tables those libraries made).
+
+One module because it is one decision: which sentences a table's audit says, and which of them
+are faults, read from the same verdicts; each sentence is a short helper, and splitting them
+would part a sentence from the fault flag it carries.
 """
 
 from __future__ import annotations

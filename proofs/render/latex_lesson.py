@@ -1,4 +1,8 @@
-"""The lesson in LaTeX: one main.tex with the sections, theorems, chains, tables and figures."""
+"""The lesson in LaTeX: one main.tex with the sections, theorems, chains, tables and figures.
+
+One module because it is one printer: one handler per block and piece type (singledispatch),
+and the preamble they rely on.
+"""
 
 from __future__ import annotations
 

@@ -12,6 +12,9 @@ Math is $…$ and $$…$$ (MyST's dollarmath), set by the same SymPy printer as 
 an aligned block. A theorem is a prf:theorem with its label, its proof (from the "Proof." lead
 to the proof's end) a prf:proof. Cross-references are links to labels, [Theorem 4](#thm-rotation),
 which Sphinx and mystmd both resolve.
+
+One module because it is one printer: one handler per block and piece type (singledispatch);
+the project around the pages (conf.py, the table of contents) is proofs.render.myst_project.
 """
 
 from __future__ import annotations
