@@ -178,6 +178,11 @@ def cli_rows() -> list[Row]:
         "pe-proofs myst --out $TMP/notes --for teacher",
         "pe-proofs myst --out $TMP/notes --d-model 5",
         "pe-proofs myst --out $TMP/notes --katex $TMP/file",
+        "pe-proofs latex --out $TMP/notes --module 12",
+        "pe-proofs markdown --out $TMP/notes --module all",
+        "pe-proofs html --out $TMP/notes --module rope",
+        "pe-proofs notebook --out $TMP/notes --module 9",
+        "pe-proofs myst --out $TMP/notes --module ''",
         # audit: files from any implementation
         "pe-proofs audit",
         "pe-proofs audit $TMP/missing.npy",

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from proofs.cli.files import check_directory, write_files
-from proofs.cli.options import add_out_argument, positive_even_int
+from proofs.cli.options import add_out_argument, lesson_module, positive_even_int
 from proofs.render.options import FigureFormat, RenderOptions
 
 if TYPE_CHECKING:
@@ -30,6 +30,13 @@ def edition_word(text: str) -> str:
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     add_out_argument(parser)
     parser.add_argument(
+        "--module",
+        type=lesson_module,
+        default=10,
+        help="the course module whose lesson to write: 10, the sinusoidal encoding (the "
+        "default), or 11, rotary embeddings (RoPE)",
+    )
+    parser.add_argument(
         "--d-model",
         type=positive_even_int,
         default=8,
@@ -45,10 +52,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         "--for",
         dest="edition",
         type=edition_word,
-        default="author",
+        default="student",
         metavar="student|author",
-        help="the edition: 'student' (no author notes; answers apart from the questions) or "
-        "'author' (everything, the author notes first among the back matter; the default)",
+        help="the edition: 'student' (the default: what a student reads, answers apart from "
+        "the questions) or 'author' (adds the notes for the author and the appendix on how "
+        "each claim was checked)",
     )
 
 
@@ -71,7 +79,11 @@ def notes_options(
     """The options of the notes the command line asks for: the edition of --brief and --for,
     the command's figure format and KaTeX's folder (HTML and MyST)."""
     return RenderOptions(
-        edition=args.edition, brief=args.brief, figure_format=figure_format, katex=katex
+        edition=args.edition,
+        brief=args.brief,
+        figure_format=figure_format,
+        katex=katex,
+        module=args.module,
     )
 
 
@@ -82,7 +94,8 @@ def write_notes(args: argparse.Namespace, options: RenderOptions, render: Render
     from proofs import registry
 
     check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
-    chosen = registry.brief_names() if options.brief else None
+    module = options.module
+    chosen = registry.brief_names(module) if options.brief else registry.names(module)
     checked = list(registry.run(chosen, d_model=args.d_model))
     tables = lesson_tables()
     files = render(checked, tables, options)

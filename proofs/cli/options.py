@@ -35,6 +35,14 @@ def course_module(text: str) -> int | None:
     return value
 
 
+def lesson_module(text: str) -> int:
+    """--module of the notes commands: one course module's lesson (10 or 11; no 'all')."""
+    allowed = " or ".join(map(str, COURSE_MODULES))
+    if text.strip() not in {str(m) for m in COURSE_MODULES}:
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+    return int(text)
+
+
 def path_text(text: str) -> Path:
     """A file or directory path such as --out: non-empty and free of NUL bytes."""
     if not text or "\0" in text:

@@ -53,9 +53,8 @@ from proofs.render.lesson_blocks import (
     TheoremStatement,
 )
 from proofs.render.lesson_math import LessonMathError, read_math
-from proofs.render.lesson_parts import FIGURES, SUBTITLE, TITLE, Parts, bound_equation
+from proofs.render.lesson_parts import FIGURES, SUBTITLES, TITLES, Parts, bound_equation
 from proofs.render.lesson_source import (
-    LESSON_DIR,
     AutoLink,
     Emphasis,
     Role,
@@ -64,6 +63,7 @@ from proofs.render.lesson_source import (
     Text,
     Where,
     inline_parts,
+    lesson_folder,
     read_sections,
 )
 from proofs.render.options import RenderOptions
@@ -90,7 +90,7 @@ def build_lesson(
     tables: Mapping[str, Table],
     options: RenderOptions,
     *,
-    folder: Path = LESSON_DIR,
+    folder: Path | None = None,
 ) -> Lesson:
     """The lesson from the verified theorems and the computed tables, in the edition options
     ask for (brief: the module's sections only; edition: "student", no author notes and answers
@@ -98,17 +98,19 @@ def build_lesson(
 
     runs: the theorems the lesson cites, verified (registry.run). tables: name -> Table, the
     module's (numeric.module_tables.TABLE_NAMES) and "conventions". folder: where the prose
-    files are (tests give another). LessonSourceError names file and line of a role or
+    files are (default: the options' course module's, proofs/lesson/module<N>/; tests give
+    another). LessonSourceError names file and line of a role or
     directive that names nothing.
     """
+    folder = lesson_folder(options.module) if folder is None else folder
     sources = [s for s in read_sections(folder) if _kept(s.meta.get("only", ""), options, s)]
     numbers = _Numbers.of(sources, options)
     resolver = _Resolver(Parts(runs, options.brief), tables, options, numbers, runs)
     sections = tuple(resolver.section(s) for s in sources)
     figures = {stem: FIGURES[stem] for stem in numbers.figures}
     notes = "brief notes" if options.brief else "full notes"
-    subtitle = f"{SUBTITLE}: {notes}, {options.edition} edition"
-    return Lesson(TITLE, sections, figures, subtitle, options)
+    subtitle = f"{SUBTITLES[options.module]}: {notes}, {options.edition} edition"
+    return Lesson(TITLES[options.module], sections, figures, subtitle, options)
 
 
 def _kept(only: str, options: RenderOptions, source: SourceSection | SourceBlock) -> bool:

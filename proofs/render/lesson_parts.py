@@ -22,8 +22,12 @@ from proofs.render.lesson_blocks import (
 )
 from proofs.theorems.sinusoidal.definitions import OMEGA_I, omega
 
-TITLE = "The sinusoidal positional encoding, proved"
-SUBTITLE = "Companion notes to module 10"
+# Each course module's lesson: its title and the line under it.
+TITLES = {
+    10: "The sinusoidal positional encoding, proved",
+    11: "Rotary position embeddings (RoPE), proved",
+}
+SUBTITLES = {module: f"Companion notes to module {module}" for module in TITLES}
 
 PE = sp.Function("PE")
 PE_I = sp.Function("PE_i")

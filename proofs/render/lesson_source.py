@@ -31,8 +31,20 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-LESSON_DIR = Path(__file__).resolve().parent.parent / "lesson"
+LESSONS_DIR = Path(__file__).resolve().parent.parent / "lesson"
 CONTENTS = "contents.txt"
+
+
+def lesson_folder(module: int) -> Path:
+    """The prose files of one course module's lesson: proofs/lesson/module<N>/.
+
+    >>> lesson_folder(11).name
+    'module11'
+    """
+    return LESSONS_DIR / f"module{module}"
+
+
+LESSON_DIR = lesson_folder(10)
 
 
 class LessonSourceError(ValueError):

@@ -39,8 +39,7 @@ class RenderOptions:
     True
     """
 
-    # The lesson holds both modules' sections today, so module selects nothing yet; it is here
-    # for the two lessons, one per course module (issue 29), whose notes commands will set it.
+    # Which lesson: each course module's prose lives in proofs/lesson/module<N>/.
     module: int = 10
     edition: Edition = "author"
     brief: bool = False

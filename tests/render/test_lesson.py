@@ -34,8 +34,8 @@ from proofs.theorems.sinusoidal.definitions import D_MODEL
 
 CORE = ["formula", "bounded", "unique", "rotation", "ramp"]
 ROPE = ["rope_layouts", "rope_group", "rope_scaling", "rope_decay", "rope_precision"]
-FULL_ONLY = ["dot_product", "group", "layouts", "rope", *ROPE]
-BACK = ["reference", "exercises", "challenge", "mistakes", "quiz", "summary"]
+FULL_ONLY = ["dot_product", "group", "layouts"]
+BACK = ["reference", "exercises", "challenge", "mistakes", "quiz"]
 # What must never reach the lesson's body (the appendix may name the checks).
 FORBIDDEN = (
     "**",
@@ -91,14 +91,21 @@ def test_sections_follow_the_module(full, brief, student):
         "introduction",
         "definitions",
         *CORE,
-        *FULL_ONLY,
         *BACK,
+        *FULL_ONLY,
+        "summary",
         "author_notes",
         "references",
         "appendix",
     ]
     assert names(brief) == [n for n in names(full) if n not in FULL_ONLY and n != "appendix"]
     assert names(student) == [n for n in names(brief) if n != "author_notes"]
+
+
+def test_module_11_is_its_own_lesson(checked_notes, lesson_tables):
+    rope = build_lesson(checked_notes, lesson_tables, RenderOptions(module=11))
+    assert names(rope)[: 1 + len(ROPE)] == ["rope", *ROPE]
+    assert not set(names(rope)) & {*CORE, *FULL_ONLY}
 
 
 def test_every_core_section_has_claim_theorem_proof_figure_and_meaning(full):

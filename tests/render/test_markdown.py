@@ -93,8 +93,6 @@ def test_figures_are_svg_beside_the_pages_and_cited(pages):
     assert sorted(svgs) == [
         "circle.svg",
         "heatmap.svg",
-        "rope_decay.svg",
-        "rope_scaling.svg",
         "similarity.svg",
         "spectrum.svg",
     ]

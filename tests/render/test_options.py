@@ -98,7 +98,12 @@ def test_the_html_and_myst_notes_need_katex(files, name):
 @pytest.mark.parametrize(
     ("argv", "figure_format", "expected"),
     [
-        (["latex", "--out", "x"], "pdf", RenderOptions(figure_format="pdf")),
+        (["latex", "--out", "x"], "pdf", RenderOptions(edition="student", figure_format="pdf")),
+        (
+            ["html", "--out", "x", "--module", "11", "--for", "author"],
+            "svg",
+            RenderOptions(edition="author", figure_format="svg", module=11),
+        ),
         (
             ["markdown", "--out", "x", "--brief", "--for", "student"],
             "svg",
