@@ -81,6 +81,7 @@ def cli_rows() -> list[Row]:
         "pe-proofs prove --d-model 65538",
         "pe-proofs prove --module 12",
         "pe-proofs prove --module sinusoidal",
+        "pe-proofs prove ramp --module 11",
         "pe-proofs prove --jobs 65",
         "pe-proofs prove --jobs two",
         "pe-proofs prove --d-model",

@@ -33,10 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--module",
         type=course_module,
-        default=registry.DEFAULT_MODULE,
+        # Not set unless given, so that NAME with a --module it is not in can be refused.
+        default=argparse.SUPPRESS,
         metavar="{10,11,all}",
         help=f"the course module whose theorems to prove when no NAME is given (default "
-        f"{registry.DEFAULT_MODULE}: sinusoidal encoding; 11: rotary embeddings; all: both)",
+        f"{registry.DEFAULT_MODULE}: sinusoidal encoding; 11: rotary embeddings; all: both); "
+        "with NAMEs, each must be in it",
     )
     parser.add_argument(
         "--d-model",
@@ -113,8 +115,16 @@ def _twin_text(function: str, table: Table, style: Style) -> str:
 def run(args: argparse.Namespace) -> int:
     from proofs.render.text import summary_table
 
+    module = getattr(args, "module", registry.DEFAULT_MODULE)
     with user_input():
-        names = [registry.check_name(n) for n in args.names] or registry.names(args.module)
+        names = [registry.check_name(n) for n in args.names] or registry.names(module)
+        if args.names and module is not None and hasattr(args, "module"):
+            for name in names:
+                if registry.module_of(name) != module:
+                    raise ValueError(
+                        f"theorem {name!r} is in module {registry.module_of(name)}, not "
+                        f"--module {module} (leave out --module, or use --module all)"
+                    )
     style = None if args.json else style_from(args)
     # The whole run is a summary a student reads in two screens; the chains come with names,
     # --steps or --verbose.
@@ -148,6 +158,6 @@ def run(args: argparse.Namespace) -> int:
         print(summary_table(runs, time.perf_counter() - start, style))
         if not steps:
             print(style.text(STEPS_HINT))
-        if not args.names and args.module == registry.DEFAULT_MODULE:
+        if not args.names and module == registry.DEFAULT_MODULE:
             print(style.text(NEXT_MODULE_HINT))
     return 0 if all(r.ok for r in runs) else 1

@@ -350,3 +350,12 @@ def test_version_and_help_load_neither_sympy_nor_flint() -> None:
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
+
+
+def test_a_name_outside_the_module_asked_for_is_refused(capsys):
+    # `--module 11` with a module-10 theorem was silently ignored; now it is a usage error.
+    assert main(["prove", "ramp", "--module", "11", "--no-twin"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'ramp' is in module 10, not --module 11" in err
+    assert main(["prove", "ramp", "--module", "10", "--no-twin"]) == 0
+    assert main(["prove", "ramp", "--module", "all", "--no-twin"]) == 0
