@@ -105,6 +105,11 @@ def _by_phase(table, valid, cols, omega, sigma, leftover) -> Pairing | None:
     if not np.all(sine | cosine) or sine.sum() != cosine.sum() or sine.sum() == 0:
         return None
     s, c = np.flatnonzero(sine), np.flatnonzero(cosine)
+    # Sines and cosines of the same frequencies do share them: something else (rows off the
+    # circles) keeps them from pairing, and "they do not share a frequency" would be false.
+    same = np.abs(omega[s] - omega[c]) <= _SIGMAS * (sigma[s] + sigma[c]) + 1e-3 * omega[s]
+    if same.all():
+        return None
     count = len(s)
     pairs = fit.PairFit(
         a_cols=cols[s],
