@@ -370,9 +370,10 @@ def _rotation(
         turn = lambda k: k * oriented.slope  # noqa: E731
         sigma = np.maximum(oriented.slope_sigma, 4 * 2.0**-53 * np.abs(oriented.slope))
         drift = float(sigma.max()) * amplitude
-    return rotation(
+    out = rotation(
         view, positions, step, conv.sin_cols, conv.cos_cols, turn, drift, amplitude, entry_error
     )
+    return {**out, "held_to": "its own error" if own_error and accuracy is not None else "a cap"}
 
 
 def _columns_sinusoidal(view, valid, live, amplitude, rounding) -> bool:

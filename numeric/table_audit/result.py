@@ -195,6 +195,8 @@ class Audit:
                 f"{'passed' if r['passed'] else 'FAILED'} (worst at k = {r['worst_k']}: "
                 f"residual {r['residual']:.1e}, tolerance {r['tolerance']:.1e})"
             )
+            if r.get("held_to") == "its own error":
+                text += "; each entry held to the table's own error against its fit"
             if r.get("on_table") is not None:
                 t = r["on_table"]
                 text = text.replace("PE[p] = PE[p+k]", "(PE[p] − c) = PE[p+k] − c", 1)

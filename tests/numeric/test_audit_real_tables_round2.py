@@ -111,6 +111,7 @@ def test_point_13_a_pixel_grid_fourier_table_is_not_sixteen_bits():
     assert np.allclose(sorted(result.frequencies), sorted(folded), rtol=1e-4)
     assert result.accuracy["grade"] != "computed in 16 bits"
     assert result.structure["verdict"] == "sound" and not result.faults
+    assert result.rotation["passed"] and result.rotation["held_to"] == "its own error"
     assert result.outcome == "undecided"
     assert any("modulo 2π" in u for u in result.undecided)
 
