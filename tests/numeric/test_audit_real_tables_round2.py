@@ -134,3 +134,13 @@ def test_a_signed_relative_table_stays_sound(name):
     """The signed tables (NeMo's, wav2vec2-conformer's) are not mirrored: sound."""
     result = audited(name)
     assert result.outcome == "sound" and not result.undecided
+
+
+@pytest.mark.parametrize("name", sorted(TRUTH))
+def test_the_report_and_json_of_a_round2_table(name):
+    result = audited(name)
+    report = json.loads(json.dumps(result.to_json(), allow_nan=False))
+    assert report["outcome"] == result.outcome
+    assert report["undecided"] == list(result.undecided)
+    for width in (80, 100):
+        assert all(len(line) <= width for line in result.report_lines(width))
