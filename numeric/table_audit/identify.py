@@ -270,7 +270,7 @@ def _identify(
             None if rounded else accuracy,
             oriented,
             rounded,
-            own_error=not conv.exact,
+            own_error=None if conv.exact else errors.max_error,
         )
         if constant:
             # The identity on the table as stored, constant included (it is not rotated).
@@ -284,7 +284,7 @@ def _identify(
                 None if rounded else accuracy,
                 oriented,
                 rounded,
-                own_error=not conv.exact,
+                own_error=None if conv.exact else errors.max_error,
             )
     elif len(pairing.pairs.slope):
         # Pairs that do not share a frequency: the identity fails; this says by how much.
@@ -336,11 +336,12 @@ def _rotation(
     accuracy,
     oriented: Oriented,
     rounded_to: str | None = None,
-    own_error: bool = False,
+    own_error: float | None = None,
 ) -> dict:
     """The shift identity with the named convention's exact frequencies, or the fitted ones;
-    own_error: each entry is held to the table's own measured error (fitted frequencies: the
-    angles, and so a computation's cap, are known only modulo 2π)."""
+    own_error: when given, every entry is held to it, the table's largest error against its
+    fitted sinusoids (fitted frequencies: the angles, and so a computation's cap, are known
+    only modulo 2π)."""
     omega = np.abs(conv.frequencies())
     omega_max = float(omega.max())
     with np.errstate(divide="ignore"):
@@ -351,8 +352,8 @@ def _rotation(
         pair there, or the measured envelope when smaller (a table computed in 16 bits, whose
         errors pass the float32 cap of its fastest pair, fails its own)."""
         at = np.abs(at)[:, None]
-        if own_error and accuracy is not None:
-            return np.broadcast_to(accuracy.envelope(at * omega_max), (len(at), len(omega)))
+        if own_error is not None:
+            return np.full((len(at), len(omega)), own_error)
         limit = cap("float32", rounding, amplitude, at * omega, log_omega)
         if accuracy is None:
             return limit
@@ -373,7 +374,7 @@ def _rotation(
     out = rotation(
         view, positions, step, conv.sin_cols, conv.cos_cols, turn, drift, amplitude, entry_error
     )
-    return {**out, "held_to": "its own error" if own_error and accuracy is not None else "a cap"}
+    return {**out, "held_to": "a cap" if own_error is None else "its own error"}
 
 
 def _columns_sinusoidal(view, valid, live, amplitude, rounding) -> bool:

@@ -156,3 +156,18 @@ def test_one_pair_at_a_wrong_base_is_named_not_graded_sixteen_bits():
     off = next(f for f in result.found if f.bug == "frequency_off_formula")
     assert off.fault and "pair 7" in off.text and "(base 9990 for that pair)" in off.text
     assert result.outcome == "fault"
+
+
+def test_a_foreign_row_in_a_custom_table_is_still_named():
+    """Fitted frequencies hold a row to how far it stands out from the others (their angles
+    are known only modulo 2π): a random row still matches no position."""
+    w = np.random.default_rng(3).uniform(0.01, 1.0, D // 2)
+    p = np.arange(1000)[:, None]
+    table = np.empty((1000, D))
+    table[:, 0::2], table[:, 1::2] = np.sin(p * w), np.cos(p * w)
+    table = table.astype(np.float32)
+    assert audit(table).outcome == "sound"
+    table[400] = np.random.default_rng(4).uniform(-1, 1, D)
+    result = audit(table)
+    assert result.schedule == "custom" and result.outcome == "fault"
+    assert any(f.startswith("row(s) 400 match no position") for f in result.findings)
