@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from numeric.audit.grading import Accuracy
 from numeric.table_audit.convention import Schedule
 from numeric.table_audit.explain import RowPositions
@@ -44,12 +46,21 @@ class Facts:
     rotation: dict
     # The shift identity on the table as stored, when a constant was taken off (else None).
     rotation_on_table: dict | None = None
-    # Pairs whose fitted frequency is not the named schedule's (identify._off_formula).
+    # Pairs whose fitted frequency is not the named schedule's (naming.pairs_off_formula).
     off_formula: tuple[dict, ...] = ()
 
     @property
     def exact(self) -> bool:
         return self.named is not None and self.named.convention.exact
+
+    @property
+    def set_aside(self) -> int:
+        """How many rows of no position the accuracy grade leaves out (identify): all of them
+        unless no row holds a position."""
+        if self.held is None:
+            return 0
+        count = len(self.held.unexplained)
+        return count if count < int(np.count_nonzero(~np.isnan(self.held.positions))) else 0
 
     @property
     def mirrored(self) -> bool:

@@ -334,7 +334,7 @@ def _accuracy(f: Facts) -> list[str]:
         return out
     unit = f.unit
     where = f"max error {e.max_error * unit:.2g} at position {_number(a.worst_position)}"
-    if f.held is not None and 0 < len(f.held.unexplained) < len(f.held.positions):
+    if f.set_aside:
         # The grade leaves the rows of no position out (their own finding): so do its numbers.
         e = dataclasses.replace(e, max_error=a.max_error)
         where = (

@@ -17,7 +17,9 @@ class Audit:
     cannot decide stands against it, or 'not sinusoidal', with reasons), convention
     (layout, schedule, base, scale, position of row 0 and step, direction, padding, packed
     restarts, aliased pairs, a constant added) and accuracy (the grade: 'rounded once',
-    'computed in float64', 'computed in float32', 'computed in 16 bits' or 'not sinusoidal');
+    'computed in float64', 'computed in float32', 'computed in 16 bits' or 'not sinusoidal';
+    or not a grade: a pair off the named formula, or fitted frequencies whose error float32
+    at larger angles and 16-bit arithmetic would both give: numeric.table_audit.findings);
     precision: the format the values really carry. The flat fields repeat the most used ones:
     pairs: (sine column, cosine column) per pair, in the schedule's order; frequencies: fitted
     radians a row per pair; position_offset: the position of row 0 (row r holds position
@@ -157,8 +159,8 @@ class Audit:
         return self.outcome == "sound"
 
     def to_json(self) -> dict:
-        """Every field as JSON-ready Python values (no NumPy scalars); the findings as
-        sentences, then the faults among them."""
+        """Every field as JSON-ready Python values (no NumPy scalars); the outcome; the
+        findings as sentences, then the faults and the undecided among them."""
         out = plain({k: v for k, v in asdict(self).items() if k != "found"})
         return {
             **out,

@@ -15,10 +15,11 @@ from numeric.table_audit.findings import (
 )
 from numeric.table_audit.positions import course
 
-# The accuracy grades, best first: the audit core's, and this audit's word for none; then the
-# two that are not grades (numeric.table_audit.findings).
+# The accuracy grades, best first: the audit core's, this audit's word for none, and the two
+# that are not grades (numeric.table_audit.findings) where they rank: undecided between float32
+# and 16 bits, a pair off the formula below any computation.
 NOT_SINUSOIDAL = "not sinusoidal"
-GRADES = (*COMPUTED, NOT_SINUSOIDAL, OFF_FORMULA, UNDECIDED)
+GRADES = (*COMPUTED[:3], UNDECIDED, COMPUTED[3], OFF_FORMULA, NOT_SINUSOIDAL)
 
 
 def verdicts(f: Facts) -> dict:
@@ -118,12 +119,5 @@ def _accuracy_verdict(f: Facts) -> dict:
         "worst_position": a.worst_position,
         "expected_error": f.expected * f.unit,
         "growth_per_position": a.envelope_b * omega_max * f.unit,
-        "rows_set_aside": _set_aside(f),
+        "rows_set_aside": f.set_aside,
     }
-
-
-def _set_aside(f: Facts) -> int:
-    """The rows of no position the grade leaves out (numeric.table_audit.identify)."""
-    if f.held is None or not len(f.held.unexplained):
-        return 0
-    return len(f.held.unexplained) if len(f.held.unexplained) < len(f.held.positions) else 0
