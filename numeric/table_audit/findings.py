@@ -138,6 +138,12 @@ def convention_sentences(f: Facts) -> list[str]:
                 f"and cos {_exponents(cosines, cosine_sigma, d)}, so no rotation maps PE(pos) "
                 "to PE(pos+k)"
             )
+        elif p.off_circle:
+            out.append(
+                "sines and cosines share their frequencies, but rows leave the pairs' circles "
+                "(sin² + cos² varies from row to row): too many rows to set aside are not "
+                "positions of one sinusoidal encoding"
+            )
         elif f.columns_sinusoidal:
             out.append("every column is a sinusoid, but no two columns form a (sin, cos) pair")
         else:
@@ -485,6 +491,8 @@ def _pairing_bug(f: Facts) -> str:
     p = f.pairing
     if p.split_frequencies is not None:
         return "split_frequencies"
+    if p.off_circle:
+        return "off_circle"
     return "unpaired_columns" if f.columns_sinusoidal else "not_sinusoidal"
 
 

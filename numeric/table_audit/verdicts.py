@@ -29,7 +29,7 @@ def verdicts(f: Facts) -> dict:
     if not p.consistent:
         verdict = (
             "faulty"
-            if p.split_frequencies is not None or f.columns_sinusoidal
+            if p.split_frequencies is not None or p.off_circle or f.columns_sinusoidal
             else ("not sinusoidal")
         )
         reasons.append(convention_sentences(f)[0])

@@ -85,6 +85,12 @@ def shifted_row() -> np.ndarray:
     return table
 
 
+def rows_off_the_circles() -> np.ndarray:
+    table = paper().astype(np.float32)
+    table[::30] *= np.float32(1.001)  # one row in 30: too many to set aside
+    return table
+
+
 def odd_column() -> np.ndarray:
     extra = np.sin(0.37 * np.arange(N) + 0.5)[:, None]
     return np.hstack([paper(), extra]).astype(np.float32)
@@ -100,6 +106,7 @@ FAULTY = {
     "two equal rows": repeated_row,
     "a row of no position": foreign_row,
     "a row at position 900.01": shifted_row,
+    "rows off the circles": rows_off_the_circles,
 }
 
 
@@ -171,3 +178,12 @@ def test_a_foreign_row_in_a_custom_table_is_still_named():
     result = audit(table)
     assert result.schedule == "custom" and result.outcome == "fault"
     assert any(f.startswith("row(s) 400 match no position") for f in result.findings)
+
+
+def test_rows_off_the_circles_are_said_so_not_split_frequencies():
+    """Sines and cosines at the very same frequencies, one row in 30 scaled: the sentence says
+    the frequencies are shared and rows leave the circles (never 'sin uses X and cos X')."""
+    result = audit(rows_off_the_circles())
+    assert result.found[0].bug == "off_circle" and result.found[0].fault
+    assert result.findings[0].startswith("sines and cosines share their frequencies")
+    assert not any("do not share a frequency" in f for f in result.findings)
