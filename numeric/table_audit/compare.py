@@ -17,8 +17,10 @@ from numeric.audit.grading import cap
 from numeric.audit.load import as_rows, check_array
 from numeric.audit.quiet import quiet
 from numeric.audit.rows import Rows
+from numeric.table_audit.findings import OFF_FORMULA
 from numeric.table_audit.identify import audit
 from numeric.table_audit.result import Audit, Comparison
+from numeric.table_audit.verdicts import NOT_SINUSOIDAL
 
 
 def _mapping(a: Audit, b: Audit) -> tuple[np.ndarray, float, int] | str:
@@ -50,6 +52,10 @@ def _entry_bound(t: Audit, angle: np.ndarray, log_omega: np.ndarray) -> np.ndarr
     entry's pair): its measured largest error, and no more than one rounding when rounded
     once, or its grade's cap for that pair there (numeric.audit.grading) when computed in a
     format. Each is a bound on every entry; the smaller holds."""
+    if t.accuracy.get("grade") in (NOT_SINUSOIDAL, OFF_FORMULA):
+        # Its error is no computation's (a row of no position, a pair off the formula): it
+        # bounds nothing, and the entries are held to one rounding.
+        return np.full(angle.shape, t.expected_error)
     measured = np.full(angle.shape, (t.max_abs_error or 0.0) + t.expected_error)
     computed = t.accuracy.get("computed_in")
     if t.accuracy.get("grade") == "rounded once" and computed is None:

@@ -21,6 +21,7 @@ from numeric.table_audit.measure import Convention, errors_at
 from numeric.table_audit.positions import Run, positions_held, runs
 
 _READ_ROWS = 4096
+_STANDS_OUT = 16.0  # a row's error this many times the median row's stands out
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,13 @@ def explain_rows(
     positions = run_positions(valid, offset, step)
     frequencies = np.abs(conv.frequencies())
     omega_max = float(frequencies.max())
-    limit = cap(allowed, rounding, amplitude, np.abs(positions) * omega_max)
+    # Fitted frequencies give the angles only modulo 2π, so a cap at the rows' own angles may
+    # be below what the computation made: a row is read on its own when its error also stands
+    # out from the other rows'.
+    floor = 0.0
+    if not conv.exact and valid.any():
+        floor = _STANDS_OUT * float(np.nanmedian(errors[valid]))
+    limit = np.maximum(cap(allowed, rounding, amplitude, np.abs(positions) * omega_max), floor)
     bad = np.flatnonzero(valid & (errors > limit))
     errors = errors.copy()
     explained = []
@@ -76,9 +83,8 @@ def explain_rows(
         values = table[rows]
         held = _snap(positions_held(values, conv, near=positions[rows]), offset, step)
         there = errors_at(values, held, conv)
-        fits = (there <= cap(allowed, rounding, amplitude, np.abs(held) * omega_max)) & (
-            there < errors[rows]
-        )
+        within = np.maximum(cap(allowed, rounding, amplitude, np.abs(held) * omega_max), floor)
+        fits = (there <= within) & (there < errors[rows])
         positions[rows[fits]] = held[fits]
         errors[rows[fits]] = there[fits]
         explained.append(rows[fits])

@@ -1,10 +1,11 @@
 """The audit's findings: sentences a person reads, built from what the fit and the measurement
 found (numeric.table_audit.facts).
 
+Who uses a layout is said only where the library's own source was read, and never inferred from
+a scale or an offset: the sentences name what the table matches, not where it came from.
 Every number a sentence gives is in the table's own units (a table audited divided by a power of
-two, numeric.table_audit.identify, is reported multiplied back). Who uses a convention is said
-only where the library's own source was read (tests/numeric/test_audit_real_tables.py checks the
-sentences against tables those libraries made).
+two, numeric.table_audit.identify, is reported multiplied back). The named layouts are checked
+against tables those libraries made (tests/numeric/test_audit_real_tables.py).
 
 One module because it is one decision: which sentences a table's audit says, and which of them
 are faults, read from the same verdicts; each sentence is a short helper, and splitting them
@@ -12,6 +13,8 @@ would part a sentence from the fault flag it carries.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 
@@ -28,6 +31,13 @@ _LAYOUT_WORDS = {
     "concatenated_cos_first": "concatenated [cos | sin]",
 }
 _LISTED = 5  # rows or columns named one by one before "and N more"
+# The bug classes of findings the table alone cannot decide (the audit's third outcome).
+UNDECIDED_BUGS = frozenset({"mirrored_positions", "constant_added", "angles_unknown"})
+# Accuracy grades that are not grades: a pair off the named formula (its error is the
+# frequency's, not the arithmetic's), and fitted frequencies whose angles are known only modulo
+# 2π, where float32 at larger angles and 16-bit arithmetic make the same error.
+OFF_FORMULA = "not graded: a pair is off the formula"
+UNDECIDED = "undecided: float32 or 16 bits"
 
 
 def listed(items: tuple[int, ...] | list[int]) -> str:
@@ -44,29 +54,19 @@ def _number(value: float) -> str:
     return f"{value:g}" if is_whole(value) else f"{value:.6g}"
 
 
-# Layout, schedule and scale as the named libraries write them (their sources were read; the
-# tables in tests/data/real_tables were made by them).
-def who(
-    layout: str | None, schedule: str | None, scale_name: str | None, offset: float | None
-) -> str:
-    """Which well-known implementations share this convention, as far as this module knows."""
+# Layouts and schedules as the named libraries write them (their sources were read; the tables in
+# tests/data/real_tables were made by them). A scale or an offset never names a library: many
+# write the same one (NeMo's FixedPositionalEncoding and x-transformers' learned scale both give
+# d^-1/2), so the sentences say what the table matches and leave where it came from unsaid.
+def who(layout: str | None, schedule: str | None) -> str:
+    """Which well-known implementations write this layout with this schedule."""
     if layout == "interleaved" and schedule == "paper":
-        if scale_name == "d^-1/2":
-            return "the paper's layout, divided by sqrt(d) as NeMo's FixedPositionalEncoding does"
-        if offset == 1:
-            return "the paper's formula with positions from 1, as DETR's sine embedding counts them"
         return "the paper's convention (and the course module's)"
     if layout == "concatenated" and schedule == "tensor2tensor":
-        if scale_name == "sqrt(2/d)":
-            return "MLX's SinusoidalPositionalEncoding, not the paper's"
         return "fairseq's, tensor2tensor's and Whisper's convention, not the paper's"
     if layout == "concatenated_cos_first" and schedule == "tensor2tensor":
-        if scale_name == "sqrt(2/d)":
-            return "MLX's SinusoidalPositionalEncoding with cos_first=True, not the paper's"
         return "MusicGen's order, not the paper's"
     if layout == "concatenated" and schedule == "paper":
-        if scale_name == "d^-1/2":
-            return "x-transformers' ScaledSinusoidalEmbedding (its learned scale starts at d^-1/2)"
         return "GPT-J's and CTRL's order, not the paper's"
     return "not the paper's convention"
 
@@ -138,6 +138,12 @@ def convention_sentences(f: Facts) -> list[str]:
                 f"and cos {_exponents(cosines, cosine_sigma, d)}, so no rotation maps PE(pos) "
                 "to PE(pos+k)"
             )
+        elif p.off_circle:
+            out.append(
+                "sines and cosines share their frequencies, but rows leave the pairs' circles "
+                "(sin² + cos² varies from row to row): too many rows to set aside are not "
+                "positions of one sinusoidal encoding"
+            )
         elif f.columns_sinusoidal:
             out.append("every column is a sinusoid, but no two columns form a (sin, cos) pair")
         else:
@@ -151,7 +157,7 @@ def convention_sentences(f: Facts) -> list[str]:
     if name in ("paper", "tensor2tensor"):
         base = named.convention.base
         head = f"{words} with the {name} schedule, base {base:g}"
-        out.append(f"{head}: {who(f.layout, name, f.scale_name, named.offset)}")
+        out.append(f"{head}: {who(f.layout, name)}")
         if named.alternative:
             out.append(f"at this d the same frequencies are also the {named.alternative}")
     elif name == "diffusers":
@@ -170,12 +176,9 @@ def convention_sentences(f: Facts) -> list[str]:
         out.append(f"{words} with a custom frequency schedule{extra}")
     else:
         out.append(f"{words}; one pair only, so the schedule and base are not determined")
-    if f.scale_name == "d^-1/2" and not (
-        f.layout in ("interleaved", "concatenated") and name == "paper"
-    ):
-        out.append("every value is scaled by d^-1/2")
-    elif f.scale_name == "sqrt(2/d)" and name != "tensor2tensor":
-        out.append("every value is scaled by sqrt(2/d)")
+    if f.scale_name in ("d^-1/2", "sqrt(2/d)"):
+        value = f.scale * f.unit
+        out.append(f"every value is scaled by {f.scale_name} ({value:.6g} at d = {f.shape[1]})")
     elif f.scale_name is None and f.scale is not None:
         out.append(f"every value is scaled by {f.scale * f.unit:.6g}")
     if not f.same_amplitude:
@@ -337,7 +340,16 @@ def _accuracy(f: Facts) -> list[str]:
         return out
     unit = f.unit
     where = f"max error {e.max_error * unit:.2g} at position {_number(a.worst_position)}"
+    if f.set_aside:
+        # The grade leaves the rows of no position out (their own finding): so do its numbers.
+        e = dataclasses.replace(e, max_error=a.max_error)
+        where = (
+            f"rows of no position aside, max error {a.max_error * unit:.2g} at position "
+            f"{_number(a.worst_position)}"
+        )
     if not f.exact:
+        if a.grade == UNDECIDED:
+            return out  # _angles_unknown says it
         out.append(
             f"{where}, against the fitted sinusoids (no named convention to measure against)"
         )
@@ -347,7 +359,12 @@ def _accuracy(f: Facts) -> list[str]:
     position = _number(a.worst_position)
     allowed = f"one {f.precision} rounding allows {f.expected * unit:.1g}"
     rounded = f.named.frequencies_rounded_to
-    if a.grade == "rounded once":
+    if a.grade == OFF_FORMULA:
+        out.append(
+            f"{where}: the error of the pair(s) off the formula, not of the arithmetic, so "
+            f"which computation made the table is not graded ({allowed})"
+        )
+    elif a.grade == "rounded once":
         out.append(
             f"{where}: rounded once, as accurate as {f.precision} allows ({f.expected * unit:.1g})"
         )
@@ -410,10 +427,72 @@ def _rotation(f: Facts) -> list[str]:
     ]
 
 
+def _off_formula(f: Facts) -> list[str]:
+    """Pairs turning at another frequency than the named schedule's (a wrong base for them)."""
+    if not f.off_formula:
+        return []
+    conv = f.named.convention
+    half = f.shape[1] // 2 - conv.shift
+    worst = max(f.off_formula, key=lambda o: abs(o["fitted"] / o["named"] - 1))
+    i, fitted, named = worst["pair"], worst["fitted"], worst["named"]
+    base = f" (base {fitted ** (-half / i):.6g} for that pair)" if i > 0 and fitted > 0 else ""
+    return [
+        f"pair(s) {listed([o['pair'] for o in f.off_formula])} turn at another frequency than "
+        f"the {conv.schedule} schedule with base {conv.base:g} gives: the worst, pair {i}, "
+        f"turns {fitted:.6g} a position where the schedule gives {named:.6g} "
+        f"({100 * (fitted / named - 1):+.3g}%){base}"
+    ]
+
+
+def _mirrored(f: Facts) -> list[str]:
+    """A table of |c − r|: the sign of a relative position is lost."""
+    if not f.mirrored:
+        return []
+    return [
+        f"positions +r and −r cannot be told apart: {f.distinct} distinct rows of "
+        f"{f.shape[0]}, each relative position but 0 written twice with the same sines. If the "
+        "rows are meant for signed relative positions (a query r before or after a key), that "
+        "is a fault; if the model means the distance |i − j|, it is not: the table alone "
+        "cannot decide"
+    ]
+
+
+def _constant_on_table(f: Facts) -> list[str]:
+    """The shift identity on the table as stored, when a constant was taken off."""
+    r = f.rotation_on_table
+    if r is None or r["passed"]:
+        return []
+    return [
+        f"R(kω)·PE[p] = PE[p+k] holds for the table minus its constant {f.constant:.6g}, not "
+        f"for the table itself (residual {r['residual'] * f.unit:.1e} at k = {r['worst_k']}, "
+        f"tolerance {r['tolerance'] * f.unit:.1e}): the dot product of two rows then depends "
+        "on the positions, not only on their difference. Harmless if the table feeds a layer "
+        "whose bias absorbs a constant, a fault if the identity is needed on the table as "
+        "stored: the table alone cannot decide"
+    ]
+
+
+def _angles_unknown(f: Facts) -> list[str]:
+    """Fitted frequencies: float32 at larger angles or 16-bit arithmetic, not told apart."""
+    a, e = f.accuracy, f.errors
+    if a is None or e is None or a.grade != UNDECIDED:
+        return []
+    return [
+        f"max error {e.max_error * f.unit:.2g} against the fitted sinusoids (one "
+        f"{f.precision} rounding allows {f.expected * f.unit:.1g}): more than float32 makes at "
+        "the angles row·ω, but the frequencies follow no named schedule, so the positions the "
+        "rows hold, and the angles a computation rounded, are known only modulo 2π; float32 at "
+        "larger angles gives this error as well as 16-bit arithmetic does, and the table alone "
+        "cannot decide which (its positions and frequencies would)"
+    ]
+
+
 def _pairing_bug(f: Facts) -> str:
     p = f.pairing
     if p.split_frequencies is not None:
         return "split_frequencies"
+    if p.off_circle:
+        return "off_circle"
     return "unpaired_columns" if f.columns_sinusoidal else "not_sinusoidal"
 
 
@@ -425,8 +504,8 @@ def describe(f: Facts, verdicts: dict) -> list[Finding]:
     def said(bug: str | None, sentences: list[str], fault: bool = False) -> list[Finding]:
         return [Finding(bug, s, fault) for s in sentences]
 
-    structure = verdicts["structure"]["verdict"] != "sound"
-    graded = verdicts["accuracy"].get("grade") not in SOUND
+    structure = verdicts["structure"]["verdict"] not in ("sound", "undecided")
+    graded = verdicts["accuracy"].get("grade") not in (*SOUND, OFF_FORMULA, UNDECIDED)
     zero_columns = (
         [f"column(s) {listed(f.zero_columns)} are all zeros (e.g. padding of an odd d)"]
         if f.zero_columns
@@ -445,8 +524,12 @@ def describe(f: Facts, verdicts: dict) -> list[Finding]:
         + said("unexplained_rows", _unexplained(f), structure)
         + said(None, zero_columns)
         + said("positions_collapse" if collapse(f) else None, _repeats(f), collapse(f))
+        + said("frequency_off_formula", _off_formula(f), structure)
+        + said("mirrored_positions", _mirrored(f))
         + said(None, _stored(f))
         + said("accuracy", _accuracy(f), graded)
+        + said("angles_unknown", _angles_unknown(f))
         + said(None, _cross_check(f))
         + said("shift_identity", _rotation(f), structure)
+        + said("constant_added", _constant_on_table(f))
     )

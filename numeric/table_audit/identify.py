@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from numeric.audit.errors import BadShapeError, BadValueError
-from numeric.audit.grading import Accuracy, cap, grade, sixteen_bit_format
+from numeric.audit.grading import COMPUTED, SOUND, Accuracy, cap, grade, sixteen_bit_format
 from numeric.audit.load import as_rows, check_array
 from numeric.audit.precision import (
     EPS,
@@ -35,7 +35,7 @@ from numeric.table_audit import fit
 from numeric.table_audit.convention import Schedule, fit_scale, fit_schedule
 from numeric.table_audit.explain import RowPositions, explain_rows, run_positions
 from numeric.table_audit.facts import Facts
-from numeric.table_audit.findings import describe
+from numeric.table_audit.findings import OFF_FORMULA, UNDECIDED, describe
 from numeric.table_audit.grid import find_grid, sub_tables
 from numeric.table_audit.grid_result import grid_audit
 from numeric.table_audit.measure import (
@@ -46,7 +46,12 @@ from numeric.table_audit.measure import (
     measure_error,
     row_needs,
 )
-from numeric.table_audit.naming import Named, fitted_convention, name_convention
+from numeric.table_audit.naming import (
+    Named,
+    fitted_convention,
+    name_convention,
+    pairs_off_formula,
+)
 from numeric.table_audit.orientation import Oriented, orient
 from numeric.table_audit.pairing import Pairing, pair_columns
 from numeric.table_audit.result import Audit
@@ -191,6 +196,8 @@ def _identify(
     errors: ErrorMeasure | None = None
     held: RowPositions | None = None
     accuracy: Accuracy | None = None
+    off_formula: tuple[dict, ...] = ()
+    on_table: dict | None = None
     if len(pairing.pairs.slope):
         scale, scale_name, same_amplitude = fit_scale(pairing.pairs.amplitude, precision)
     amplitude = scale if scale is not None else 1.0
@@ -227,6 +234,11 @@ def _identify(
             at = np.abs(held.positions)[:, None]
             slack = 5 * amplitude * np.max(at * sigma[0] + sigma[1], axis=1)
             graded = np.maximum(graded - slack, 0.0)
+        if 0 < len(held.unexplained) < int(valid.sum()):
+            # Rows of no position are their own fault (findings): the grade is the
+            # computation's, read on the rows that hold positions.
+            graded = graded.copy()
+            graded[held.unexplained] = np.nan
         accuracy = grade(
             graded,
             needs,
@@ -238,6 +250,16 @@ def _identify(
             NOT_SINUSOIDAL,
         )
         rounded = named.frequencies_rounded_to
+        if conv.exact and rounded is None:
+            off_formula = pairs_off_formula(oriented, conv, step, precision)
+            if off_formula and accuracy.grade not in SOUND:
+                # The error is the wrong frequency's, not the arithmetic's: not graded.
+                accuracy = dataclasses.replace(accuracy, grade=OFF_FORMULA, computed_in=None)
+        elif not conv.exact and accuracy.grade == COMPUTED[3]:
+            # Fitted frequencies give the angles only modulo 2π (the positions the rows hold
+            # are not known): a float32 computation at larger angles than the rows' index
+            # makes the same error as 16-bit arithmetic at these. Which it was is open.
+            accuracy = dataclasses.replace(accuracy, grade=UNDECIDED, computed_in=None)
         turn = _rotation(
             view,
             held.positions,
@@ -248,7 +270,22 @@ def _identify(
             None if rounded else accuracy,
             oriented,
             rounded,
+            own_error=None if conv.exact else errors.max_error,
         )
+        if constant:
+            # The identity on the table as stored, constant included (it is not rotated).
+            on_table = _rotation(
+                view.with_(constant=0.0),
+                held.positions,
+                step,
+                conv,
+                amplitude,
+                rounding,
+                None if rounded else accuracy,
+                oriented,
+                rounded,
+                own_error=None if conv.exact else errors.max_error,
+            )
     elif len(pairing.pairs.slope):
         # Pairs that do not share a frequency: the identity fails; this says by how much.
         unpaired = orient(pairing.pairs, width)
@@ -282,6 +319,8 @@ def _identify(
         distinct=found.distinct + int(not valid.all()),
         identical=found.identical,
         rotation=turn,
+        rotation_on_table=on_table,
+        off_formula=off_formula,
     )
     judged = verdicts(facts)
     return Audit.from_facts(facts, judged, describe(facts, judged), error_bands)
@@ -297,8 +336,12 @@ def _rotation(
     accuracy,
     oriented: Oriented,
     rounded_to: str | None = None,
+    own_error: float | None = None,
 ) -> dict:
-    """The shift identity with the named convention's exact frequencies, or the fitted ones."""
+    """The shift identity with the named convention's exact frequencies, or the fitted ones;
+    own_error: when given, every entry is held to it, the table's largest error against its
+    fitted sinusoids (fitted frequencies: the angles, and so a computation's cap, are known
+    only modulo 2π)."""
     omega = np.abs(conv.frequencies())
     omega_max = float(omega.max())
     with np.errstate(divide="ignore"):
@@ -309,6 +352,8 @@ def _rotation(
         pair there, or the measured envelope when smaller (a table computed in 16 bits, whose
         errors pass the float32 cap of its fastest pair, fails its own)."""
         at = np.abs(at)[:, None]
+        if own_error is not None:
+            return np.full((len(at), len(omega)), own_error)
         limit = cap("float32", rounding, amplitude, at * omega, log_omega)
         if accuracy is None:
             return limit
@@ -326,9 +371,10 @@ def _rotation(
         turn = lambda k: k * oriented.slope  # noqa: E731
         sigma = np.maximum(oriented.slope_sigma, 4 * 2.0**-53 * np.abs(oriented.slope))
         drift = float(sigma.max()) * amplitude
-    return rotation(
+    out = rotation(
         view, positions, step, conv.sin_cols, conv.cos_cols, turn, drift, amplitude, entry_error
     )
+    return {**out, "held_to": "a cap" if own_error is None else "its own error"}
 
 
 def _columns_sinusoidal(view, valid, live, amplitude, rounding) -> bool:

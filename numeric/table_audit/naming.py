@@ -8,6 +8,8 @@ is named when it explains the table as well as that computation allows, so compu
 never costs a table its name, while a base that is merely close (10181.9 against 10000, or the
 paper's schedule against tensor2tensor's, 2.4% apart) is told from the right one. Of the readings
 that pass, the closest to the table wins; the other is reported when its frequencies are the same.
+A named reading's pairs are then held to it one by one (pairs_off_formula): a pair whose own
+fitted frequency is not the schedule's is a wrong base for that pair, not 16-bit arithmetic.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from numeric.audit.grading import cap, sixteen_bit_format
-from numeric.audit.precision import to_format, unit_roundoff
+from numeric.audit.grading import KAPPA, LOG_KAPPA, SIXTEEN_BITS, cap, sixteen_bit_format
+from numeric.audit.precision import EPS, to_format, unit_roundoff
 from numeric.audit.rows import Rows
 from numeric.table_audit import schedules
 from numeric.table_audit.convention import Schedule
@@ -191,6 +193,31 @@ def _same_frequencies(d: int, a: tuple[float, float], b: tuple[float, float]) ->
     wa = schedules.pieces(d, a[1], a[0]).approx
     wb = schedules.pieces(d, b[1], b[0]).approx
     return bool(np.all(np.abs(np.log(wa / wb)) <= _SAME_FREQUENCIES))
+
+
+def pairs_off_formula(
+    oriented: Oriented, conv: Convention, step: float, precision: str
+) -> tuple[dict, ...]:
+    """The pairs whose fitted frequency a row is not the named one: each {"pair", "fitted",
+    "named"} (radians a position). A pair is off when the two differ by more than five
+    standard errors of the fit plus what computing ω in the values' format can move it (the
+    grading's KAPPA terms, twice over); pairs turning π or more a row are read aliased and
+    left out."""
+    named = np.abs(conv.frequencies()) * abs(step)
+    fitted = np.abs(oriented.slope)
+    u = EPS[sixteen_bit_format(precision) if precision in SIXTEEN_BITS else "float32"]
+    with np.errstate(divide="ignore"):
+        log_omega = np.abs(np.log(np.maximum(named, np.finfo(np.float64).tiny)))
+    allowed = _SIGMAS * oriented.slope_sigma + 2 * u * (KAPPA + LOG_KAPPA * log_omega) * named
+    off = (named < np.pi) & (np.abs(fitted - named) > allowed)
+    return tuple(
+        {
+            "pair": int(i),
+            "fitted": float(fitted[i] / abs(step)),
+            "named": float(named[i] / abs(step)),
+        }
+        for i in np.flatnonzero(off)
+    )
 
 
 def is_whole(value: float | None) -> bool:

@@ -39,6 +39,8 @@ class Pairing:
     structure: str | None
     leftover: tuple[int, ...]
     split_frequencies: tuple[np.ndarray, ...] | None = None
+    # Sines and cosines that do share their frequencies while rows leave the pairs' circles.
+    off_circle: bool = False
 
 
 def circle_tolerance(precision: str, amplitude: np.ndarray, magnitude: float = 0.0) -> np.ndarray:
@@ -119,6 +121,10 @@ def _by_phase(table, valid, cols, omega, sigma, leftover) -> Pairing | None:
         inlier_rows=np.zeros(0, dtype=np.int64),
     )
     structure = structure_of(cols[s], cols[c], table.shape[1])
+    # Sines and cosines of the same frequencies do share them: rows off the circles keep them
+    # from pairing, and "they do not share a frequency" would be false.
+    if np.all(np.abs(omega[s] - omega[c]) <= _SIGMAS * (sigma[s] + sigma[c]) + 1e-3 * omega[s]):
+        return Pairing(pairs, False, structure, leftover, off_circle=True)
     return Pairing(pairs, False, structure, leftover, (omega[s], omega[c], sigma[s], sigma[c]))
 
 

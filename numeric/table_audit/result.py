@@ -6,16 +6,20 @@ from dataclasses import asdict, dataclass
 
 from numeric.audit.findings import Finding
 from numeric.audit.report import WIDTH, bullets, line, plain
+from numeric.table_audit.findings import UNDECIDED_BUGS
 
 
 @dataclass(frozen=True)
 class Audit:
     """What a positional-encoding table is and how accurate it is (see numeric.table_audit.audit).
 
-    Three verdicts: structure ('sound', 'faulty' or 'not sinusoidal', with reasons), convention
+    Three verdicts: structure ('sound', 'faulty', 'undecided' when only what the table alone
+    cannot decide stands against it, or 'not sinusoidal', with reasons), convention
     (layout, schedule, base, scale, position of row 0 and step, direction, padding, packed
     restarts, aliased pairs, a constant added) and accuracy (the grade: 'rounded once',
-    'computed in float64', 'computed in float32', 'computed in 16 bits' or 'not sinusoidal');
+    'computed in float64', 'computed in float32', 'computed in 16 bits' or 'not sinusoidal';
+    or not a grade: a pair off the named formula, or fitted frequencies whose error float32
+    at larger angles and 16-bit arithmetic would both give: numeric.table_audit.findings);
     precision: the format the values really carry. The flat fields repeat the most used ones:
     pairs: (sine column, cosine column) per pair, in the schedule's order; frequencies: fitted
     radians a row per pair; position_offset: the position of row 0 (row r holds position
@@ -76,6 +80,16 @@ class Audit:
             {k: (v * unit if k in scaled else v) for k, v in row.items()}
             for row in f.rotation["by_k"]
         ]
+        on = f.rotation_on_table
+        if on is not None:
+            # The identity above is on the table minus its constant; this one on the table.
+            rotation["constant"] = f.constant
+            rotation["on_table"] = {
+                "passed": on["passed"],
+                "residual": None if on["residual"] is None else on["residual"] * unit,
+                "tolerance": None if on["tolerance"] is None else on["tolerance"] * unit,
+                "worst_k": on["worst_k"],
+            }
         return cls(
             shape=f.shape,
             dtype=f.dtype,
@@ -125,17 +139,36 @@ class Audit:
         return tuple({"bug": f.bug, "text": f.text} for f in self.found if f.fault)
 
     @property
+    def undecided(self) -> tuple[str, ...]:
+        """The sentences of what the table alone cannot decide (each says what would)."""
+        return tuple(f.text for f in self.found if f.bug in UNDECIDED_BUGS and not f.fault)
+
+    @property
+    def outcome(self) -> str:
+        """'fault' when a finding is a fault, else 'undecided' when the table alone cannot
+        decide something (undecided), else 'sound'; the command line's exit statuses 1, 3, 0."""
+        if any(f.fault for f in self.found):
+            return "fault"
+        return "undecided" if self.undecided else "sound"
+
+    @property
     def clean(self) -> bool:
-        """The exit-0 rule: no finding is a fault (a fault is a reason the structure is not
-        sound, or an accuracy beyond rounding once or an ordinary float64 or float32
-        computation: 16 bits loses positions)."""
-        return not any(f.fault for f in self.found)
+        """The exit-0 rule: the outcome is sound (no finding is a fault, a reason the structure
+        is not sound or an accuracy beyond rounding once or an ordinary float64 or float32
+        computation, and none leaves the verdict open)."""
+        return self.outcome == "sound"
 
     def to_json(self) -> dict:
-        """Every field as JSON-ready Python values (no NumPy scalars); the findings as
-        sentences, then the faults among them."""
+        """Every field as JSON-ready Python values (no NumPy scalars); the outcome; the
+        findings as sentences, then the faults and the undecided among them."""
         out = plain({k: v for k, v in asdict(self).items() if k != "found"})
-        return {**out, "findings": list(self.findings), "faults": plain(self.faults)}
+        return {
+            **out,
+            "outcome": self.outcome,
+            "findings": list(self.findings),
+            "faults": plain(self.faults),
+            "undecided": list(self.undecided),
+        }
 
     def report_lines(self, width: int = WIDTH) -> list[str]:
         """A short human report, each line at most `width` columns."""
@@ -164,6 +197,15 @@ class Audit:
                 f"{'passed' if r['passed'] else 'FAILED'} (worst at k = {r['worst_k']}: "
                 f"residual {r['residual']:.1e}, tolerance {r['tolerance']:.1e})"
             )
+            if r.get("held_to") == "its own error":
+                text += "; each entry held to the table's own error against its fit"
+            if r.get("on_table") is not None:
+                t = r["on_table"]
+                text = text.replace("PE[p] = PE[p+k]", "(PE[p] − c) = PE[p+k] − c", 1)
+                text += (
+                    f"; on the table itself (c = {r['constant']:.6g} included): "
+                    f"{'passed' if t['passed'] else 'FAILED'} (residual {t['residual']:.1e})"
+                )
             lines += line(text, width)
         lines.append(f"distinct rows: {self.distinct_rows} of {n}")
         lines.append("findings:")
@@ -202,8 +244,13 @@ def _accuracy_line(a: Audit) -> str:
         return grade or "not measured"
     against = "" if acc.get("against", "").startswith("the exact") else ", against its own fit"
     where = f"position {a.worst_position:g}" if not against else f"row {a.worst_row}"
+    error, aside = a.max_abs_error, acc.get("rows_set_aside", 0)
+    if aside:
+        # The grade is read without the rows of no position: so are its numbers.
+        error, where = acc["max_error"], f"position {acc['worst_position']:g}"
+        against += f", {aside} row(s) of no position set aside"
     return (
-        f"{grade}{against}: max error {a.max_abs_error:.2e} at {where} "
+        f"{grade}{against}: max error {error:.2e} at {where} "
         f"(one {a.precision} rounding allows {a.expected_error:.1e})"
     )
 

@@ -6,12 +6,20 @@ import numpy as np
 
 from numeric.audit.grading import COMPUTED
 from numeric.table_audit.facts import Facts
-from numeric.table_audit.findings import collapse, convention_sentences, listed
+from numeric.table_audit.findings import (
+    OFF_FORMULA,
+    UNDECIDED,
+    collapse,
+    convention_sentences,
+    listed,
+)
 from numeric.table_audit.positions import course
 
-# The accuracy grades, best first: the audit core's, and this audit's word for none.
+# The accuracy grades, best first: the audit core's, this audit's word for none, and the two
+# that are not grades (numeric.table_audit.findings) where they rank: undecided between float32
+# and 16 bits, a pair off the formula below any computation.
 NOT_SINUSOIDAL = "not sinusoidal"
-GRADES = (*COMPUTED, NOT_SINUSOIDAL)
+GRADES = (*COMPUTED[:3], UNDECIDED, COMPUTED[3], OFF_FORMULA, NOT_SINUSOIDAL)
 
 
 def verdicts(f: Facts) -> dict:
@@ -21,7 +29,7 @@ def verdicts(f: Facts) -> dict:
     if not p.consistent:
         verdict = (
             "faulty"
-            if p.split_frequencies is not None or f.columns_sinusoidal
+            if p.split_frequencies is not None or p.off_circle or f.columns_sinusoidal
             else ("not sinusoidal")
         )
         reasons.append(convention_sentences(f)[0])
@@ -34,10 +42,26 @@ def verdicts(f: Facts) -> dict:
         if collapse(f):
             a, b = f.identical
             reasons.append(f"rows {a} and {b} are identical: positions collapse")
+        if f.off_formula:
+            pairs = listed([o["pair"] for o in f.off_formula])
+            reasons.append(f"pair(s) {pairs} turn at another frequency than the schedule's")
         if not f.rotation["passed"]:
             reasons.append("the shift identity fails on the table")
         if reasons:
             verdict = "faulty"
+        # What the table alone cannot decide: said after any fault, and the verdict when
+        # there is none.
+        open_ = []
+        if f.mirrored:
+            open_.append("relative positions +r and −r hold the same row")
+        if f.rotation_on_table is not None and not f.rotation_on_table["passed"]:
+            open_.append(
+                "a constant is added to every value: the shift identity holds for the table "
+                "minus it, not for the table"
+            )
+        if open_ and not reasons:
+            verdict = "undecided"
+        reasons += open_
     return {
         "structure": {"verdict": verdict, "reasons": reasons},
         "convention": _convention_verdict(f),
@@ -95,4 +119,5 @@ def _accuracy_verdict(f: Facts) -> dict:
         "worst_position": a.worst_position,
         "expected_error": f.expected * f.unit,
         "growth_per_position": a.envelope_b * omega_max * f.unit,
+        "rows_set_aside": f.set_aside,
     }

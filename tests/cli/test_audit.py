@@ -79,7 +79,7 @@ def test_json_names_fairseq_convention_and_padding_row(tables, capsys):
 @pytest.mark.parametrize("columns", [80, 120])
 def test_the_report_fits_the_terminal(monkeypatch, capsys, columns):
     monkeypatch.setenv("COLUMNS", str(columns))
-    for name in ("xglm_packed.npy", "speechbrain_relposxl.npy", "diffusers_pixart_2d.npy"):
+    for name in ("xglm_packed.npy", "nemo_relposenc.npy", "diffusers_pixart_2d.npy"):
         status, out, _ = run(capsys, str(REAL / name))
         assert status == 0
         assert all(len(line) <= columns for line in out.splitlines())
