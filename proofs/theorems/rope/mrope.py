@@ -10,8 +10,9 @@ M-RoPE (Qwen2-VL) gives every pair i of a head one of three positions, temporal 
 width w, and turns it by that position times θ_i. Qwen2-VL's `mrope_section` (s_t, s_h, s_w)
 gives the first s_t pairs t, the next s_h h and the last s_w w (chunked); Qwen3-VL interleaves
 them (pair i reads h when i ≡ 1 mod 3 and i < 3·s_h, w when i ≡ 2 mod 3 and i < 3·s_w, t
-otherwise). A pair's position is written s_t·t + s_h·h + (1 − s_t − s_h)·w: the one-hot choice
-of an axis is s_t, s_h ∈ {0, 1}, and the statements hold for every real s_t, s_h.
+otherwise). A pair's position is a weighted sum of the three with weights adding to 1
+(section_position); the one-hot choice of an axis is one such weighting, and the statements
+hold for every real weighting.
 """
 
 from __future__ import annotations
