@@ -26,8 +26,8 @@ torchtune's imports torchao's NF4 tensor, which the torchao wheel beside torch 2
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib
+import importlib.metadata
 import inspect
 import json
 import sys
@@ -77,10 +77,12 @@ def build_torchtune() -> None:
     # torchtune.modules' __init__ imports torchao's NF4 tensor, missing from the torchao wheel
     # that installs beside torch 2.13; the module itself imports torch only.
     module = load_namespace("torchtune.modules", "torchtune.modules.position_embeddings")
-    VisionRotaryPositionalEmbeddings = module.VisionRotaryPositionalEmbeddings  # noqa: N806
+    VisionRotaryPositionalEmbeddings = module.VisionRotaryPositionalEmbeddings
 
     grid, dim = 8, 32  # dim: torchtune's `dim`, half the head width (one cache column per pair)
-    rope = VisionRotaryPositionalEmbeddings(patch_size=14, tile_size=14 * grid, max_num_tiles=1, dim=dim)
+    rope = VisionRotaryPositionalEmbeddings(
+        patch_size=14, tile_size=14 * grid, max_num_tiles=1, dim=dim
+    )
     cache = rope.cache  # (patches + 1, dim, 2): cos, sin of each pair
     write(
         "torchtune_vision_rope",
@@ -96,6 +98,7 @@ def build_torchtune() -> None:
         y_columns=list(range(dim // 2, dim)),
         x_positions="patch_idx % grid + 1",
         y_positions="patch_idx // grid + 1",
+        origin={"x": 1, "y": 1},
         axis_frequencies=[10000.0 ** (-2 * i / dim) for i in range(dim // 2)],
         identity_rows=[grid * grid],
         notes="append_cls_token=True: the last row is the CLS token's, angle 0 (cos 1, sin 0)",
@@ -112,16 +115,22 @@ def build_timm() -> None:
         )
         bands = dim // 4
         pairs = dim // 2
-        axis0 = list(range(bands)) if half else [c for i in range(bands) for c in (2 * i, 2 * i + 1)]
+        axis0 = (
+            list(range(bands)) if half else [c for i in range(bands) for c in (2 * i, 2 * i + 1)]
+        )
         axis1 = (
-            list(range(bands, pairs)) if half else [c for i in range(bands, pairs) for c in (2 * i, 2 * i + 1)]
+            list(range(bands, pairs))
+            if half
+            else [c for i in range(bands, pairs) for c in (2 * i, 2 * i + 1)]
         )
         write(
             name,
             cos,
             sin,
             library=f"timm {importlib.metadata.version('timm')}",
-            source=where(sincos.build_rotary_pos_embed) + "; " + where(sincos.build_fourier_pos_embed),
+            source=where(sincos.build_rotary_pos_embed)
+            + "; "
+            + where(sincos.build_fourier_pos_embed),
             kind="axial",
             grid=shape,
             layout="cat(freqs,freqs)" if half else "repeat_interleave",
@@ -131,7 +140,10 @@ def build_timm() -> None:
             y_columns=axis0 if not half else axis0 + [c + pairs for c in axis0],
             x_positions="column index (in_pixels=False: arange(W))",
             y_positions="row index (arange(H))",
-            axis_frequencies=[float(f) for f in sincos.freq_bands(bands, temperature=10000.0, step=1)],
+            origin={"x": 0, "y": 0},
+            axis_frequencies=[
+                float(f) for f in sincos.freq_bands(bands, temperature=10000.0, step=1)
+            ],
             identity_rows=[],
             notes="num_bands = dim // 4 per axis; freq_bands(num_bands, temperature, step=1)",
         )
@@ -149,7 +161,13 @@ def build_qwen() -> None:
     x = torch.zeros(1, dtype=torch.float32)
     for name, config_class, rotary, sections, layout in (
         ("qwen2vl_mrope", Qwen2VLTextConfig, Qwen2VLRotaryEmbedding, [16, 24, 24], "chunked"),
-        ("qwen3vl_mrope", Qwen3VLTextConfig, Qwen3VLTextRotaryEmbedding, [24, 20, 20], "interleaved"),
+        (
+            "qwen3vl_mrope",
+            Qwen3VLTextConfig,
+            Qwen3VLTextRotaryEmbedding,
+            [24, 20, 20],
+            "interleaved",
+        ),
     ):
         config = config_class(
             hidden_size=1024,
@@ -173,6 +191,7 @@ def build_qwen() -> None:
             section_layout=layout,
             text_tokens=text,
             image_grid=list(grid),
+            origin={"h": text, "w": text},
             positions_source=where(Qwen2VLModel.get_vision_position_ids),
             notes="rows 0-3 text (t = h = w = row), then a 6 x 8 image at t = 4, h = 4 + row, w = 4 + column",
         )
@@ -191,7 +210,9 @@ def build_xpos() -> None:
         freqs.cos() * scale,
         freqs.sin() * scale,
         library=f"rotary-embedding-torch {importlib.metadata.version('rotary-embedding-torch')}",
-        source=where(RotaryEmbedding.get_scale) + "; " + where(RotaryEmbedding.rotate_queries_and_keys),
+        source=where(RotaryEmbedding.get_scale)
+        + "; "
+        + where(RotaryEmbedding.rotate_queries_and_keys),
         kind="xpos",
         layout="repeat_interleave",
         head_dim=dim,
@@ -212,7 +233,9 @@ def main() -> None:
     build_torchtune()
     build_timm()
     versions = {"torch": torch.__version__}
-    (OUT / "truth.json").write_text(json.dumps({"versions": versions, "entries": ENTRIES}, indent=1) + "\n")
+    (OUT / "truth.json").write_text(
+        json.dumps({"versions": versions, "entries": ENTRIES}, indent=1) + "\n"
+    )
 
 
 if __name__ == "__main__":
