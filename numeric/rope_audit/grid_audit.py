@@ -12,8 +12,16 @@ from __future__ import annotations
 import numpy as np
 
 from numeric.audit.precision import rounding_bound
-from numeric.rope_audit.axial import MAX_GRID_ROWS, GridReading, describe, findings, read_grid
+from numeric.rope_audit.axial import (
+    MAX_GRID_ROWS,
+    GridReading,
+    describe,
+    findings,
+    read_grid,
+    sections,
+)
 from numeric.rope_audit.columns import Columns
+from numeric.rope_audit.mrope_config import config_sections
 from numeric.rope_audit.result import RopeAudit
 from numeric.rope_audit.source import CacheSource
 
@@ -43,10 +51,36 @@ def _angles(z: np.ndarray, reading: GridReading) -> np.ndarray:
     return out
 
 
+def _stated_sections(
+    reading: GridReading, stated: tuple[int, int, int] | None, info: dict
+) -> tuple[list[str], list[dict]]:
+    """What the config's mrope_section says of the sections read: it decides between the
+    candidates, agrees, or is contradicted (a fault)."""
+    if stated is None or info["type"] != "mrope":
+        return [], []
+    options = sections(reading)
+    matching = [layout for counts, layout in options if counts == stated]
+    shown = f"[{stated[0]}, {stated[1]}, {stated[2]}]"
+    if matching and len(options) == 1:
+        return [f"the config's mrope_section {shown} agrees"], []
+    if len(set(matching)) == 1:
+        info["mrope_section"], info["section_layout"] = list(stated), matching[0]
+        return [f"the config's mrope_section {shown} decides the sections ({matching[0]})"], []
+    text = f"the config's mrope_section {shown} does not fit the cache: its pairs turn as " + (
+        f"mrope_section {info['mrope_section']}" if "mrope_section" in info else "other sections"
+    )
+    return [text], [{"bug": "mrope_section_mismatch", "text": text}]
+
+
 def grid_audit(
-    source: CacheSource, columns: Columns, precision: str, consumer: object
+    source: CacheSource,
+    columns: Columns,
+    precision: str,
+    consumer: object,
+    config: object = None,
 ) -> RopeAudit | None:
-    """The audit of source as a grid cache, or None when no grid fits (a 1-D cache)."""
+    """The audit of source as a grid cache, or None when no grid fits (a 1-D cache). config:
+    the audit's config (dict or path), whose mrope_section is checked against the sections."""
     if source.cos is None or source.sin is None or columns.pairs < 2:
         return None
     if source.rows > MAX_GRID_ROWS:
@@ -78,6 +112,10 @@ def grid_audit(
         )
         text.append(faults[0]["text"])
     info = describe(reading)
+    said, wrong = _stated_sections(reading, config_sections(config), info)
+    text += said
+    faults += wrong
+    sound = sound and not wrong
     return RopeAudit(
         kind="rope",
         source="cache",

@@ -193,7 +193,7 @@ def audit_rope(
     consumer = _consumer(columns, convention, facts)
     # A grid of patches (2-D axial RoPE, M-RoPE) is read as one, not as a 1-D cache; an xPos
     # cache is audited as the rotation it scales.
-    grid = grid_audit(source, columns, precision, consumer)
+    grid = grid_audit(source, columns, precision, consumer, config)
     if grid is not None:
         return grid
     scaled = xpos_audit(source, columns, precision, audit_rope, config, layer_type, convention)

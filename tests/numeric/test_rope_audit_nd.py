@@ -144,3 +144,37 @@ def test_an_xpos_cache_past_the_fp16_limit_is_said_to_overflow() -> None:
     inside = audit_rope(cos[near], sin[near], positions=positions[near])
     assert "xPos" in inside.findings[0]
     assert "infinite" not in " ".join(inside.findings)
+
+
+QWEN2_CONFIG = {"rope_theta": 1e6, "head_dim": 128, "hidden_size": 1024, "num_attention_heads": 8}
+
+
+@pytest.mark.parametrize(
+    "rope",
+    [
+        {"rope_type": "default", "rope_theta": 1e6, "mrope_section": [16, 24, 24]},
+        # Qwen2-VL's own config.json: transformers reads type "mrope" as the default frequencies.
+        {"type": "mrope", "mrope_section": [16, 24, 24]},
+    ],
+)
+def test_the_configs_mrope_section_is_checked_and_agrees(rope) -> None:
+    key = "rope_parameters" if "rope_type" in rope else "rope_scaling"
+    result = audit_rope(*load("qwen2vl_mrope"), config={**QWEN2_CONFIG, key: rope})
+    assert result.sound, result.findings
+    assert "the config's mrope_section [16, 24, 24] agrees" in result.findings
+
+
+def test_a_config_with_other_sections_is_a_fault() -> None:
+    rope = {"rope_type": "default", "rope_theta": 1e6, "mrope_section": [24, 20, 20]}
+    result = audit_rope(*load("qwen2vl_mrope"), config={**QWEN2_CONFIG, "rope_parameters": rope})
+    assert not result.sound
+    assert result.bugs == ("mrope_section_mismatch",)
+
+
+@pytest.mark.parametrize(
+    "section", [[16, 24], [16, 24, -1], [16.0, 24, 24], "16,24,24", [True, 1, 1]]
+)
+def test_a_bad_mrope_section_is_one_clear_error(section) -> None:
+    rope = {"rope_type": "default", "rope_theta": 1e6, "mrope_section": section}
+    with pytest.raises(ValueError, match=r"rope_parameters\.mrope_section must be three"):
+        audit_rope(*load("qwen2vl_mrope"), config={**QWEN2_CONFIG, "rope_parameters": rope})

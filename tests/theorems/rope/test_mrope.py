@@ -80,3 +80,10 @@ def test_bad_sections_are_rejected(sections, error) -> None:
 
 def test_the_twin_passes() -> None:
     assert rm.build().run_twin().passed is True
+
+
+def test_the_twin_fails_when_the_layouts_are_the_same(monkeypatch) -> None:
+    from numeric.checks import rope_mrope
+
+    monkeypatch.setattr(rope_mrope, "interleaved_axes", rope_mrope.chunked_axes)
+    assert rope_mrope.rope_mrope_table().passed is False

@@ -42,3 +42,12 @@ def test_the_theorem_constants_are_the_librarys() -> None:
 
 def test_the_twin_passes() -> None:
     assert rx.build().run_twin().passed is True
+
+
+def test_the_twin_fails_when_the_key_scale_never_overflows(monkeypatch) -> None:
+    from numeric.checks import rope_xpos
+
+    monkeypatch.setattr(
+        rope_xpos, "first_fp16_overflow", lambda zeta: {"exact": None, "library": None}
+    )
+    assert rope_xpos.rope_xpos_table().passed is False
