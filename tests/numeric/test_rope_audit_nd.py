@@ -178,3 +178,16 @@ def test_a_bad_mrope_section_is_one_clear_error(section) -> None:
     rope = {"rope_type": "default", "rope_theta": 1e6, "mrope_section": section}
     with pytest.raises(ValueError, match=r"rope_parameters\.mrope_section must be three"):
         audit_rope(*load("qwen2vl_mrope"), config={**QWEN2_CONFIG, "rope_parameters": rope})
+
+
+def test_the_truth_rebuilds_every_cache() -> None:
+    # The truth's fields alone (no audit) rebuild each cache within float32's error.
+    import subprocess
+    import sys
+
+    script = DATA.parent / "check_truth_nd.py"
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.count("ok ") == len(TRUTH)
