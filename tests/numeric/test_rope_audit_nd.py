@@ -191,3 +191,14 @@ def test_the_truth_rebuilds_every_cache() -> None:
     )
     assert done.returncode == 0, done.stdout
     assert done.stdout.count("ok ") == len(TRUTH)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"), [("torchtune_vision_rope", "axial"), ("qwen2vl_mrope", "mrope")]
+)
+def test_a_grid_cache_stored_in_float16_is_still_read_as_a_grid(name: str, kind: str) -> None:
+    cos, sin = load(name)
+    result = audit_rope(cos.astype(np.float16), sin.astype(np.float16))
+    assert result.scaling["type"] == kind
+    assert result.scaling["grid"] == TRUTH[name].get("grid", TRUTH[name].get("image_grid", [])[1:])
+    _not_blamed_on_16_bits_or_shifts(result)
