@@ -37,6 +37,9 @@ COURSE_MODULES: dict[int, tuple[tuple[str, str], ...]] = {
         ("rope_scaling", "rope.scaling"),
         ("rope_decay", "rope.decay"),
         ("rope_precision", "rope.precision"),
+        ("rope_axial", "rope.axial"),
+        ("rope_mrope", "rope.mrope"),
+        ("rope_xpos", "rope.xpos"),
     ),
 }
 # What each course module is about, as `pe-proofs list` and the lessons head it.

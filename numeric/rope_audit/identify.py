@@ -36,11 +36,13 @@ from numeric.rope_audit.columns import Columns, find_columns
 from numeric.rope_audit.config_check import compare_config
 from numeric.rope_audit.config_file import ConfigFacts, read_config
 from numeric.rope_audit.families import Scaling, identify_scaling
+from numeric.rope_audit.grid_audit import grid_audit
 from numeric.rope_audit.measure import measure
 from numeric.rope_audit.one_array import one_array_rotations
 from numeric.rope_audit.positions import fit_offset, read_positions
 from numeric.rope_audit.result import RopeAudit
 from numeric.rope_audit.source import CacheSource, cache_source
+from numeric.rope_audit.xpos_audit import xpos_audit
 from numeric.shown import shown
 
 CONVENTIONS = ("rotate_half", "interleaved")
@@ -189,6 +191,14 @@ def audit_rope(
     precision = source.precision(sample)
     columns = find_columns(source, layout_tolerance(sample, precision), rows, sample)
     consumer = _consumer(columns, convention, facts)
+    # A grid of patches (2-D axial RoPE, M-RoPE) is read as one, not as a 1-D cache; an xPos
+    # cache is audited as the rotation it scales.
+    grid = grid_audit(source, columns, precision, consumer, config)
+    if grid is not None:
+        return grid
+    scaled = xpos_audit(source, columns, precision, audit_rope, config, layer_type, convention)
+    if scaled is not None:
+        return scaled
     return audit_source(
         source,
         columns,

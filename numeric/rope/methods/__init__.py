@@ -41,8 +41,15 @@ def rope_types() -> tuple[str, ...]:
 
 
 def by_rope_type(kind: str) -> ScalingMethod | None:
-    """The method a configuration's rope_type names, or None."""
-    return next((m for m in scaling_methods() if m.rope_type == kind), None)
+    """The method a configuration's rope_type names (or an alias of it, as "mrope"), or None."""
+    return next(
+        (
+            m
+            for m in scaling_methods()
+            if m.rope_type == kind or kind in getattr(m, "rope_type_aliases", ())
+        ),
+        None,
+    )
 
 
 def by_name(name: str) -> ScalingMethod | None:

@@ -21,6 +21,9 @@ from numeric.rope.scaling import default_frequencies
 class Default(ScalingMethod):
     name = "none"
     rope_type = "default"
+    # Qwen2-VL's configs say "mrope": transformers reads it as the default frequencies, each
+    # pair's position chosen by mrope_section (Qwen2VLConfig.__init__).
+    rope_type_aliases = ("mrope",)
     label = "no scaling"
     short = "none"
     order = 0
