@@ -64,7 +64,11 @@ def _f(function: type, argument: sp.Basic) -> sp.Expr:
 
 def _values(e: sp.Basic) -> list[sp.Expr]:
     entries = list(e) if isinstance(e, sp.Tuple | sp.MatrixBase) else [e]
-    return [sp.N(entry.xreplace(POINT), 60) for entry in entries]
+    # A Float is taken at its exact binary value (evalf would stop at the Float's 53 bits).
+    exact = [
+        entry.xreplace({f: sp.Rational(f) for f in entry.atoms(sp.Float)}) for entry in entries
+    ]
+    return [sp.N(entry.xreplace(POINT), 60) for entry in exact]
 
 
 def _keeps_value(rewrite, e: sp.Basic) -> None:
@@ -87,6 +91,9 @@ SUMS = [
     _mul(2, _add(X, Y)),
     _mul(_add(X, -Y), Z),
     _add(*(sp.Rational(j, 7) * X for j in range(1, 10))),
+    # A Float is its exact binary value: never evaluated to 15 digits on the way.
+    _add(X, sp.Float(0.1)),
+    _add(sp.Float(-0.3), Y, PI / 6),
 ]
 ADDITION_CASES = [
     _f(function, argument) for function in (sp.sin, sp.cos, sp.sinh, sp.cosh) for argument in SUMS
@@ -116,7 +123,7 @@ def test_angle_addition_and_subtraction_write_the_formulas() -> None:
     assert sp.expand(angle_subtraction(_f(sp.cosh, _add(X, -Y))) - (chx * chy - shx * shy)) == 0
     assert sp.expand(angle_subtraction(_f(sp.sinh, _add(X, -Y))) - (shx * chy - chx * shy)) == 0
     # Nine terms are left whole.
-    nine = _f(sp.sin, SUMS[-1])
+    nine = _f(sp.sin, SUMS[9])
     assert angle_addition(nine) == nine
 
 
@@ -124,7 +131,11 @@ PARITY_CASES = [
     _f(function, argument)
     for function in (sp.sin, sp.cos, sp.tan, sp.sinh, sp.cosh, sp.tanh)
     for argument in (-X, _mul(-2, Y), _add(-X, -Y), _add(X, Y))
-] + [_add(_f(sp.sin, -X), _f(sp.cos, _f(sp.sin, -Y)))]
+] + [
+    _add(_f(sp.sin, -X), _f(sp.cos, _f(sp.sin, -Y))),
+    # A Float angle is its exact binary value: sin(0.1) is never evaluated to 15 digits.
+    *(_f(function, sp.Float(-0.1)) for function in (sp.sin, sp.cos, sp.tan, sp.sinh, sp.tanh)),
+]
 
 
 @pytest.mark.parametrize("e", PARITY_CASES, ids=str)
@@ -346,3 +357,15 @@ FALSE_LINKS = [
 @pytest.mark.parametrize(("lhs", "rhs", "rule"), FALSE_LINKS, ids=str)
 def test_the_trigonometric_rules_never_close_a_false_link(lhs, rhs, rule) -> None:
     assert not rules_close(lhs, rhs, (rule,))
+
+
+def test_pythagorean_keeps_the_order_of_non_commuting_factors() -> None:
+    # Found by the mutation run (docs/mutation-testing.md): the rule regrouped every term by
+    # base, so p·q·p became p²·q for non-commuting p, q, and PYTHAGOREAN closed the false link
+    # cos x·p·q·p = cos x·p·p·q. By hand: cos x·p·q·p has no square to rewrite, and
+    # cos²x·p·q·p = p·q·p − sin²x·p·q·p.
+    p, q = sp.symbols("p q", commutative=False)
+    assert pythagorean(sp.cos(X) * p * q * p) == sp.cos(X) * p * q * p
+    squared = pythagorean(sp.cos(X) ** 2 * p * q * p)
+    assert sp.expand(squared - (p * q * p - sp.sin(X) ** 2 * p * q * p)) == 0
+    assert not rules_close(sp.cos(X) * p * q * p, sp.cos(X) * p * p * q, (PYTHAGOREAN,))

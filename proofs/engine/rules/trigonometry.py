@@ -140,15 +140,18 @@ def pythagorean(expr: sp.Basic) -> sp.Basic:
         return expr
 
     def reduce(term: sp.Expr) -> sp.Expr:
+        # Only the commutative factors are regrouped by base; the others keep their order
+        # (as_powers_dict would write p·q·p as p²·q).
+        commuting, in_order = term.args_cnc()
         factors = []
-        for base, exp in term.as_powers_dict().items():
+        for base, exp in sp.Mul(*commuting).as_powers_dict().items():
             if base in squares and exp.is_Integer and exp >= 2:
                 other, sign = squares[base]
                 half, odd = divmod(int(exp), 2)
                 factors.append((1 + sign * other**2) ** half * base**odd)
             else:
                 factors.append(base**exp)
-        return sp.Mul(*factors)
+        return sp.Mul(*factors) * sp.Mul(*in_order)
 
     reduced = sp.expand(sp.Add(*(reduce(t) for t in sp.Add.make_args(polynomial))))
     return atoms.expression(reduced)
