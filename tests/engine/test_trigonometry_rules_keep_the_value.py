@@ -157,6 +157,9 @@ PYTHAGOREAN_CASES = [
     (sp.sin(X) + sp.cos(X)) ** 2,
     sp.cos(X + Y) ** 2 * 3,
     sp.cos(X) ** sp.Rational(5, 2),
+    # A Float angle: sin(0.1) is never evaluated to 15 digits.
+    _f(sp.cos, sp.Float(0.1)) ** 2,
+    _f(sp.cosh, sp.Float(-0.3)) ** 3,
     sp.sin(X) ** 3,
     sp.Tuple(sp.cos(X) ** 2, sp.cosh(Y) ** 4),
     sp.ImmutableMatrix([[sp.cos(X) ** 2, 1], [sp.cosh(Y) ** 2, sp.cos(Z) ** 6]]),
@@ -314,6 +317,15 @@ COMMON_CASES = [
     sp.Tuple(sp.sin(X + Y), sp.sin(2 * X + 2 * Y)),
     sp.Tuple(sp.sin(sp.sqrt(2) * X), sp.sin(X)),
     sp.Tuple(sp.sin(X / 2), sp.sin(X / 2)),
+    # Angles with a Float: the common angle 2/3 · 0.1 is never rounded to 53 bits.
+    sp.Tuple(
+        _f(sp.sin, _mul(sp.Rational(4, 3), sp.Float(0.1))),
+        _f(sp.sin, _mul(sp.Rational(2, 3), sp.Float(0.1))),
+    ),
+    sp.Tuple(
+        _f(sp.cos, _mul(sp.Rational(4, 3), sp.Float(0.1), Y)),
+        _f(sp.sin, _mul(sp.Rational(2, 3), sp.Float(0.1), Y)),
+    ),
 ]
 
 
@@ -334,6 +346,7 @@ def test_common_angle_writes_over_the_common_angle() -> None:
         assert common_angle(left_alone) == left_alone
 
 
+ROUNDED = sp.Rational(2, 3) * sp.Float(0.1)  # a 53-bit Float, not 2/3 · 0.1
 # False links, each one value off (by hand): the rules must not close any of them.
 FALSE_LINKS = [
     (_f(sp.cos, _add(X, Y)), sp.cos(X) * sp.cos(Y) + sp.sin(X) * sp.sin(Y), ANGLE_ADDITION),
@@ -351,6 +364,17 @@ FALSE_LINKS = [
     (_f(sp.sin, _mul(PI, N)), sp.Integer(1), HALF_PERIOD),
     (_f(sp.sin, _mul(2, X)), sp.sin(X) * sp.cos(X), MULTIPLE_ANGLE),
     (sp.sin(X), 2 * sp.sin(X / 4) * sp.cos(X / 4), COMMON_ANGLE),
+    # sin(4/3 · 0.1) + sin(2/3 · 0.1) against the same with 2/3 · 0.1 rounded to 53 bits, which
+    # is 2⁻⁵⁶/3 below the exact product (exact rational arithmetic on 0.1's binary value):
+    # common_angle once multiplied g·x out and closed it.
+    (
+        _add(
+            _f(sp.sin, _mul(sp.Rational(4, 3), sp.Float(0.1))),
+            _f(sp.sin, _mul(sp.Rational(2, 3), sp.Float(0.1))),
+        ),
+        2 * _f(sp.sin, ROUNDED) * _f(sp.cos, ROUNDED) + _f(sp.sin, ROUNDED),
+        COMMON_ANGLE,
+    ),
 ]
 
 

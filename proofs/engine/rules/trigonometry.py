@@ -310,9 +310,11 @@ def common_angle(expr: sp.Basic) -> sp.Basic:
         if g == 1 or max(abs(c / g) for c in angles.values()) > _MAX_MULTIPLE:
             continue
         y = sp.Dummy("y")
+        # g·x multiplied out would round a Float in x (2/3 · 0.1 to 53 bits): kept as a product.
+        angle = sp.Mul(g, x, evaluate=False) if x.has(sp.Float) else g * x
         for f, c in angles.items():
             rewritten[f] = multiple_angle(f.func((c / g) * y)).xreplace(
-                {sp.sin(y): sp.sin(g * x, evaluate=False), sp.cos(y): sp.cos(g * x, evaluate=False)}
+                {sp.sin(y): sp.sin(angle, evaluate=False), sp.cos(y): sp.cos(angle, evaluate=False)}
             )
     return expr.xreplace(rewritten) if rewritten else expr
 
