@@ -277,6 +277,9 @@ def test_period_and_half_period_do_their_work() -> None:
 MULTIPLE_CASES = [
     _f(function, _mul(n, X)) for function in (sp.sin, sp.cos) for n in (2, 3, 4, 5, 7, 12, 13)
 ] + [
+    # A Float angle: sin(0.1) is never evaluated to 15 digits.
+    _f(sp.sin, _mul(3, sp.Float(0.1))),
+    _f(sp.cos, _mul(2, sp.Float(-0.7))),
     _f(sp.sin, _mul(-3, X)),
     _f(sp.cos, _mul(sp.Rational(5, 2), X)),
     _f(sp.cos, _mul(3, _add(X, Y))),
