@@ -140,15 +140,18 @@ def pythagorean(expr: sp.Basic) -> sp.Basic:
         return expr
 
     def reduce(term: sp.Expr) -> sp.Expr:
+        # Only the commutative factors are regrouped by base; the others keep their order
+        # (as_powers_dict would write p·q·p as p²·q).
+        commuting, in_order = term.args_cnc()
         factors = []
-        for base, exp in term.as_powers_dict().items():
+        for base, exp in sp.Mul(*commuting).as_powers_dict().items():
             if base in squares and exp.is_Integer and exp >= 2:
                 other, sign = squares[base]
                 half, odd = divmod(int(exp), 2)
                 factors.append((1 + sign * other**2) ** half * base**odd)
             else:
                 factors.append(base**exp)
-        return sp.Mul(*factors)
+        return sp.Mul(*factors) * sp.Mul(*in_order)
 
     reduced = sp.expand(sp.Add(*(reduce(t) for t in sp.Add.make_args(polynomial))))
     return atoms.expression(reduced)
@@ -307,9 +310,11 @@ def common_angle(expr: sp.Basic) -> sp.Basic:
         if g == 1 or max(abs(c / g) for c in angles.values()) > _MAX_MULTIPLE:
             continue
         y = sp.Dummy("y")
+        # g·x multiplied out would round a Float in x (2/3 · 0.1 to 53 bits): kept as a product.
+        angle = sp.Mul(g, x, evaluate=False) if x.has(sp.Float) else g * x
         for f, c in angles.items():
             rewritten[f] = multiple_angle(f.func((c / g) * y)).xreplace(
-                {sp.sin(y): sp.sin(g * x, evaluate=False), sp.cos(y): sp.cos(g * x, evaluate=False)}
+                {sp.sin(y): sp.sin(angle, evaluate=False), sp.cos(y): sp.cos(angle, evaluate=False)}
             )
     return expr.xreplace(rewritten) if rewritten else expr
 
