@@ -28,7 +28,8 @@ from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.families import Scaling
 
 _LISTED = 5
-NOT_ROPE = "not a RoPE cache"  # the accuracy grade when no arithmetic explains the errors
+NOT_ROPE = "not a RoPE cache"
+DECIDED_BY_CONFIG = "the model's config.json (--config)"  # the accuracy grade when no arithmetic explains the errors
 
 
 class ConventionSource(StrEnum):
@@ -155,6 +156,53 @@ def structure_findings(
             )
         )
     return found
+
+
+def offset_findings(offset: int | None, positions_given: bool, config_given: bool) -> list[Finding]:
+    """The offset rule (both audits, docs/reference/exit-statuses.md): rows shifted by a whole
+    offset are harmless when q and k share the cache (q·k depends on the difference alone), and
+    a fault when the caller (positions stated with the rows) or a config says the row for
+    position 0 is the identity.
+
+    >>> [f.fault for f in offset_findings(1, False, False)]
+    [False]
+    >>> [f.bug for f in offset_findings(1, False, True)]
+    ['position_offset']
+    >>> offset_findings(0, True, True)
+    []
+    """
+    if offset in (None, 0):
+        return []
+    shift = f"the row for position p is rotated as position p + {offset}"
+    said_by = [
+        who
+        for who, said in (
+            ("the positions stated with the rows", positions_given),
+            ("the config", config_given),
+        )
+        if said
+    ]
+    if not said_by:
+        return [
+            Finding(
+                None,
+                f"{shift} (positions counted from {offset}, or a cache sliced from row {offset}): "
+                "harmless when q and k share the cache, since q·k depends on the difference of "
+                "positions alone; a fault where position 0 must be the identity (state the "
+                "positions, or give the config)",
+                False,
+            )
+        ]
+    return [
+        Finding(
+            "position_offset",
+            f"{shift}, but {' and '.join(said_by)} {'say' if len(said_by) > 1 else 'says'} "
+            "position 0 is the identity: positions are "
+            "shifted (counted from 1, or a cache sliced at the wrong start); relative only if q "
+            "and k are shifted alike",
+            True,
+        )
+    ]
 
 
 def layout_findings(
@@ -356,7 +404,8 @@ def attention_undecided(attention: AttentionReading) -> list[Finding]:
             f"cos and sin carry m = {attention.value:.6g}{expected}: without the config this "
             "cannot be told from the factor dropped (vllm #48623) or moved into the softmax "
             "scale (DeepSeek's mscale_all_dim); give the config to decide",
-            True,
+            False,
+            DECIDED_BY_CONFIG,
         )
     ]
 

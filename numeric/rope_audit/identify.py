@@ -10,7 +10,9 @@ The steps, each in its own module:
 5. measure: one pass over every row against the exact cache of what was identified; accuracy
    grades the arithmetic from that error and its growth;
 6. config_check and findings: every difference and fault as a sentence naming its bug class.
-The cache is sound when nothing is a fault: exit status 0 on the command line, 1 otherwise.
+The outcome (numeric.audit.outcome) is a fault when any finding is, undecided when none is but
+one cannot be decided from the cache alone (it names what would decide it), else sound: exit
+status 0, 1 or 3 on the command line.
 
 One file because it is the audit's one sequence: each step is a call into its own module, and
 what stays here is the order and the hand-over of results between them (what the cache alone
@@ -25,6 +27,7 @@ import numpy as np
 
 from numeric.audit.findings import Finding
 from numeric.audit.grading import grade
+from numeric.audit.outcome import Outcome
 from numeric.audit.precision import EPS, rounding_bound
 from numeric.audit.quiet import quiet
 from numeric.rope.config import RopeConfig
@@ -243,6 +246,8 @@ def _no_rotation(
         faults=tuple(faults),
         findings=(text, *(f.text for f in extra)),
         sound=False,
+        outcome=Outcome.FAULT,
+        decided_by=(),
     )
 
 
@@ -262,8 +267,8 @@ def audit_source(
 
     kind: "cache", or "function" for the cache a probe read from a function; extra: findings
     the caller made (a probe's structure), added after the structure's own; positions_given:
-    whether the rows' positions were stated (then an offset is a fault: the rotation is not
-    the one of the position the row is for); sample: (rows, cos, sin) of sample_rows, when
+    whether the rows' positions were stated (then, as with a config, an offset is a fault:
+    findings.offset_findings); sample: (rows, cos, sin) of sample_rows, when
     already read.
     """
     if columns.pairs == 0:
@@ -386,16 +391,7 @@ def audit_source(
         m,
         what,
     )
-    if positions_given and offset not in (None, 0):
-        found.append(
-            Finding(
-                "position_offset",
-                f"the row for position p is rotated as position p + {offset}: positions are "
-                "shifted (counted from 1, or a cache sliced at the wrong start); relative only "
-                "if q and k are shifted alike",
-                True,
-            )
-        )
+    found += say.offset_findings(offset, positions_given, facts is not None)
     found += say.pairing_findings(consumer.convention, consumer.source, columns.layout, kind)
     found += list(extra)
     found += say.precision_findings(
@@ -421,7 +417,9 @@ def audit_source(
     found = found[:1] + [f for f in found[1:] if f.fault] + [f for f in found[1:] if not f.fault]
     faults = [f.bug or "fault" for f in found if f.fault]
     structure_classes = STRUCTURE_CLASSES
-    sound = not faults and accuracy.sound
+    outcome = Outcome.of(found)
+    if not accuracy.sound:
+        outcome = Outcome.FAULT
     scaling_json = scaling.to_json()
     return RopeAudit(
         kind="rope",
@@ -478,5 +476,7 @@ def audit_source(
         bugs=tuple(dict.fromkeys(f.bug for f in found if f.bug)),
         faults=tuple({"bug": f.bug or "fault", "text": f.text} for f in found if f.fault),
         findings=tuple(f.text for f in found),
-        sound=sound,
+        sound=outcome is Outcome.SOUND,
+        outcome=outcome,
+        decided_by=outcome.decided_by(found),
     )

@@ -9,8 +9,9 @@ The audit reads FILE as a RoPE cos/sin cache, not a sinusoidal table, when any o
 Otherwise it is a sinusoidal table. Nothing is guessed from the values: a cos cache alone
 looks like a table of cosines, so a single array is read as RoPE only when told.
 
-Exit status 0 for a sound cache (and, with --against, for caches holding the same rotations),
-1 for a fault, 2 for a file or config that cannot be read.
+Exit status (proofs.cli.audit.EXIT_STATUS): 0 for a sound cache (and, with --against, for caches
+holding the same rotations), 1 for a fault, 3 when the cache alone cannot decide (the report
+names what would: the config), 2 for a file or config that cannot be read.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import shutil
 
+from numeric.audit.outcome import Outcome
 from proofs.cli.usage import UsageError, user_input
 from proofs.render.json_text import dumps
 
@@ -72,7 +74,7 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the cache (and B's), audit or compare, print; exit 0 only for a sound result."""
+    """Read the cache (and B's), audit or compare, print; the exit status of its outcome."""
     from numeric.audit.errors import InputError
     from numeric.rope_audit import audit_rope, compare_rope
     from numeric.rope_audit.files import open_rope
@@ -92,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                     convention=args.convention,
                     what=cache.what,
                 )
-                ok = result.sound
+                outcome = result.outcome
             else:
                 other = open_rope(args.against, args.against_key)
                 notes += [f"B: {note}" for note in other.notes]
@@ -104,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
                     positions_a=cache.positions,
                     positions_b=other.positions,
                 )
-                ok = result.same
+                outcome = Outcome.of_verdict(result.same)
         except MemoryError:
             raise UsageError(
                 f"out of memory auditing {args.file[0]}; the audit needs about 512 MB free"
@@ -114,4 +116,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
         print("\n".join([f"read: {note}" for note in notes] + result.report_lines(width)))
-    return 0 if ok else 1
+    from proofs.cli.audit import EXIT_STATUS
+
+    return EXIT_STATUS[outcome]

@@ -151,3 +151,29 @@ def test_bad_input_is_one_line_and_exit_2(caches, capsys, argv, message):
     status, out, err = run(capsys, caches / "cache.npz", "--key", "c", "--key", "s", *argv)
     assert status == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_what_the_cache_alone_cannot_decide_exits_3_and_names_the_config(capsys):
+    """DeepSeek-V3's YaRN cache carries m = 1 (mscale = mscale_all_dim): the cache alone cannot
+    tell that from the factor dropped, so neither sound (0) nor a fault (1), but 3; with the
+    config it is sound."""
+    cache = REAL / "deepseek_v3_yarn.safetensors"
+    status, out, _ = run(capsys, cache)
+    assert status == 3
+    assert "audit of a RoPE cache (820, 64): UNDECIDED" in out
+    assert "to decide: give the model's config.json (--config)" in out
+    status, out, _ = run(capsys, cache, "--json")
+    result = json.loads(out)
+    assert status == 3 and result["outcome"] == "undecided" and result["faults"] == []
+    status, _, _ = run(capsys, cache, "--config", REAL / "deepseek_v3_yarn.config.json")
+    assert status == 0
+
+
+def test_help_lists_the_three_outcomes_and_the_offset_rule(capsys):
+    status, out, _ = run(capsys, "--help")
+    assert status == 0
+    out = " ".join(out.split())
+    for status in ("0 sound:", "1 fault:", "3 undecided: the input cannot decide"):
+        assert status in out
+    assert "offset rule:" in out and "harmless when q and k share" in out
+    assert "a fault when the config (--config) or the caller" in out
