@@ -20,7 +20,7 @@ from numeric.audit.precision import rounding_bound
 from numeric.audit.quiet import quiet
 from numeric.audit.report import bullets, finite_json
 from numeric.rope.methods import no_scaling
-from numeric.rope_audit.config_check import method_name
+from numeric.rope_audit.config_check import method_name, speed_words, worst_pair
 from numeric.rope_audit.identify import audit_rope
 from numeric.rope_audit.result import RopeAudit, scaling_words
 from numeric.rope_audit.source import CacheSource, cache_source
@@ -45,7 +45,8 @@ _PARAMETERS = (
 @dataclass(frozen=True)
 class RopeComparison:
     """same: the two caches hold the same rotations on the positions they share (up to their
-    layouts); first_pair, first_position: where they first differ; ratio: θ_B/θ_A at that pair;
+    layouts); first_pair, first_position: where the entries first differ; ratio: θ_B/θ_A at the
+    pair whose frequencies differ most (the worst, which the finding names);
     max_difference: the largest |B − A| over shared entries; positions_compared; findings."""
 
     same: bool
@@ -236,10 +237,12 @@ def compare_rope(
         reasons = _why(audit_a, audit_b)
         because = ": " + "; ".join(reasons) if reasons else ""
         if apart.size:
-            slow = int(apart[0])
-            ratio = float(ratios[slow])
-            speed = f"{abs(1 - ratio) * 100:.3g}% {'slower' if ratio < 1 else 'faster'}"
-            findings.append(f"B's pair {slow} is {speed}{because}")
+            off = np.zeros(len(ratios), dtype=bool)
+            off[apart] = True
+            worst_at = worst_pair(ratios, off)
+            ratio = float(ratios[worst_at])
+            first = "" if worst_at == apart[0] else f" (the first to differ is pair {apart[0]})"
+            findings.append(f"B's pair {worst_at} is {speed_words(ratio)}{first}{because}")
         else:
             findings.append(f"the frequencies agree{because}")
         findings.append(f"the entries first differ at position {position}, pair {pair}")

@@ -7,7 +7,10 @@ threads that reported them:
   (transformers #29496);
 - fp16_positions, bf16_positions: positions rounded to 16 bits (Megatron-LM #535);
 - interleaved_frequencies_with_rotate_half: a cache whose pairs do not match the consumer's
-  pairing (the layouts that conversions mix up: llama.cpp #2376, TinyLlama #24);
+  pairing, or whose rotate_half pairs repeat the interleaved order's frequencies θ0, θ0, θ1,
+  ... (the layouts that conversions mix up: llama.cpp #2376, TinyLlama #24);
+- position_offset: rows shifted by a whole offset where the config or the caller says
+  position 0 is the identity (offset_findings: the offset rule);
 - not_identity_at_zero, amplitude, unrotated_not_identity, reversed: structure.
 The configuration's classes (scaling_mismatch, attention_factor, rotary_width, and each
 scaling method's own, from its file in numeric/rope/methods) are named in
@@ -376,6 +379,42 @@ def precision_findings(
             )
         )
     return found
+
+
+def repeated_frequencies(theta: np.ndarray, bound: np.ndarray, layout: str | None) -> list[Finding]:
+    """Pairs 2k and 2k + 1 sharing one frequency: a cache laid out for interleaved pairs
+    (repeat_interleave: θ0, θ0, θ1, θ1, ...) whose columns were then duplicated for
+    rotate_half, so each rotate_half pair gets θ_{i//2} (llama.cpp #2376). No scaling method
+    repeats a frequency.
+
+    >>> t = 10000.0 ** (-(np.arange(32) // 2) * 2 / 64)
+    >>> [f.bug for f in repeated_frequencies(t, np.full(32, 1e-9), "cat(freqs,freqs)")]
+    ['interleaved_frequencies_with_rotate_half']
+    >>> repeated_frequencies(10000.0 ** (-np.arange(32) * 2 / 64), np.full(32, 1e-9), None)
+    []
+    """
+    n = len(theta)
+    if n < 4 or n % 2:
+        return []
+    even, odd = theta[0::2], theta[1::2]
+    room = bound[0::2] + bound[1::2] + 1e-6 * np.abs(even)
+    if not np.all(np.abs(even - odd) <= room) or np.allclose(even, even[0], rtol=1e-6):
+        return []
+    ratio = float(np.median(even[1:] / even[:-1]))
+    base = ratio ** (-n) if 0 < ratio < 1 else None
+    of_base = "" if base is None else f" (base {base:.6g} over {2 * n} components)"
+    held = f"the cache ({layout}) " if layout else "the function "
+    return [
+        Finding(
+            "interleaved_frequencies_with_rotate_half",
+            f"{held}gives pairs 2k and 2k + 1 the same frequency θ_k: only {n // 2} distinct "
+            f"frequencies{of_base} for {n} pairs, in the order of an interleaved "
+            "(repeat_interleave) layout, duplicated for rotate_half pairs (i, i + d/2); each "
+            "pair rotates, but pair i turns at θ_{i//2} where the model expects θ_i, so the "
+            "slow half of the frequencies is lost (the layout mix-up of llama.cpp #2376)",
+            True,
+        )
+    ]
 
 
 def alias_finding(moved: tuple[int, ...], step: int) -> list[Finding]:

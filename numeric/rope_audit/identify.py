@@ -154,6 +154,9 @@ def _consumer(columns: Columns, convention: str | None, facts: ConfigFacts | Non
     else:
         chosen, where = _LAYOUT_CONVENTION[columns.layout], say.ConventionSource.LAYOUT
     pairs = tuple(zip(columns.first.tolist(), columns.second.tolist(), strict=True))
+    if columns.still and not columns.still_not_identity:
+        # Pass-through columns (cos 1, sin 0) are stored only by a cache as wide as the head.
+        head_dim = columns.width
     return Consumer(chosen, where, head_dim, pairs, columns.still)
 
 
@@ -404,6 +407,8 @@ def audit_source(
         float(measured.error_intended.max()),
     )
     found += say.alias_finding(oriented.moved, reading.fit.step)
+    repeated = say.repeated_frequencies(theta, bound, columns.layout if kind == "cache" else None)
+    found += repeated
     comparison = None
     if layer is not None:
         comparison = compare_config(theta, bound, scaling, attention, layer, seq_len)
@@ -411,7 +416,7 @@ def audit_source(
     else:
         found += say.attention_undecided(attention)
         found += say.attention_unexpected(attention)
-    if scaling.type == "custom":
+    if scaling.type == "custom" and not repeated:
         found.append(Finding(None, _fits_none(facts is None), False))
     # The identification first, then the faults, then what is only described.
     found = found[:1] + [f for f in found[1:] if f.fault] + [f for f in found[1:] if not f.fault]

@@ -1,0 +1,109 @@
+"""Build the RoPE caches of issue 31 (round 2, the audit's points 3 and 8) with transformers'
+own code, and their truth: ``tests/data/real_rope/round2_*.safetensors`` (keys ``cos``,
+``sin``, ``positions``), a ``.config.json`` beside each, and ``real_rope/truth_round2.json``.
+
+- ``round2_llama_linear_nonround``: ``LlamaRotaryEmbedding(LlamaConfig(...))`` with linear
+  scaling by 4^(64/62) = 4.1803 (a factor that is not round: issue 31, point 3).
+- ``round2_gptj_freqs_in_cat``: GPT-J's cache (``GPTJRotaryEmbedding`` and the
+  ``repeat_interleave`` lines of its ``apply_rotary_pos_emb``) whose first half is then
+  duplicated as ``cat(half, half)`` for a rotate_half consumer: each pair (i, i + d/2) shares a
+  frequency, but the frequencies run θ0, θ0, θ1, θ1, ... (the interleaved layout's order,
+  llama.cpp #2376; issue 31, point 8). The last step is the only line not the library's.
+
+Reproduce (a venv outside the repository; the tests never import torch or transformers)::
+
+    python3 -m venv /work/venvs/rope31
+    /work/venvs/rope31/bin/pip install torch==2.13.0 numpy safetensors transformers
+    /work/venvs/rope31/bin/python tests/data/make_real_rope_round2.py
+
+It reuses make_real_rope.py's helpers (the positions 0, 5, ..., 4095, ``write``, ``where``).
+Deterministic: a second run rewrites every artifact byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import make_real_rope as base
+
+ENTRIES: list[dict] = []
+FACTOR = 4.0 ** (64 / 62)
+
+
+def add(name: str, **truth) -> None:
+    base.ENTRIES.clear()
+    base.add(name, **truth)
+    ENTRIES.append(base.ENTRIES.pop())
+
+
+def build() -> None:
+    from transformers.models.gptj import modeling_gptj as gptj_mod
+    from transformers.models.llama import modeling_llama as llama_mod
+
+    cfg = base.llama({"rope_type": "linear", "rope_theta": 10000.0, "factor": FACTOR})
+    m = llama_mod.LlamaRotaryEmbedding(cfg)
+    c, s = base.run(m)
+    base.write("round2_llama_linear_nonround", c, s, base.POS, cfg)
+    add(
+        "round2_llama_linear_nonround",
+        source=base.where(base.rope_utils._compute_linear_scaling_rope_parameters)
+        + "; "
+        + base.where(llama_mod.LlamaRotaryEmbedding.forward),
+        rotary_dim=64,
+        head_dim=64,
+        base=10000.0,
+        scaling={"type": "linear", "factor": FACTOR},
+        inv_freq=base.f64(m.inv_freq),
+        notes="linear scaling by 4^(64/62), not a round factor",
+    )
+
+    from transformers import GPTJConfig
+
+    jcfg = GPTJConfig(
+        n_embd=256, n_head=4, n_layer=1, rotary_dim=64, n_positions=4096, vocab_size=128
+    )
+    jm = gptj_mod.GPTJRotaryEmbedding(jcfg)
+    with torch.no_grad():
+        sin, cos = jm(torch.zeros(1), base.POS[None])
+        sin_r = torch.repeat_interleave(sin[:, :, None, :], 2, 3)[0, :, 0]
+        cos_r = torch.repeat_interleave(cos[:, :, None, :], 2, 3)[0, :, 0]
+    # The mix-up: GPT-J's per-component layout, its first half duplicated for rotate_half.
+    cos_b = torch.cat((cos_r[:, :32], cos_r[:, :32]), dim=-1)
+    sin_b = torch.cat((sin_r[:, :32], sin_r[:, :32]), dim=-1)
+    base.write("round2_gptj_freqs_in_cat", cos_b, sin_b, base.POS, jcfg)
+    add(
+        "round2_gptj_freqs_in_cat",
+        source=base.where(gptj_mod.create_sinusoidal_positions)
+        + "; "
+        + base.where(gptj_mod.GPTJRotaryEmbedding.forward)
+        + "; "
+        + base.where(gptj_mod.apply_rotary_pos_emb, "sin = repeat_interleave(sin, 2, 3)"),
+        rotary_dim=64,
+        head_dim=64,
+        base=10000.0,
+        scaling={"type": "custom"},
+        bug="interleaved_frequencies_with_rotate_half",
+        notes="columns j and j + 32 equal (cat layout), frequencies θ_{j//2} for j < 32: the"
+        " repeat_interleave order where cat(freqs, freqs) wants θ_j; only 16 of the 32"
+        " frequencies are used",
+    )
+
+
+def main() -> None:
+    base.OUT.mkdir(parents=True, exist_ok=True)
+    build()
+    doc = {
+        "description": "Round-2 caches (make_real_rope_round2.py); fields as in truth.json.",
+        "versions": {"transformers": base.V, "torch": torch.__version__},
+        "entries": sorted(ENTRIES, key=lambda e: e["file"]),
+    }
+    (base.OUT / "truth_round2.json").write_text(json.dumps(doc, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""Issue 31's RoPE-audit points on caches made by transformers' own code (tests/data/real_rope:
+the first round's caches, and the round-2 ones of make_real_rope_round2.py, truth_round2.json).
+
+Each test fails on the audit before issue 31: a wrong base named as "other parameters" and the
+first differing pair quoted (point 1), a linear factor that is not round left unidentified
+(point 3), head_dim None beside pass-through columns (point 4), a cat(freqs, freqs) cache with
+interleaved frequencies reported as "fits none of the scaling methods" (point 8), and a CSV of
+float32 values graded as float64 (point 10).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from numeric import audit_rope
+from numeric.rope_audit.files import open_rope
+
+safetensors = pytest.importorskip("safetensors.numpy")
+
+DATA = Path(__file__).parent.parent / "data" / "real_rope"
+
+ROUND2 = {
+    e["file"].removesuffix(".safetensors"): e
+    for e in json.loads((DATA / "truth_round2.json").read_text())["entries"]
+}
+
+
+def load(name: str) -> dict:
+    return safetensors.load_file(str(DATA / f"{name}.safetensors"))
+
+
+def config(name: str, tmp_path, **changes) -> str:
+    """The config beside a cache, with fields of its rope_parameters changed, as a file."""
+    data = json.loads((DATA / f"{name}.config.json").read_text())
+    data["rope_parameters"].update(changes)
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_a_wrong_base_is_named_with_its_worst_pair(tmp_path):
+    """Point 1: transformers' Llama cache of base 10000 checked against rope_theta 500000."""
+    arrays = load("llama_default")
+    result = audit_rope(
+        arrays["cos"],
+        arrays["sin"],
+        positions=arrays["positions"],
+        config=config("llama_default", tmp_path, rope_theta=500000.0),
+    )
+    assert result.outcome == "fault" and result.bugs == ("wrong_base",)
+    (text,) = [f["text"] for f in result.faults]
+    assert "a wrong base" in text and "base 10000" in text and "rope_theta is 500000" in text
+    # The slowest pair is 50^(31/32) = 44.2 times too fast: that pair is quoted, not pair 1.
+    assert "pair 31 turns 44.2× faster" in text and "the first to differ is pair 1" in text
+    assert math.isclose(result.config["frequency_ratio"], 50 ** (31 / 32), rel_tol=1e-5)
+
+
+def test_frequencies_over_the_head_dim_are_named(tmp_path):
+    """Point 1: GPT-NeoX rotates 16 of 64 components; a cache whose 8 frequencies are the head
+    dim's (base^(−2i/64), transformers' Llama cache's first 8 pairs) is named as such."""
+    arrays = load("llama_default")
+    cols = [*range(8), *range(32, 40)]
+    result = audit_rope(
+        arrays["cos"][:, cols],
+        arrays["sin"][:, cols],
+        positions=arrays["positions"],
+        config=DATA / "gpt_neox_partial.config.json",
+    )
+    assert result.bugs == ("frequencies_over_head_dim",)
+    (text,) = [f["text"] for f in result.faults]
+    assert "10000^(−2i/64)" in text and "10000^(−2i/16)" in text
+    assert "pair 7 turns 422× faster" in text
+
+
+def test_a_linear_factor_that_is_not_round_is_identified():
+    """Point 3: transformers' linear scaling by 4^(64/62) = 4.1803, without the config."""
+    arrays = load("round2_llama_linear_nonround")
+    truth = ROUND2["round2_llama_linear_nonround"]
+    result = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert result.outcome == "sound" and result.base == truth["base"]
+    assert result.scaling["type"] == "linear" and result.scaling["factor_is_round"] is False
+    assert math.isclose(result.scaling["factor"], truth["scaling"]["factor"], rel_tol=1e-6)
+
+
+def test_pass_through_columns_give_the_head_dim():
+    """Point 4: GPT-NeoX's 16-column cache as the head applies it, components 16..63 passed
+    through (cos 1, sin 0): the head dim is 64 without a config."""
+    arrays = load("gpt_neox_partial")
+    rows = len(arrays["positions"])
+    cos = np.concatenate([arrays["cos"], np.ones((rows, 48), np.float32)], axis=1)
+    sin = np.concatenate([arrays["sin"], np.zeros((rows, 48), np.float32)], axis=1)
+    result = audit_rope(cos, sin, positions=arrays["positions"])
+    assert result.rotary_dim == 16 and result.head_dim == 64 and result.outcome == "sound"
+    assert result.unrotated == tuple(range(16, 64))
+    plain = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert plain.head_dim is None  # 16 columns alone cannot say how wide the head is
+
+
+def test_interleaved_frequencies_in_a_rotate_half_cache_are_named():
+    """Point 8: GPT-J's per-component cache duplicated for rotate_half pairs (llama.cpp
+    #2376): the pairing mistake is named, not "fits none of the scaling methods"."""
+    arrays = load("round2_gptj_freqs_in_cat")
+    truth = ROUND2["round2_gptj_freqs_in_cat"]
+    result = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert result.outcome == "fault" and result.bugs == (truth["bug"],)
+    assert (
+        "only 16 distinct frequencies (base 10000 over 64 components)" in result.faults[0]["text"]
+    )
+    assert not any("fit none" in f for f in result.findings)
+
+
+def test_a_csv_of_float32_values_is_graded_as_float32(tmp_path):
+    """Point 10: transformers' float32 cache written with '%.9g' (the digits that identify a
+    float32) is read back as float32, not float64."""
+    arrays = load("llama_default")
+    names = []
+    for key in ("cos", "sin"):
+        names.append(str(tmp_path / f"{key}.csv"))
+        np.savetxt(names[-1], arrays[key], delimiter=",", fmt="%.9g")
+    cache = open_rope(names, None, None)
+    result = audit_rope(cache.cos, cache.sin, positions=arrays["positions"])
+    assert result.precision["stored"] == "float32" and result.precision["dtype"] == "float64"
+    assert result.outcome == "sound" and result.base == 10000.0
