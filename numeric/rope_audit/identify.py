@@ -208,9 +208,15 @@ def audit_rope(
 
 
 def _no_rotation(
-    source: CacheSource, columns: Columns, consumer: Consumer, kind: str, extra: tuple[Finding, ...]
+    source: CacheSource,
+    columns: Columns,
+    consumer: Consumer,
+    kind: str,
+    extra: tuple[Finding, ...],
+    text: str | None = None,
 ) -> RopeAudit:
-    text = (
+    """The audit of what is not RoPE: text says why (default: nothing rotates)."""
+    text = text or (
         "no column rotates: sin is 0 on every row (or cos is constant), so this is not a RoPE cache"
         if kind == "cache"
         else "no pair of components rotates: the function does not apply RoPE"
@@ -342,6 +348,10 @@ def audit_source(
         layout_tolerance=columns.tolerance,
         rounding=2 * rounding_bound(precision, max(m, 1e-300)),
     )
+    if np.isnan(measured.error_built).all():
+        # No row is a rotation of the fitted frequencies (e.g. a sinusoidal table read as sin).
+        text = "no row is explained by the fitted frequencies: this is not a RoPE cache"
+        return _no_rotation(source, columns, consumer, kind, extra, text)
     held = source.positions[measured.rows].astype(np.float64) + (offset or 0)
     if reading.rounded_to is not None:
         held = round_to(held, reading.rounded_to).astype(np.float64)

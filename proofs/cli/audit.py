@@ -66,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the table(s), audit or compare, print the report; the exit status of its outcome."""
     from numeric.audit.errors import InputError
+    from numeric.audit.report import line as report_line
     from numeric.table_audit import audit, compare, open_table
 
     if args.against_key is not None and args.against is None:
@@ -93,9 +94,30 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"out of memory auditing {path}; the audit needs about 512 MB free"
             ) from None
+    hint = None
+    if against is None and outcome is Outcome.FAULT:
+        # One RoPE cos (or sin) array looks like a faulty table of cosines: say what it reads
+        # as, and leave the choice to the user (exit 3, decided by --rope).
+        with user_input(InputError):
+            reading = audit_rope.rope_reading(path, key)
+        if reading is not None:
+            role, rope = reading
+            how = "give --rope" + (
+                "" if role == "cos" else " with a file or --key name containing 'sin'"
+            )
+            hint = (
+                f"{path} reads as a RoPE {role} cache, sound as one ({rope.findings[0]}); the "
+                f"sinusoidal audit above does not apply to it: {how} to audit it as a RoPE "
+                "cache"
+            )
+            outcome = Outcome.UNDECIDED
+    width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
     if args.json:
-        print(dumps(result.to_json(), ensure_ascii=True))
+        extra = {} if hint is None else {"rope": hint}
+        print(dumps({**result.to_json(), **extra}, ensure_ascii=True))
     else:
-        width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
-        print("\n".join(result.report_lines(width)))
+        lines = result.report_lines(width)
+        if hint is not None:
+            lines = [f"UNDECIDED: {lines[0]}", *lines[1:], *report_line(f"rope: {hint}", width)]
+        print("\n".join(lines))
     return EXIT_STATUS[outcome]

@@ -60,6 +60,39 @@ def wanted(args: argparse.Namespace) -> bool:
     return not args.key and holds_cos_and_sin(args.file[0])
 
 
+def rope_reading(path: str, key: str | None) -> tuple[str, object] | None:
+    """(the array's role, "cos" or "sin", and its RoPE audit) when one array the sinusoidal
+    audit faulted reads as a RoPE cache: its structure sound and its entries explained by some
+    arithmetic, read as the role its name says, else the other. None otherwise."""
+    from numeric.audit.errors import InputError
+    from numeric.rope_audit import audit_rope
+    from numeric.rope_audit.files import open_rope
+
+    try:
+        cache = open_rope([path], None if key is None else [key])
+    except InputError:
+        return None
+    array = cache.cos if cache.cos is not None else cache.sin
+    named = "cos" if cache.cos is not None else "sin"
+    for role in (named, "sin" if named == "cos" else "cos"):
+        try:
+            result = audit_rope(
+                array if role == "cos" else None,
+                array if role == "sin" else None,
+                positions=cache.positions,
+                what=cache.what,
+            )
+        except InputError:
+            return None
+        if (
+            result.rotary_dim >= 2
+            and result.structure.get("verdict") == "sound"
+            and result.outcome is not Outcome.FAULT
+        ):
+            return role, result
+    return None
+
+
 def _check(args: argparse.Namespace) -> None:
     if args.layer_type is not None and args.config is None:
         raise UsageError("--layer-type picks an entry of the --config file; give --config")

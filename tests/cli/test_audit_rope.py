@@ -177,3 +177,31 @@ def test_help_lists_the_three_outcomes_and_the_offset_rule(capsys):
         assert status in out
     assert "offset rule:" in out and "harmless when q and k share" in out
     assert "a fault when the config (--config) or the caller" in out
+
+
+@pytest.mark.parametrize("role", ["cos", "sin"])
+def test_one_rope_array_without_rope_says_it_reads_as_a_rope_cache(capsys, tmp_path, role):
+    """Issue 31, point 7: one array of transformers' Llama cache, without --rope, is not only
+    "faulty" as a sinusoidal table: the report says it reads as a RoPE cache (exit 3, decided
+    by --rope), and with --rope it is audited as one."""
+    from safetensors.numpy import load_file
+
+    path = tmp_path / "cache.npy"  # a name that does not say cos or sin
+    np.save(path, load_file(str(REAL / "llama_default.safetensors"))[role])
+    status, out, _ = run(capsys, path)
+    assert status == 3 and out.startswith("UNDECIDED: audit of a (820, 64)")
+    text = " ".join(out.split())
+    assert f"reads as a RoPE {role} cache, sound as one" in text and "give --rope" in text
+    status, out, _ = run(capsys, path, "--json")
+    assert status == 3 and "reads as a RoPE" in json.loads(out)["rope"]
+    named = tmp_path / f"{role}.npy"  # --rope reads an array as sin when its name says so
+    path.rename(named)
+    status, out, _ = run(capsys, named, "--rope")
+    assert status == 0 and "audit of a RoPE cache (820, 64): sound" in out
+
+
+def test_a_faulty_sinusoidal_table_is_not_read_as_a_rope_cache(capsys):
+    tables = REAL.parent / "real_tables"
+    for name in ("ctrl_fp16.npy", "pegasus_x_fp16.npy"):
+        status, out, _ = run(capsys, tables / name)
+        assert status == 1 and "RoPE" not in out

@@ -126,3 +126,11 @@ def test_a_csv_of_float32_values_is_graded_as_float32(tmp_path):
     result = audit_rope(cache.cos, cache.sin, positions=arrays["positions"])
     assert result.precision["stored"] == "float32" and result.precision["dtype"] == "float64"
     assert result.outcome == "sound" and result.base == 10000.0
+
+
+def test_a_sinusoidal_table_read_as_sin_is_not_rope_and_not_a_crash():
+    """Pegasus-X's float16 table (real_tables) read as a RoPE sin array: no row is a rotation
+    of the fitted frequencies, which the audit says (it raised on an empty argmax before)."""
+    table = np.load(DATA.parent / "real_tables" / "pegasus_x_fp16.npy")
+    result = audit_rope(None, table)
+    assert result.outcome == "fault" and result.bugs == ("not_rope",)
