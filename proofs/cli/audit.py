@@ -95,21 +95,12 @@ def run(args: argparse.Namespace) -> int:
                 f"out of memory auditing {path}; the audit needs about 512 MB free"
             ) from None
     hint = None
-    if against is None and outcome is Outcome.FAULT:
-        # One RoPE cos (or sin) array looks like a faulty table of cosines: say what it reads
+    if outcome is Outcome.FAULT:
+        # A RoPE cos (or sin) array looks like a faulty table of cosines: say what it reads
         # as, and leave the choice to the user (exit 3, decided by --rope).
         with user_input(InputError):
-            reading = audit_rope.rope_reading(path, key)
-        if reading is not None:
-            role, rope = reading
-            how = "give --rope" + (
-                "" if role == "cos" else " with a file or --key name containing 'sin'"
-            )
-            hint = (
-                f"{path} reads as a RoPE {role} cache, sound as one ({rope.findings[0]}); the "
-                f"sinusoidal audit above does not apply to it: {how} to audit it as a RoPE "
-                "cache"
-            )
+            hint = audit_rope.rope_hint(path, key, against, (args.against_key or [None])[0])
+        if hint is not None:
             outcome = Outcome.UNDECIDED
     width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
     if args.json:

@@ -93,6 +93,41 @@ def rope_reading(path: str, key: str | None) -> tuple[str, object] | None:
     return None
 
 
+def rope_hint(
+    path: str, key: str | None, against: str | None, against_key: str | None
+) -> str | None:
+    """What a sinusoidal audit (or comparison) that failed should say when its array (each
+    array) reads as a RoPE cache (rope_reading), else None."""
+    reading = rope_reading(path, key)
+    if reading is None:
+        return None
+    role, rope = reading
+    how = "give --rope" + ("" if role == "cos" else " with a file or --key name containing 'sin'")
+    if against is None:
+        return (
+            f"{path} reads as a RoPE {role} cache, sound as one ({rope.findings[0]}); the "
+            f"sinusoidal audit above does not apply to it: {how} to audit it as a RoPE cache"
+        )
+    other = rope_reading(against, against_key)
+    if other is None:
+        return None
+    from numeric.rope_audit import compare_rope
+    from numeric.rope_audit.files import open_rope
+
+    arrays = []
+    for (file, k), r in (((path, key), role), ((against, against_key), other[0])):
+        cache = open_rope([file], None if k is None else [k])
+        array = cache.cos if cache.cos is not None else cache.sin
+        arrays += [array, None] if r == "cos" else [None, array]
+    same = compare_rope(*arrays)
+    verdict = "the same rotations" if same.same else "different: " + "; ".join(same.findings)
+    return (
+        f"{path} and {against} read as RoPE {role} and {other[0]} caches; compared as RoPE "
+        f"caches they hold {verdict}. The table comparison above does not apply to them: "
+        f"{how} to compare them as RoPE caches"
+    )
+
+
 def _check(args: argparse.Namespace) -> None:
     if args.layer_type is not None and args.config is None:
         raise UsageError("--layer-type picks an entry of the --config file; give --config")

@@ -205,3 +205,22 @@ def test_a_faulty_sinusoidal_table_is_not_read_as_a_rope_cache(capsys):
     for name in ("ctrl_fp16.npy", "pegasus_x_fp16.npy"):
         status, out, _ = run(capsys, tables / name)
         assert status == 1 and "RoPE" not in out
+
+
+def test_two_rope_arrays_a_few_ulps_apart_are_the_same_rope(capsys, tmp_path):
+    """Issue 31, point 5: one float32 cos array each side, without --rope, a few ulps apart
+    (two correct libraries): not "different" (exit 1) but undecided (3) with the RoPE
+    comparison's verdict, and the same RoPE with --rope."""
+    from safetensors.numpy import load_file
+
+    cos = load_file(str(REAL / "llama_default.safetensors"))["cos"]
+    other = cos.copy()
+    other[::3, [5, 37]] = np.nextafter(other[::3, [5, 37]], np.float32(0))
+    other[7, [8, 40]] += np.float32(3e-7)
+    np.save(tmp_path / "a.npy", cos)
+    np.save(tmp_path / "b.npy", other)
+    status, out, _ = run(capsys, tmp_path / "a.npy", "--against", tmp_path / "b.npy")
+    assert status == 3
+    assert "compared as RoPE caches they hold the same rotations" in " ".join(out.split())
+    status, out, _ = run(capsys, tmp_path / "a.npy", "--rope", "--against", tmp_path / "b.npy")
+    assert status == 0 and "same RoPE (max difference" in out

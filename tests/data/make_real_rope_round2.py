@@ -10,6 +10,9 @@ own code, and their truth: ``tests/data/real_rope/round2_*.safetensors`` (keys `
   frequency, but the frequencies run θ0, θ0, θ1, θ1, ... (the interleaved layout's order,
   llama.cpp #2376; issue 31, point 8). The last step is the only line not the library's.
 
+- ``round2_llama_yarn_bf16``, ``round2_llama3_1_bf16``: the round-1 YaRN and Llama 3.1 modules
+  run on a bfloat16 x (cos and sin in bfloat16; issue 31, point 5).
+
 Reproduce (a venv outside the repository; the tests never import torch or transformers)::
 
     python3 -m venv /work/venvs/rope31
@@ -94,9 +97,39 @@ def build() -> None:
     )
 
 
+def build_bf16() -> None:
+    """transformers' YaRN and Llama 3.1 caches for a bfloat16 model (cos and sin in the
+    activations' dtype), from the round-1 configs: compared cos alone with their float32
+    round-1 caches (issue 31, point 5)."""
+    from transformers import LlamaConfig
+    from transformers.models.llama import modeling_llama as llama_mod
+
+    for name, rotary in (("llama_yarn", 64), ("llama3_1", 128)):
+        cfg = LlamaConfig.from_json_file(str(base.OUT / f"{name}.config.json"))
+        m = llama_mod.LlamaRotaryEmbedding(cfg)
+        c, s = base.run(m, x_dtype=torch.bfloat16)
+        base.write(f"round2_{name}_bf16", c, s, base.POS, cfg)
+        round1 = next(
+            e
+            for e in json.loads((base.OUT / "truth.json").read_text())["entries"]
+            if e["file"] == f"{name}.safetensors"
+        )
+        add(
+            f"round2_{name}_bf16",
+            **{k: round1[k] for k in ("rotary_dim", "head_dim", "base", "scaling")},
+            source=round1["source"],
+            attention_factor=round1["attention_factor"],
+            stored_dtype="bfloat16",
+            inv_freq=base.f64(m.inv_freq),
+            notes=f"{name}'s module run on a bfloat16 x: cos and sin returned in bfloat16; "
+            f"all {rotary} components rotate",
+        )
+
+
 def main() -> None:
     base.OUT.mkdir(parents=True, exist_ok=True)
     build()
+    build_bf16()
     doc = {
         "description": "Round-2 caches (make_real_rope_round2.py); fields as in truth.json.",
         "versions": {"transformers": base.V, "torch": torch.__version__},

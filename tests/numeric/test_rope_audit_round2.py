@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from numeric import audit_rope
+from numeric.rope_audit import compare_rope
 from numeric.rope_audit.files import open_rope
 
 safetensors = pytest.importorskip("safetensors.numpy")
@@ -134,3 +135,31 @@ def test_a_sinusoidal_table_read_as_sin_is_not_rope_and_not_a_crash():
     table = np.load(DATA.parent / "real_tables" / "pegasus_x_fp16.npy")
     result = audit_rope(None, table)
     assert result.outcome == "fault" and result.bugs == ("not_rope",)
+
+
+def cos_of(name: str):
+    """The cos array of a cache, read by the audit's own reader (bfloat16 included)."""
+    cache = open_rope([str(DATA / f"{name}.safetensors")], ["cos"], "positions")
+    return cache.cos, cache.positions
+
+
+@pytest.mark.parametrize("name", ["llama_yarn", "llama3_1"])
+def test_cos_alone_in_bfloat16_is_the_same_rope_as_in_float32(name):
+    """Point 5: transformers' cache for a bfloat16 model, cos alone, against the float32 one:
+    the slowest pairs' cos rounds to 1 in bfloat16 (Llama 3.1: 88 of 128 components seen
+    rotating), which is not a different rotary width."""
+    cos_a, at_a = cos_of(name)
+    cos_b, at_b = cos_of(f"round2_{name}_bf16")
+    result = compare_rope(cos_a, None, cos_b, None, positions_a=at_a, positions_b=at_b)
+    assert result.same, result.findings
+    if name == "llama3_1":
+        assert result.findings[0].startswith("B rotates 88 components, A 128")
+
+
+def test_a_narrower_cache_that_moves_is_still_different():
+    """The slow-pair reading never hides a difference: Llama 3.1 with its scaling dropped
+    (transformers' seeded bug), cos alone in float32, against the bfloat16 Llama 3.1 cache."""
+    cos_a, at_a = cos_of("llama3_1_bug_scaling_dropped")
+    cos_b, at_b = cos_of("round2_llama3_1_bf16")
+    result = compare_rope(cos_a, None, cos_b, None, positions_a=at_a, positions_b=at_b)
+    assert not result.same and result.first_position is not None
