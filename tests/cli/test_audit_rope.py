@@ -224,3 +224,22 @@ def test_two_rope_arrays_a_few_ulps_apart_are_the_same_rope(capsys, tmp_path):
     assert "compared as RoPE caches they hold the same rotations" in " ".join(out.split())
     status, out, _ = run(capsys, tmp_path / "a.npy", "--rope", "--against", tmp_path / "b.npy")
     assert status == 0 and "same RoPE (max difference" in out
+
+
+def test_the_offset_rule_holds_in_both_audits(capsys, tmp_path):
+    """Issue 31, point 9: rows counted from 1 are described and exit 0 in the sinusoidal audit
+    and in the RoPE audit alone; in the RoPE audit they are a fault (exit 1) beside a config,
+    which says row p is position p from 0."""
+    table = tmp_path / "from_one.npy"
+    np.save(table, sinusoidal_pe(513, 64, dtype=np.float32)[1:])
+    status, out, _ = run(capsys, table)
+    assert status == 0 and "positions start at 1 (the offset rule: harmless" in " ".join(
+        out.split()
+    )
+    cos, sin = rope_cache(rope_frequencies(LLAMA).inv_freq, np.arange(1, 1025))
+    np.savez(tmp_path / "cache.npz", cos=cos, sin=sin)
+    (tmp_path / "config.json").write_text(json.dumps(LLAMA))
+    status, out, _ = run(capsys, tmp_path / "cache.npz")
+    assert status == 0 and "harmless when q and k share the cache" in " ".join(out.split())
+    status, out, _ = run(capsys, tmp_path / "cache.npz", "--config", tmp_path / "config.json")
+    assert status == 1 and "but the config says position 0 is the identity" in " ".join(out.split())
