@@ -27,12 +27,14 @@ from numeric.audit.findings import Finding
 from numeric.audit.grading import Accuracy, growth_words, position_words
 from numeric.rope.methods import by_name
 from numeric.rope_audit.attention import AttentionReading
+from numeric.rope_audit.columns import Columns
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.families import Scaling
 
 _LISTED = 5
 NOT_ROPE = "not a RoPE cache"
-DECIDED_BY_CONFIG = "the model's config.json (--config)"  # the accuracy grade when no arithmetic explains the errors
+DECIDED_BY_CONFIG = "the model's config.json (--config)"
+DECIDED_BY_SIN = "the sin array (a second file or --key)"  # the accuracy grade when no arithmetic explains the errors
 
 
 class ConventionSource(StrEnum):
@@ -415,6 +417,41 @@ def repeated_frequencies(theta: np.ndarray, bound: np.ndarray, layout: str | Non
             True,
         )
     ]
+
+
+def _still_pairs_fit(columns: Columns) -> bool:
+    """Whether the still columns pair among themselves in the layout read over every column:
+    (j, j + w/2) for cat(freqs,freqs), (2i, 2i + 1) for repeat_interleave."""
+    w, still = columns.width, set(columns.still)
+    if w % 2 or not still:
+        return False
+    if columns.layout == "cat(freqs,freqs)":
+        pairs = [(j, j + w // 2) for j in range(w // 2)]
+    elif columns.layout == "repeat_interleave":
+        pairs = [(2 * i, 2 * i + 1) for i in range(w // 2)]
+    else:
+        return False
+    return all((a in still) == (b in still) for a, b in pairs)
+
+
+def unseen_slow_pairs(found: list[Finding], columns: Columns, precision: str) -> list[Finding]:
+    """With cos alone, columns whose cos is 1 on every row and that pair among themselves in
+    the cache's layout may be pass-through components or pairs turning too slowly to move a
+    cos stored in this precision (bfloat16 rounds cos x to 1 below x ≈ 0.06): the rotary width,
+    the fitted base and scaling, and the grading read from the other pairs may then be wrong,
+    so what they would fault is undecided, and the sin array decides it."""
+    if not _still_pairs_fit(columns) or columns.still_not_identity:
+        return found
+    width = columns.rotary_dim
+    text = (
+        f"columns {listed(columns.still)} hold cos = 1 on every row and pair among themselves "
+        f"({columns.layout}): with cos alone they cannot be told from pairs turning too slowly "
+        f"to move a {precision} cos, so the rotary width is {width} to {columns.width}, and "
+        "what was read from the other pairs (base, scaling, arithmetic) may be wrong; give "
+        "the sin array to decide"
+    )
+    undecided = [Finding(f.bug, f.text, False, DECIDED_BY_SIN) if f.fault else f for f in found]
+    return [*undecided, Finding(None, text, False, DECIDED_BY_SIN)]
 
 
 def alias_finding(moved: tuple[int, ...], step: int) -> list[Finding]:

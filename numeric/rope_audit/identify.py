@@ -428,12 +428,14 @@ def audit_source(
         found += say.attention_unexpected(attention)
     if scaling.type == "custom" and not repeated:
         found.append(Finding(None, _fits_none(facts is None), False))
+    if kind == "cache" and source.sin is None:
+        found = say.unseen_slow_pairs(found, columns, precision)
     # The identification first, then the faults, then what is only described.
     found = found[:1] + [f for f in found[1:] if f.fault] + [f for f in found[1:] if not f.fault]
     faults = [f.bug or "fault" for f in found if f.fault]
     structure_classes = STRUCTURE_CLASSES
     outcome = Outcome.of(found)
-    if not accuracy.sound:
+    if not accuracy.sound and outcome is Outcome.SOUND:
         outcome = Outcome.FAULT
     scaling_json = scaling.to_json()
     return RopeAudit(

@@ -163,3 +163,18 @@ def test_a_narrower_cache_that_moves_is_still_different():
     cos_b, at_b = cos_of("round2_llama3_1_bf16")
     result = compare_rope(cos_a, None, cos_b, None, positions_a=at_a, positions_b=at_b)
     assert not result.same and result.first_position is not None
+
+
+def test_cos_alone_in_bfloat16_with_unseen_slow_pairs_is_undecided_not_a_fault():
+    """Point 5, one cache: transformers' Llama 3.1 cache for a bfloat16 model, cos alone. Its
+    40 slowest columns round to cos = 1, so the rotary width, base and arithmetic read from
+    the other 88 cannot be trusted: undecided (the sin array decides), never "computed in 16
+    bits" as a fault; with sin it is sound."""
+    cos, at = cos_of("round2_llama3_1_bf16")
+    alone = audit_rope(cos, None, positions=at)
+    assert alone.outcome == "undecided" and alone.faults == ()
+    assert alone.decided_by == ("the sin array (a second file or --key)",)
+    assert any("the rotary width is 88 to 128" in f for f in alone.findings)
+    both = open_rope([str(DATA / "round2_llama3_1_bf16.safetensors")])
+    full = audit_rope(both.cos, both.sin, positions=both.positions)
+    assert full.outcome == "sound" and full.rotary_dim == 128 and full.scaling["type"] == "llama3"
