@@ -13,10 +13,14 @@ own code, and their truth: ``tests/data/real_rope/round2_*.safetensors`` (keys `
 - ``round2_llama_yarn_bf16``, ``round2_llama3_1_bf16``: the round-1 YaRN and Llama 3.1 modules
   run on a bfloat16 x (cos and sin in bfloat16; issue 31, point 5).
 
+- ``round2_rotary_embedding_torch_partial``: rotary-embedding-torch's partial rotary (32 of 64
+  components), probed through its apply_rotary_emb: pass-through columns (point 4).
+
 Reproduce (a venv outside the repository; the tests never import torch or transformers)::
 
     python3 -m venv /work/venvs/rope31
-    /work/venvs/rope31/bin/pip install torch==2.13.0 numpy safetensors transformers
+    /work/venvs/rope31/bin/pip install torch==2.13.0 numpy safetensors transformers \
+        rotary-embedding-torch
     /work/venvs/rope31/bin/python tests/data/make_real_rope_round2.py
 
 It reuses make_real_rope.py's helpers (the positions 0, 5, ..., 4095, ``write``, ``where``).
@@ -25,6 +29,7 @@ Deterministic: a second run rewrites every artifact byte for byte.
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import sys
 from pathlib import Path
@@ -126,13 +131,55 @@ def build_bf16() -> None:
         )
 
 
+def build_passthrough() -> None:
+    """rotary-embedding-torch's partial rotary (RotaryEmbedding(dim=32) on heads of 64): the
+    cache its apply_rotary_emb applies to a whole head, read off by probing it with the 64
+    unit vectors e_k (cos[p, k] = out(e_k)[p, k]; sin from the partner component, whose
+    rotate_half sign is − for even k): components 32..63 pass through (cos 1, sin 0)."""
+    from rotary_embedding_torch import rotary_embedding_torch as ret
+
+    rot = ret.RotaryEmbedding(dim=32)
+    with torch.no_grad():
+        freqs = rot(base.POS.to(torch.float32))
+        out = ret.apply_rotary_emb(freqs, torch.eye(64)[:, None, :].expand(64, len(base.POS), 64))
+    k = torch.arange(64)
+    cos = out[k, :, k].T.contiguous()
+    sign = torch.where(k % 2 == 1, 1.0, -1.0)
+    sin = (out[k ^ 1, :, k].T * sign).contiguous()
+    base.write("round2_rotary_embedding_torch_partial", cos, sin, base.POS)
+    add(
+        "round2_rotary_embedding_torch_partial",
+        config_file=None,
+        library="rotary-embedding-torch",
+        version=importlib.metadata.version("rotary-embedding-torch"),
+        source=base.where(ret.RotaryEmbedding.forward)
+        + "; "
+        + base.where(ret.apply_rotary_emb, "t_right passes through")
+        + "; "
+        + base.where(ret.rotate_half),
+        convention="interleaved",
+        cache_layout="repeat_interleave",
+        rotary_dim=32,
+        head_dim=64,
+        base=10000.0,
+        inv_freq=base.f64(rot.freqs),
+        notes="probed with the unit vectors: the whole head's cos/sin, components 32..63 "
+        "passed through by apply_rotary_emb (cos 1, sin 0)",
+    )
+
+
 def main() -> None:
     base.OUT.mkdir(parents=True, exist_ok=True)
     build()
     build_bf16()
+    build_passthrough()
     doc = {
         "description": "Round-2 caches (make_real_rope_round2.py); fields as in truth.json.",
-        "versions": {"transformers": base.V, "torch": torch.__version__},
+        "versions": {
+            "transformers": base.V,
+            "torch": torch.__version__,
+            "rotary-embedding-torch": importlib.metadata.version("rotary-embedding-torch"),
+        },
         "entries": sorted(ENTRIES, key=lambda e: e["file"]),
     }
     (base.OUT / "truth_round2.json").write_text(json.dumps(doc, indent=1) + "\n")

@@ -102,6 +102,18 @@ def test_pass_through_columns_give_the_head_dim():
     assert plain.head_dim is None  # 16 columns alone cannot say how wide the head is
 
 
+def test_rotary_embedding_torch_partial_rotary_gives_the_head_dim():
+    """Point 4 on rotary-embedding-torch's own apply_rotary_emb (dim 32 of a 64 head): the
+    pass-through columns say the head is 64 wide, without a config."""
+    name = "round2_rotary_embedding_torch_partial"
+    truth, arrays = ROUND2[name], load(name)
+    result = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert result.outcome == "sound" and result.convention == truth["convention"]
+    assert (result.rotary_dim, result.head_dim) == (truth["rotary_dim"], truth["head_dim"])
+    assert result.unrotated == tuple(range(32, 64)) and result.base == truth["base"]
+    assert np.allclose(result.frequencies, truth["inv_freq"], rtol=1e-6)
+
+
 def test_interleaved_frequencies_in_a_rotate_half_cache_are_named():
     """Point 8: GPT-J's per-component cache duplicated for rotate_half pairs (llama.cpp
     #2376): the pairing mistake is named, not "fits none of the scaling methods"."""
