@@ -190,3 +190,39 @@ def test_cos_alone_in_bfloat16_with_unseen_slow_pairs_is_undecided_not_a_fault()
     both = open_rope([str(DATA / "round2_llama3_1_bf16.safetensors")])
     full = audit_rope(both.cos, both.sin, positions=both.positions)
     assert full.outcome == "sound" and full.rotary_dim == 128 and full.scaling["type"] == "llama3"
+
+
+def gemma3_flat(local_base: float) -> dict:
+    """transformers' Gemma 3 config as transformers 4 wrote it (flat: rope_theta,
+    rope_local_base_freq, rope_scaling), from the nested one beside the round-1 caches."""
+    nested = json.loads((DATA / "gemma3_global.config.json").read_text())
+    params = nested.pop("rope_parameters")
+    return {
+        **nested,
+        "rope_theta": params["full_attention"]["rope_theta"],
+        "rope_local_base_freq": local_base,
+        "rope_scaling": {"rope_type": "linear", "factor": params["full_attention"]["factor"]},
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "layer"), [("gemma3_global", "full_attention"), ("gemma3_local", "sliding_attention")]
+)
+def test_gemma3_rope_local_base_freq_is_read_per_layer(name, layer):
+    """Stretch goal, per-layer settings: a flat Gemma 3 config's rope_local_base_freq is the
+    sliding-window layers' base (transformers' Gemma3TextConfig.convert_rope_params_to_dict),
+    so transformers' local cache matches its layer instead of being a scaling mismatch."""
+    arrays = load(name)
+    result = audit_rope(
+        arrays["cos"], arrays["sin"], positions=arrays["positions"], config=gemma3_flat(10000.0)
+    )
+    assert result.outcome == "sound" and result.config["layer_type"] == layer
+    assert result.config["matches"]
+
+
+def test_gemma3_local_cache_with_another_local_base_is_a_wrong_base():
+    arrays = load("gemma3_local")
+    result = audit_rope(
+        arrays["cos"], arrays["sin"], positions=arrays["positions"], config=gemma3_flat(20000.0)
+    )
+    assert result.outcome == "fault" and "wrong_base" in result.bugs
