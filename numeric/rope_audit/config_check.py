@@ -192,11 +192,32 @@ def _scaling_finding(
     found = method_name(scaling.type)
     asked = method_name(kind)
     if scaling.type == kind:
-        detail = "with other parameters"
-        text = f"the cache holds {found} {detail} than the config's; {where}"
+        asked_parameters = config.scaling_parameters()
+        differ = [
+            f"{k} {_value(scaling.parameters[k])} (the config's {_value(asked_parameters[k])})"
+            for k in config.method.keys
+            if k in scaling.parameters
+            and asked_parameters.get(k) is not None
+            and not _same(scaling.parameters[k], asked_parameters[k])
+        ]
+        detail = f": {', '.join(differ)}" if differ else ""
+        text = f"the cache holds {found} with other parameters than the config's{detail}; {where}"
     else:
         text = f"{asked} read as {found}: the config asks for {asked}, the cache holds {found}; {where}"
     return Finding("scaling_mismatch", text, True)
+
+
+def _value(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _same(a: object, b: object) -> bool:
+    """Whether two parameter values agree (numbers within a millionth)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return abs(a - b) <= 1e-6 * max(abs(a), abs(b))
+    return a == b
 
 
 def _attention_finding(attention: AttentionReading, config: RopeConfig) -> list[Finding]:

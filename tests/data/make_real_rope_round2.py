@@ -16,6 +16,8 @@ own code, and their truth: ``tests/data/real_rope/round2_*.safetensors`` (keys `
 - ``round2_rotary_embedding_torch_partial``: rotary-embedding-torch's partial rotary (32 of 64
   components), probed through its apply_rotary_emb: pass-through columns (point 4).
 
+- ``round2_gpt_oss_yarn``: gpt-oss's YaRN with truncate false (per-layer stretch goal).
+
 Reproduce (a venv outside the repository; the tests never import torch or transformers)::
 
     python3 -m venv /work/venvs/rope31
@@ -168,11 +170,56 @@ def build_passthrough() -> None:
     )
 
 
+def build_gpt_oss() -> None:
+    """gpt-oss's YaRN: GptOssRotaryEmbedding(GptOssConfig(...)) with the config class's own
+    rope_parameters (factor 32, truncate false: the correction range's ends stay unrounded);
+    one column per frequency, consumed as (i, i + d/2) halves by _apply_rotary_emb."""
+    from transformers import GptOssConfig
+    from transformers.models.gpt_oss import modeling_gpt_oss as oss
+
+    cfg = GptOssConfig(
+        hidden_size=256,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=64,
+        num_hidden_layers=2,
+        intermediate_size=64,
+        vocab_size=128,
+        num_local_experts=2,
+        max_position_embeddings=131072,
+    )
+    m = oss.GptOssRotaryEmbedding(cfg)
+    c, s = base.run(m)
+    base.write("round2_gpt_oss_yarn", c, s, base.POS, cfg)
+    params = dict(cfg.rope_parameters)
+    add(
+        "round2_gpt_oss_yarn",
+        source=base.where(base.rope_utils._compute_yarn_parameters, "truncate")
+        + "; "
+        + base.where(oss.GptOssRotaryEmbedding.forward)
+        + "; "
+        + base.where(oss._apply_rotary_emb),
+        cache_layout="freqs",
+        rotary_dim=64,
+        head_dim=64,
+        base=float(params["rope_theta"]),
+        scaling={
+            "type": "yarn",
+            **{k: params[k] for k in ("factor", "beta_fast", "beta_slow", "truncate")},
+            "original_max_position_embeddings": params["original_max_position_embeddings"],
+        },
+        attention_factor=float(m.attention_scaling),
+        inv_freq=base.f64(m.inv_freq),
+        notes="GptOssConfig's default rope_parameters; cos/sin one column per frequency",
+    )
+
+
 def main() -> None:
     base.OUT.mkdir(parents=True, exist_ok=True)
     build()
     build_bf16()
     build_passthrough()
+    build_gpt_oss()
     doc = {
         "description": "Round-2 caches (make_real_rope_round2.py); fields as in truth.json.",
         "versions": {

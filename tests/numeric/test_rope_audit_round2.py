@@ -226,3 +226,27 @@ def test_gemma3_local_cache_with_another_local_base_is_a_wrong_base():
         arrays["cos"], arrays["sin"], positions=arrays["positions"], config=gemma3_flat(20000.0)
     )
     assert result.outcome == "fault" and "wrong_base" in result.bugs
+
+
+def test_gpt_oss_yarn_truncate_false_is_identified_and_a_wrong_truncate_is_named():
+    """Stretch goal, YaRN's truncate as gpt-oss uses it: transformers' gpt-oss cache is YaRN
+    with truncate false alone and with its config; a config saying truncate true is a
+    mismatch that names the parameter."""
+    name = "round2_gpt_oss_yarn"
+    truth, arrays = ROUND2[name], load(name)
+    alone = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert alone.outcome == "sound" and alone.scaling["type"] == "yarn"
+    assert alone.scaling["truncate"] is False and alone.base == truth["base"]
+    assert math.isclose(alone.attention_factor, truth["attention_factor"], rel_tol=1e-6)
+    nested = json.loads((DATA / f"{name}.config.json").read_text())
+    with_config = audit_rope(
+        arrays["cos"], arrays["sin"], positions=arrays["positions"], config=nested
+    )
+    assert with_config.outcome == "sound" and with_config.config["matches"]
+    nested["rope_parameters"]["truncate"] = True
+    wrong = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"], config=nested)
+    assert wrong.outcome == "fault" and wrong.bugs == ("scaling_mismatch",)
+    assert (
+        "other parameters than the config's: truncate False (the config's True)"
+        in (wrong.faults[0]["text"])
+    )
