@@ -434,6 +434,25 @@ def _still_pairs_fit(columns: Columns) -> bool:
     return all((a in still) == (b in still) for a, b in pairs)
 
 
+def one_array_in_16_bits(found: list[Finding], have: str, precision: str) -> list[Finding]:
+    """With cos or sin alone stored in 16 bits, each angle is read back through one rounded
+    value (no cos² + sin² to hold it to), and the fits of phase, amplitude and arithmetic that
+    would name a fault are not reliable (transformers' bfloat16 caches, read one array at a
+    time, look computed in 16 bits): what would be a fault is undecided, and the other array
+    decides it."""
+    if precision not in ("float16", "bfloat16") or not any(f.fault for f in found):
+        return found
+    other = "sin" if have == "cos" else "cos"
+    decided_by = f"the {other} array (a second file or --key)"
+    text = (
+        f"{have} alone, stored in {precision}: the phase, amplitude and arithmetic read from one "
+        "rounded array cannot be told from a 16-bit computation or a scaled cache, so the "
+        f"faults above are undecided; give the {other} array to decide"
+    )
+    undecided = [Finding(f.bug, f.text, False, decided_by) if f.fault else f for f in found]
+    return [*undecided, Finding(None, text, False, decided_by)]
+
+
 def unseen_slow_pairs(found: list[Finding], columns: Columns, precision: str) -> list[Finding]:
     """With cos alone, columns whose cos is 1 on every row and that pair among themselves in
     the cache's layout may be pass-through components or pairs turning too slowly to move a

@@ -430,6 +430,9 @@ def audit_source(
         found.append(Finding(None, _fits_none(facts is None), False))
     if kind == "cache" and source.sin is None:
         found = say.unseen_slow_pairs(found, columns, precision)
+    if kind == "cache" and (source.sin is None) != (source.cos is None):
+        have = "cos" if source.sin is None else "sin"
+        found = say.one_array_in_16_bits(found, have, precision)
     # The identification first, then the faults, then what is only described.
     found = found[:1] + [f for f in found[1:] if f.fault] + [f for f in found[1:] if not f.fault]
     faults = [f.bug or "fault" for f in found if f.fault]

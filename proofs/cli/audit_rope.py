@@ -62,8 +62,8 @@ def wanted(args: argparse.Namespace) -> bool:
 
 def rope_reading(path: str, key: str | None) -> tuple[str, object] | None:
     """(the array's role, "cos" or "sin", and its RoPE audit) when one array the sinusoidal
-    audit faulted reads as a RoPE cache: its structure sound and its entries explained by some
-    arithmetic, read as the role its name says, else the other. None otherwise."""
+    audit faulted reads as a sound RoPE cache, read as the role its name says, else the other.
+    None otherwise."""
     from numeric.audit.errors import InputError
     from numeric.rope_audit import audit_rope
     from numeric.rope_audit.files import open_rope
@@ -84,11 +84,7 @@ def rope_reading(path: str, key: str | None) -> tuple[str, object] | None:
             )
         except InputError:
             return None
-        if (
-            result.rotary_dim >= 2
-            and result.structure.get("verdict") == "sound"
-            and result.outcome is not Outcome.FAULT
-        ):
+        if result.rotary_dim >= 2 and result.outcome is Outcome.SOUND:
             return role, result
     return None
 

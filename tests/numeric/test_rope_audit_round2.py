@@ -250,3 +250,20 @@ def test_gpt_oss_yarn_truncate_false_is_identified_and_a_wrong_truncate_is_named
         "other parameters than the config's: truncate False (the config's True)"
         in (wrong.faults[0]["text"])
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "role"), [("round2_llama_yarn_bf16", "cos"), ("round2_llama3_1_bf16", "sin")]
+)
+def test_one_bfloat16_array_never_comes_back_a_false_fault(name, role):
+    """transformers' caches for a bfloat16 model, one array alone: the fits of one rounded
+    array looked like a 16-bit computation (and a wrong m, or no identity at 0); those are
+    undecided, decided by the other array, and with both arrays the cache is sound."""
+    cache = open_rope([str(DATA / f"{name}.safetensors")])
+    one = (cache.cos, None) if role == "cos" else (None, cache.sin)
+    alone = audit_rope(*one, positions=cache.positions)
+    other = "sin" if role == "cos" else "cos"
+    assert alone.outcome == "undecided" and alone.faults == ()
+    assert f"the {other} array (a second file or --key)" in alone.decided_by
+    both = audit_rope(cache.cos, cache.sin, positions=cache.positions)
+    assert both.outcome == "sound"
