@@ -32,6 +32,7 @@ from pathlib import Path
 from numeric.audit.errors import BadValueError, InputError, UnreadableFileError
 from numeric.audit.regular_file import read_small_file
 from numeric.rope.config import RopeConfig, rope_config
+from numeric.rope.methods import no_scaling
 from numeric.shown import shown
 
 MAX_CONFIG_BYTES = 2**24
@@ -172,13 +173,14 @@ def _local_base(config: dict) -> dict:
     scaling = config.get("rope_scaling") or config.get("rope_parameters") or {}
     if not isinstance(scaling, Mapping):
         return config  # rope_config names the field's error
-    full = {"rope_type": "default", **scaling}
+    default = no_scaling().rope_type
+    full = {"rope_type": default, **scaling}
     if "rope_theta" not in full and config.get("rope_theta") is not None:
         full["rope_theta"] = config["rope_theta"]
     out = {k: v for k, v in config.items() if k not in ("rope_scaling", "rope_local_base_freq")}
     out["rope_parameters"] = {
         "full_attention": full,
-        "sliding_attention": {"rope_type": "default", "rope_theta": local},
+        "sliding_attention": {"rope_type": default, "rope_theta": local},
     }
     return out
 
