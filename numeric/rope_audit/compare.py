@@ -20,7 +20,7 @@ from numeric.audit.precision import rounding_bound
 from numeric.audit.quiet import quiet
 from numeric.audit.report import bullets, finite_json
 from numeric.rope.methods import no_scaling
-from numeric.rope_audit.config_check import method_name
+from numeric.rope_audit.config_check import method_name, speed_words, worst_pair
 from numeric.rope_audit.identify import audit_rope
 from numeric.rope_audit.result import RopeAudit, scaling_words
 from numeric.rope_audit.source import CacheSource, cache_source
@@ -45,7 +45,8 @@ _PARAMETERS = (
 @dataclass(frozen=True)
 class RopeComparison:
     """same: the two caches hold the same rotations on the positions they share (up to their
-    layouts); first_pair, first_position: where they first differ; ratio: θ_B/θ_A at that pair;
+    layouts); first_pair, first_position: where the entries first differ; ratio: θ_B/θ_A at the
+    pair whose frequencies differ most (the worst, which the finding names);
     max_difference: the largest |B − A| over shared entries; positions_compared; findings."""
 
     same: bool
@@ -99,6 +100,28 @@ def _summary(audit: RopeAudit) -> dict:
 def _first_columns(source: CacheSource, audit: RopeAudit) -> np.ndarray:
     """The cache column holding each pair's frequency (the first of its two columns)."""
     return np.array([p[0] for p in audit.pairs], dtype=np.int64)
+
+
+def _unseen_pairs(a: RopeAudit, b: RopeAudit) -> tuple[RopeAudit, bool] | None:
+    """(the wider audit, whether B is the narrower) when the narrower cache's still columns are
+    exactly the wider's extra pairs, both read from cos alone in one layout; else None."""
+    if a.cache_layout != b.cache_layout or a.shape != b.shape:
+        return None
+    wide, narrow = (a, b) if a.rotary_dim > b.rotary_dim else (b, a)
+    in_wide = {c for pair in wide.pairs for c in pair}
+    in_narrow = {c for pair in narrow.pairs for c in pair}
+    if not in_narrow < in_wide or not (in_wide - in_narrow) <= set(narrow.unrotated):
+        return None
+    return wide, narrow is b
+
+
+def _spread(narrow: RopeAudit, wide: RopeAudit) -> np.ndarray:
+    """The narrower audit's frequencies on the wider one's pairs (the wider's where the
+    narrower saw no rotation)."""
+    by_column = {pair[0]: f for pair, f in zip(narrow.pairs, narrow.frequencies, strict=True)}
+    return np.array(
+        [by_column.get(pair[0], f) for pair, f in zip(wide.pairs, wide.frequencies, strict=True)]
+    )
 
 
 def _differences(
@@ -186,20 +209,39 @@ def compare_rope(
     audit_b = audit_rope(cos_b, sin_b, positions=positions_b, what="B")
     summary_a, summary_b = _summary(audit_a), _summary(audit_b)
     findings = []
-    if audit_a.rotary_dim != audit_b.rotary_dim:
-        findings.append(
-            f"A rotates {audit_a.rotary_dim} components per head, B {audit_b.rotary_dim}: "
-            "different RoPE"
-        )
-        return RopeComparison(
-            False, None, None, None, None, 0, summary_a, summary_b, tuple(findings)
-        )
+    freqs_a = np.asarray(audit_a.frequencies, dtype=np.float64)
+    freqs_b = np.asarray(audit_b.frequencies, dtype=np.float64)
     cols_a, cols_b = _first_columns(a, audit_a), _first_columns(b, audit_b)
+    if audit_a.rotary_dim != audit_b.rotary_dim:
+        unseen = _unseen_pairs(audit_a, audit_b)
+        if unseen is None:
+            findings.append(
+                f"A rotates {audit_a.rotary_dim} components per head, B {audit_b.rotary_dim}: "
+                "different RoPE"
+            )
+            return RopeComparison(
+                False, None, None, None, None, 0, summary_a, summary_b, tuple(findings)
+            )
+        # The narrower side's still columns are the wider's slowest pairs, which turn too
+        # little to move its stored cos: both are compared on the wider side's pairs.
+        wide, narrow_is_b = unseen
+        freqs_a, freqs_b = (
+            (freqs_a, _spread(audit_b, audit_a))
+            if narrow_is_b
+            else (
+                _spread(audit_a, audit_b),
+                freqs_b,
+            )
+        )
+        cols_a = cols_b = _first_columns(a, wide)
+        findings.append(
+            f"{'B' if narrow_is_b else 'A'} rotates {min(audit_a.rotary_dim, audit_b.rotary_dim)}"
+            f" components, {'A' if narrow_is_b else 'B'} {wide.rotary_dim}: the other "
+            "columns hold cos = 1 on every row, as the slowest pairs do in its format with cos "
+            "alone; compared on all of them"
+        )
     # Each pair is held to its own float32 cap: the faster of A's and B's frequency for it.
-    theta = np.maximum(
-        np.asarray(audit_a.frequencies, dtype=np.float64),
-        np.asarray(audit_b.frequencies, dtype=np.float64),
-    )
+    theta = np.maximum(freqs_a, freqs_b)
     log_theta = np.log(np.maximum(theta, np.finfo(np.float64).tiny))
     m = max(audit_a.attention_factor or 1.0, audit_b.attention_factor or 1.0)
     rounding = rounding_bound(audit_a.precision["stored"], m) + rounding_bound(
@@ -231,15 +273,17 @@ def compare_rope(
         )
     else:
         same = False
-        ratios = np.asarray(audit_b.frequencies) / np.asarray(audit_a.frequencies)
+        ratios = freqs_b / freqs_a
         apart = np.flatnonzero(np.abs(ratios - 1) > _SAME_FREQUENCY)
         reasons = _why(audit_a, audit_b)
         because = ": " + "; ".join(reasons) if reasons else ""
         if apart.size:
-            slow = int(apart[0])
-            ratio = float(ratios[slow])
-            speed = f"{abs(1 - ratio) * 100:.3g}% {'slower' if ratio < 1 else 'faster'}"
-            findings.append(f"B's pair {slow} is {speed}{because}")
+            off = np.zeros(len(ratios), dtype=bool)
+            off[apart] = True
+            worst_at = worst_pair(ratios, off)
+            ratio = float(ratios[worst_at])
+            first = "" if worst_at == apart[0] else f" (the first to differ is pair {apart[0]})"
+            findings.append(f"B's pair {worst_at} is {speed_words(ratio)}{first}{because}")
         else:
             findings.append(f"the frequencies agree{because}")
         findings.append(f"the entries first differ at position {position}, pair {pair}")

@@ -32,6 +32,7 @@ from pathlib import Path
 from numeric.audit.errors import BadValueError, InputError, UnreadableFileError
 from numeric.audit.regular_file import read_small_file
 from numeric.rope.config import RopeConfig, rope_config
+from numeric.rope.methods import no_scaling
 from numeric.shown import shown
 
 MAX_CONFIG_BYTES = 2**24
@@ -154,6 +155,33 @@ def _canonical(config: Mapping) -> dict:
             if width > head_dim:
                 raise ValueError(f"rotary_dim ({width}) must be at most the head dim ({head_dim})")
             out["partial_rotary_factor"] = width / head_dim
+    return _local_base(out)
+
+
+def _local_base(config: dict) -> dict:
+    """A flat config with Gemma 3's rope_local_base_freq (transformers 4's layout) nested by
+    layer type as transformers 5 reads it (Gemma3TextConfig.convert_rope_params_to_dict): the
+    full-attention layers keep rope_theta and rope_scaling, the sliding-window layers use the
+    default frequencies of base rope_local_base_freq.
+
+    >>> _local_base({"rope_theta": 1e6, "rope_local_base_freq": 1e4})["rope_parameters"]
+    {'full_attention': {'rope_type': 'default', 'rope_theta': 1000000.0}, 'sliding_attention': {'rope_type': 'default', 'rope_theta': 10000.0}}
+    """
+    local = config.get("rope_local_base_freq")
+    if local is None or _layer_types(config) != [None]:
+        return config
+    scaling = config.get("rope_scaling") or config.get("rope_parameters") or {}
+    if not isinstance(scaling, Mapping):
+        return config  # rope_config names the field's error
+    default = no_scaling().rope_type
+    full = {"rope_type": default, **scaling}
+    if "rope_theta" not in full and config.get("rope_theta") is not None:
+        full["rope_theta"] = config["rope_theta"]
+    out = {k: v for k, v in config.items() if k not in ("rope_scaling", "rope_local_base_freq")}
+    out["rope_parameters"] = {
+        "full_attention": full,
+        "sliding_attention": {"rope_type": default, "rope_theta": local},
+    }
     return out
 
 

@@ -7,7 +7,10 @@ threads that reported them:
   (transformers #29496);
 - fp16_positions, bf16_positions: positions rounded to 16 bits (Megatron-LM #535);
 - interleaved_frequencies_with_rotate_half: a cache whose pairs do not match the consumer's
-  pairing (the layouts that conversions mix up: llama.cpp #2376, TinyLlama #24);
+  pairing, or whose rotate_half pairs repeat the interleaved order's frequencies θ0, θ0, θ1,
+  ... (the layouts that conversions mix up: llama.cpp #2376, TinyLlama #24);
+- position_offset: rows shifted by a whole offset where the config or the caller says
+  position 0 is the identity (offset_findings: the offset rule);
 - not_identity_at_zero, amplitude, unrotated_not_identity, reversed: structure.
 The configuration's classes (scaling_mismatch, attention_factor, rotary_width, and each
 scaling method's own, from its file in numeric/rope/methods) are named in
@@ -24,11 +27,14 @@ from numeric.audit.findings import Finding
 from numeric.audit.grading import Accuracy, growth_words, position_words
 from numeric.rope.methods import by_name
 from numeric.rope_audit.attention import AttentionReading
+from numeric.rope_audit.columns import Columns
 from numeric.rope_audit.config_check import method_name
 from numeric.rope_audit.families import Scaling
 
 _LISTED = 5
-NOT_ROPE = "not a RoPE cache"  # the accuracy grade when no arithmetic explains the errors
+NOT_ROPE = "not a RoPE cache"
+DECIDED_BY_CONFIG = "the model's config.json (--config)"
+DECIDED_BY_SIN = "the sin array (a second file or --key)"  # the accuracy grade when no arithmetic explains the errors
 
 
 class ConventionSource(StrEnum):
@@ -155,6 +161,53 @@ def structure_findings(
             )
         )
     return found
+
+
+def offset_findings(offset: int | None, positions_given: bool, config_given: bool) -> list[Finding]:
+    """The offset rule (both audits, docs/reference/exit-statuses.md): rows shifted by a whole
+    offset are harmless when q and k share the cache (q·k depends on the difference alone), and
+    a fault when the caller (positions stated with the rows) or a config says the row for
+    position 0 is the identity.
+
+    >>> [f.fault for f in offset_findings(1, False, False)]
+    [False]
+    >>> [f.bug for f in offset_findings(1, False, True)]
+    ['position_offset']
+    >>> offset_findings(0, True, True)
+    []
+    """
+    if offset in (None, 0):
+        return []
+    shift = f"the row for position p is rotated as position p + {offset}"
+    said_by = [
+        who
+        for who, said in (
+            ("the positions stated with the rows", positions_given),
+            ("the config", config_given),
+        )
+        if said
+    ]
+    if not said_by:
+        return [
+            Finding(
+                None,
+                f"{shift} (positions counted from {offset}, or a cache sliced from row {offset}): "
+                "harmless when q and k share the cache, since q·k depends on the difference of "
+                "positions alone; a fault where position 0 must be the identity (state the "
+                "positions, or give the config)",
+                False,
+            )
+        ]
+    return [
+        Finding(
+            "position_offset",
+            f"{shift}, but {' and '.join(said_by)} {'say' if len(said_by) > 1 else 'says'} "
+            "position 0 is the identity: positions are "
+            "shifted (counted from 1, or a cache sliced at the wrong start); relative only if q "
+            "and k are shifted alike",
+            True,
+        )
+    ]
 
 
 def layout_findings(
@@ -330,6 +383,96 @@ def precision_findings(
     return found
 
 
+def repeated_frequencies(theta: np.ndarray, bound: np.ndarray, layout: str | None) -> list[Finding]:
+    """Pairs 2k and 2k + 1 sharing one frequency: a cache laid out for interleaved pairs
+    (repeat_interleave: θ0, θ0, θ1, θ1, ...) whose columns were then duplicated for
+    rotate_half, so each rotate_half pair gets θ_{i//2} (llama.cpp #2376). No scaling method
+    repeats a frequency.
+
+    >>> t = 10000.0 ** (-(np.arange(32) // 2) * 2 / 64)
+    >>> [f.bug for f in repeated_frequencies(t, np.full(32, 1e-9), "cat(freqs,freqs)")]
+    ['interleaved_frequencies_with_rotate_half']
+    >>> repeated_frequencies(10000.0 ** (-np.arange(32) * 2 / 64), np.full(32, 1e-9), None)
+    []
+    """
+    n = len(theta)
+    if n < 4 or n % 2:
+        return []
+    even, odd = theta[0::2], theta[1::2]
+    room = bound[0::2] + bound[1::2] + 1e-6 * np.abs(even)
+    if not np.all(np.abs(even - odd) <= room) or np.allclose(even, even[0], rtol=1e-6):
+        return []
+    ratio = float(np.median(even[1:] / even[:-1]))
+    base = ratio ** (-n) if 0 < ratio < 1 else None
+    of_base = "" if base is None else f" (base {base:.6g} over {2 * n} components)"
+    held = f"the cache ({layout}) " if layout else "the function "
+    return [
+        Finding(
+            "interleaved_frequencies_with_rotate_half",
+            f"{held}gives pairs 2k and 2k + 1 the same frequency θ_k: only {n // 2} distinct "
+            f"frequencies{of_base} for {n} pairs, in the order of an interleaved "
+            "(repeat_interleave) layout, duplicated for rotate_half pairs (i, i + d/2); each "
+            "pair rotates, but pair i turns at θ_{i//2} where the model expects θ_i, so the "
+            "slow half of the frequencies is lost (the layout mix-up of llama.cpp #2376)",
+            True,
+        )
+    ]
+
+
+def _still_pairs_fit(columns: Columns) -> bool:
+    """Whether the still columns pair among themselves in the layout read over every column:
+    (j, j + w/2) for cat(freqs,freqs), (2i, 2i + 1) for repeat_interleave."""
+    w, still = columns.width, set(columns.still)
+    if w % 2 or not still:
+        return False
+    if columns.layout == "cat(freqs,freqs)":
+        pairs = [(j, j + w // 2) for j in range(w // 2)]
+    elif columns.layout == "repeat_interleave":
+        pairs = [(2 * i, 2 * i + 1) for i in range(w // 2)]
+    else:
+        return False
+    return all((a in still) == (b in still) for a, b in pairs)
+
+
+def one_array_in_16_bits(found: list[Finding], have: str, precision: str) -> list[Finding]:
+    """With cos or sin alone stored in 16 bits, each angle is read back through one rounded
+    value (no cos² + sin² to hold it to), and the fits of phase, amplitude and arithmetic that
+    would name a fault are not reliable (transformers' bfloat16 caches, read one array at a
+    time, look computed in 16 bits): what would be a fault is undecided, and the other array
+    decides it."""
+    if precision not in ("float16", "bfloat16") or not any(f.fault for f in found):
+        return found
+    other = "sin" if have == "cos" else "cos"
+    decided_by = f"the {other} array (a second file or --key)"
+    text = (
+        f"{have} alone, stored in {precision}: the phase, amplitude and arithmetic read from one "
+        "rounded array cannot be told from a 16-bit computation or a scaled cache, so the "
+        f"faults above are undecided; give the {other} array to decide"
+    )
+    undecided = [Finding(f.bug, f.text, False, decided_by) if f.fault else f for f in found]
+    return [*undecided, Finding(None, text, False, decided_by)]
+
+
+def unseen_slow_pairs(found: list[Finding], columns: Columns, precision: str) -> list[Finding]:
+    """With cos alone, columns whose cos is 1 on every row and that pair among themselves in
+    the cache's layout may be pass-through components or pairs turning too slowly to move a
+    cos stored in this precision (bfloat16 rounds cos x to 1 below x ≈ 0.06): the rotary width,
+    the fitted base and scaling, and the grading read from the other pairs may then be wrong,
+    so what they would fault is undecided, and the sin array decides it."""
+    if not _still_pairs_fit(columns) or columns.still_not_identity:
+        return found
+    width = columns.rotary_dim
+    text = (
+        f"columns {listed(columns.still)} hold cos = 1 on every row and pair among themselves "
+        f"({columns.layout}): with cos alone they cannot be told from pairs turning too slowly "
+        f"to move a {precision} cos, so the rotary width is {width} to {columns.width}, and "
+        "what was read from the other pairs (base, scaling, arithmetic) may be wrong; give "
+        "the sin array to decide"
+    )
+    undecided = [Finding(f.bug, f.text, False, DECIDED_BY_SIN) if f.fault else f for f in found]
+    return [*undecided, Finding(None, text, False, DECIDED_BY_SIN)]
+
+
 def alias_finding(moved: tuple[int, ...], step: int) -> list[Finding]:
     if not moved or step <= 1:
         return []
@@ -356,7 +499,8 @@ def attention_undecided(attention: AttentionReading) -> list[Finding]:
             f"cos and sin carry m = {attention.value:.6g}{expected}: without the config this "
             "cannot be told from the factor dropped (vllm #48623) or moved into the softmax "
             "scale (DeepSeek's mscale_all_dim); give the config to decide",
-            True,
+            False,
+            DECIDED_BY_CONFIG,
         )
     ]
 

@@ -10,7 +10,9 @@ The steps, each in its own module:
 5. measure: one pass over every row against the exact cache of what was identified; accuracy
    grades the arithmetic from that error and its growth;
 6. config_check and findings: every difference and fault as a sentence naming its bug class.
-The cache is sound when nothing is a fault: exit status 0 on the command line, 1 otherwise.
+The outcome (numeric.audit.outcome) is a fault when any finding is, undecided when none is but
+one cannot be decided from the cache alone (it names what would decide it), else sound: exit
+status 0, 1 or 3 on the command line.
 
 One file because it is the audit's one sequence: each step is a call into its own module, and
 what stays here is the order and the hand-over of results between them (what the cache alone
@@ -25,6 +27,7 @@ import numpy as np
 
 from numeric.audit.findings import Finding
 from numeric.audit.grading import grade
+from numeric.audit.outcome import Outcome
 from numeric.audit.precision import EPS, rounding_bound
 from numeric.audit.quiet import quiet
 from numeric.rope.config import RopeConfig
@@ -153,6 +156,9 @@ def _consumer(columns: Columns, convention: str | None, facts: ConfigFacts | Non
     else:
         chosen, where = _LAYOUT_CONVENTION[columns.layout], say.ConventionSource.LAYOUT
     pairs = tuple(zip(columns.first.tolist(), columns.second.tolist(), strict=True))
+    if columns.still and not columns.still_not_identity:
+        # Pass-through columns (cos 1, sin 0) are stored only by a cache as wide as the head.
+        head_dim = columns.width
     return Consumer(chosen, where, head_dim, pairs, columns.still)
 
 
@@ -212,9 +218,15 @@ def audit_rope(
 
 
 def _no_rotation(
-    source: CacheSource, columns: Columns, consumer: Consumer, kind: str, extra: tuple[Finding, ...]
+    source: CacheSource,
+    columns: Columns,
+    consumer: Consumer,
+    kind: str,
+    extra: tuple[Finding, ...],
+    text: str | None = None,
 ) -> RopeAudit:
-    text = (
+    """The audit of what is not RoPE: text says why (default: nothing rotates)."""
+    text = text or (
         "no column rotates: sin is 0 on every row (or cos is constant), so this is not a RoPE cache"
         if kind == "cache"
         else "no pair of components rotates: the function does not apply RoPE"
@@ -253,6 +265,8 @@ def _no_rotation(
         faults=tuple(faults),
         findings=(text, *(f.text for f in extra)),
         sound=False,
+        outcome=Outcome.FAULT,
+        decided_by=(),
     )
 
 
@@ -272,8 +286,8 @@ def audit_source(
 
     kind: "cache", or "function" for the cache a probe read from a function; extra: findings
     the caller made (a probe's structure), added after the structure's own; positions_given:
-    whether the rows' positions were stated (then an offset is a fault: the rotation is not
-    the one of the position the row is for); sample: (rows, cos, sin) of sample_rows, when
+    whether the rows' positions were stated (then, as with a config, an offset is a fault:
+    findings.offset_findings); sample: (rows, cos, sin) of sample_rows, when
     already read.
     """
     if columns.pairs == 0:
@@ -344,6 +358,10 @@ def audit_source(
         layout_tolerance=columns.tolerance,
         rounding=2 * rounding_bound(precision, max(m, 1e-300)),
     )
+    if np.isnan(measured.error_built).all():
+        # No row is a rotation of the fitted frequencies (e.g. a sinusoidal table read as sin).
+        text = "no row is explained by the fitted frequencies: this is not a RoPE cache"
+        return _no_rotation(source, columns, consumer, kind, extra, text)
     held = source.positions[measured.rows].astype(np.float64) + (offset or 0)
     if reading.rounded_to is not None:
         held = round_to(held, reading.rounded_to).astype(np.float64)
@@ -396,16 +414,7 @@ def audit_source(
         m,
         what,
     )
-    if positions_given and offset not in (None, 0):
-        found.append(
-            Finding(
-                "position_offset",
-                f"the row for position p is rotated as position p + {offset}: positions are "
-                "shifted (counted from 1, or a cache sliced at the wrong start); relative only "
-                "if q and k are shifted alike",
-                True,
-            )
-        )
+    found += say.offset_findings(offset, positions_given, facts is not None)
     found += say.pairing_findings(consumer.convention, consumer.source, columns.layout, kind)
     found += list(extra)
     found += say.precision_findings(
@@ -418,6 +427,8 @@ def audit_source(
         float(measured.error_intended.max()),
     )
     found += say.alias_finding(oriented.moved, reading.fit.step)
+    repeated = say.repeated_frequencies(theta, bound, columns.layout if kind == "cache" else None)
+    found += repeated
     comparison = None
     if layer is not None:
         comparison = compare_config(theta, bound, scaling, attention, layer, seq_len)
@@ -425,13 +436,20 @@ def audit_source(
     else:
         found += say.attention_undecided(attention)
         found += say.attention_unexpected(attention)
-    if scaling.type == "custom":
+    if scaling.type == "custom" and not repeated:
         found.append(Finding(None, _fits_none(facts is None), False))
+    if kind == "cache" and source.sin is None:
+        found = say.unseen_slow_pairs(found, columns, precision)
+    if kind == "cache" and (source.sin is None) != (source.cos is None):
+        have = "cos" if source.sin is None else "sin"
+        found = say.one_array_in_16_bits(found, have, precision)
     # The identification first, then the faults, then what is only described.
     found = found[:1] + [f for f in found[1:] if f.fault] + [f for f in found[1:] if not f.fault]
     faults = [f.bug or "fault" for f in found if f.fault]
     structure_classes = STRUCTURE_CLASSES
-    sound = not faults and accuracy.sound
+    outcome = Outcome.of(found)
+    if not accuracy.sound and outcome is Outcome.SOUND:
+        outcome = Outcome.FAULT
     scaling_json = scaling.to_json()
     return RopeAudit(
         kind="rope",
@@ -488,5 +506,7 @@ def audit_source(
         bugs=tuple(dict.fromkeys(f.bug for f in found if f.bug)),
         faults=tuple({"bug": f.bug or "fault", "text": f.text} for f in found if f.fault),
         findings=tuple(f.text for f in found),
-        sound=sound,
+        sound=outcome is Outcome.SOUND,
+        outcome=outcome,
+        decided_by=outcome.decided_by(found),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from numeric.audit.outcome import Outcome
 from numeric.audit.report import WIDTH, bullets, finite_json, line
 
 _SHOWN = (
@@ -49,7 +50,9 @@ class RopeAudit:
     configuration, error_by_position.
     Verdicts: structure (sound or fault, with the faults), config (how the cache compares
     with the configuration given), bugs (the bug classes named), faults ({"bug", "text"} of
-    each finding that fails the audit), findings (every sentence), sound (no fault).
+    each finding that fails the audit), findings (every sentence), sound (no fault and nothing
+    undecided), outcome (numeric.audit.outcome.Outcome: sound, fault or undecided), decided_by
+    (what would decide the undecided findings, when the outcome is undecided).
     """
 
     kind: str
@@ -83,6 +86,8 @@ class RopeAudit:
     faults: tuple[dict, ...]
     findings: tuple[str, ...]
     sound: bool
+    outcome: Outcome
+    decided_by: tuple[str, ...]
 
     def to_json(self) -> dict:
         """Every field as JSON-ready Python values (a bound that is infinite is null)."""
@@ -92,7 +97,7 @@ class RopeAudit:
         """A short human report, each line at most width columns."""
         what = "cache" if self.source == "cache" else "function"
         shape = f" ({self.shape[0]}, {self.shape[1]})" if self.shape else ""
-        lines = [f"audit of a RoPE {what}{shape}: {'sound' if self.sound else 'FAULTS FOUND'}"]
+        lines = [f"audit of a RoPE {what}{shape}: {self.outcome.headline}"]
         base = "?" if self.base is None else f"{self.base:g}"
         m = "?" if self.attention_factor is None else f"{self.attention_factor:.6g}"
         summary = (
@@ -111,5 +116,7 @@ class RopeAudit:
                 f"{self.max_abs_error:.2e} at position {self.worst_position}",
                 width,
             )
+        if self.decided_by:
+            lines += line(f"to decide: give {' or '.join(self.decided_by)}", width)
         lines.append("findings:")
         return lines + bullets(self.findings, width)

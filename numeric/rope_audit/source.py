@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numeric.audit.errors import BadShapeError, BadValueError, InputError
+from numeric.audit.precision import decimal_precision, sample_values
 from numeric.rope.floats import round_to
 
 _BLOCK_BYTES = 2**24  # float64 bytes per array per block of a whole pass
@@ -112,7 +113,8 @@ class CacheSource:
     def precision(self, sample: tuple[np.ndarray | None, ...] | None = None) -> str:
         """The narrowest of bfloat16, float16, float32 and float64 that holds every value:
         tried on a sample of rows (sample: their (cos, sin), when already read), then
-        confirmed on a whole pass for a format narrower than the stored one."""
+        confirmed on a whole pass for a format narrower than the stored one; for float64
+        values that none holds, the format they are written from in decimal, if any."""
         stored = self.stored
         narrower = [f for f in _FORMATS if _FORMATS.index(f) < _FORMATS.index(stored)]
         if stored == "float16":
@@ -125,6 +127,13 @@ class CacheSource:
                 _holds(v, fmt) for _, _, c, s in self.blocks() for v in (c, s) if v is not None
             ):
                 return fmt
+        if stored == "float64":
+            # Text holds decimals: float32 values written with the digits that identify them
+            # (%.9g) are float32, not float64 (numeric.audit.precision.decimal_precision).
+            values = sample_values(np.concatenate([np.asarray(v).ravel() for v in sample]))
+            written, cast = decimal_precision(values)
+            if cast is not None:
+                return written
         return stored
 
 

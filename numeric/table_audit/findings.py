@@ -122,7 +122,10 @@ def _position_words(f: Facts) -> list[str]:
             f"{_number(c.first.start)}"
         )
     elif c.offset and step == 1:
-        out.append(f"{where}: positions start at {_number(c.offset)}")
+        out.append(
+            f"{where}: positions start at {_number(c.offset)} (the offset rule: harmless when "
+            "every position reads this table, a fault where row 0 must be position 0)"
+        )
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from numeric.audit.findings import Finding
+from numeric.audit.outcome import Outcome
 from numeric.audit.report import WIDTH, bullets, line, plain
 from numeric.table_audit.findings import UNDECIDED_BUGS
 
@@ -144,19 +145,19 @@ class Audit:
         return tuple(f.text for f in self.found if f.bug in UNDECIDED_BUGS and not f.fault)
 
     @property
-    def outcome(self) -> str:
-        """'fault' when a finding is a fault, else 'undecided' when the table alone cannot
-        decide something (undecided), else 'sound'; the command line's exit statuses 1, 3, 0."""
+    def outcome(self) -> Outcome:
+        """FAULT when a finding is a fault, else UNDECIDED when the table alone cannot decide
+        something (undecided), else SOUND; the command line's exit statuses 1, 3, 0."""
         if any(f.fault for f in self.found):
-            return "fault"
-        return "undecided" if self.undecided else "sound"
+            return Outcome.FAULT
+        return Outcome.UNDECIDED if self.undecided else Outcome.SOUND
 
     @property
     def clean(self) -> bool:
         """The exit-0 rule: the outcome is sound (no finding is a fault, a reason the structure
         is not sound or an accuracy beyond rounding once or an ordinary float64 or float32
         computation, and none leaves the verdict open)."""
-        return self.outcome == "sound"
+        return self.outcome is Outcome.SOUND
 
     def to_json(self) -> dict:
         """Every field as JSON-ready Python values (no NumPy scalars); the outcome; the
@@ -164,7 +165,7 @@ class Audit:
         out = plain({k: v for k, v in asdict(self).items() if k != "found"})
         return {
             **out,
-            "outcome": self.outcome,
+            "outcome": str(self.outcome),
             "findings": list(self.findings),
             "faults": plain(self.faults),
             "undecided": list(self.undecided),

@@ -1,11 +1,13 @@
 """`pe-proofs audit FILE`: identify an encoding table from any implementation and measure it.
 
-Exit status 0 when the table's structure is sound (one sinusoidal encoding: pairs that share a
-frequency, the shift identity holding within the table's own accuracy) and its accuracy is that
-of rounding once or of an ordinary float64 or float32 computation; 1 for a structural fault or a
-table computed in 16 bits (positions collapse), and, with --against, when the two tables do not
-encode the same positions; 2 for a file that cannot be read. RoPE cos/sin caches are audited by
-proofs.cli.audit_rope, which says when a file is read as one.
+Exit status (EXIT_STATUS, from the audit's numeric.audit.outcome.Outcome): 0 when the table's
+structure is sound (one sinusoidal encoding: pairs that share a frequency, the shift identity
+holding within the table's own accuracy) and its accuracy is that of rounding once or of an
+ordinary float64 or float32 computation; 1 for a fault (a structural fault, a table computed in
+16 bits, and, with --against, two tables that do not encode the same positions); 3 when the
+input cannot decide (the report says what would, such as --config); 2 for a file that cannot be
+read. RoPE cos/sin caches are audited by proofs.cli.audit_rope, which says when a file is read
+as one.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import shutil
 
+from numeric.audit.outcome import Outcome
 from proofs.cli import audit_rope
 from proofs.cli.usage import UsageError, user_input
 from proofs.render.json_text import dumps
@@ -24,6 +27,16 @@ HELP = (
 )
 EXAMPLE = "pe-proofs audit model_pe.npy --against paper_pe.npy --json"
 _MIN_WIDTH, _MAX_WIDTH = 60, 100
+EXIT_STATUS = {Outcome.SOUND: 0, Outcome.FAULT: 1, Outcome.UNDECIDED: 3}
+EXIT_STATUSES = """exit status:
+  0  sound: a clean table or a sound cache (with --against: the same encoding)
+  1  fault: a fault, named with its bug class (with --against: two different encodings)
+  3  undecided: the input cannot decide; the report says what would (such as --config)
+  2  a file, config or option that cannot be read
+offset rule: rows that hold positions shifted by a whole offset (row p holds p + 1) are
+  harmless when q and k share the table or cache (every score depends on p - q alone), and a
+  fault when the config (--config) or the caller (stated positions) says position 0 is the
+  identity"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,11 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     audit_rope.add_arguments(parser)
+    parser.epilog = f"{EXIT_STATUSES}\n\n{parser.epilog or ''}".rstrip()
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the table(s), audit or compare, print the report; exit 0 only for a clean result."""
+    """Open the table(s), audit or compare, print the report; the exit status of its outcome."""
     from numeric.audit.errors import InputError
+    from numeric.audit.report import line as report_line
     from numeric.table_audit import audit, compare, open_table
 
     if args.against_key is not None and args.against is None:
@@ -69,19 +84,31 @@ def run(args: argparse.Namespace) -> int:
             table = open_table(path, key=key)
             if against is None:
                 result = audit(table, what=path)
-                ok = result.clean
+                outcome = result.outcome
             else:
                 other = open_table(against, key=(args.against_key or [None])[0])
                 result = compare(table, other, names=(path, against))
-                ok = result.same
+                outcome = Outcome.of_verdict(result.same)
         except MemoryError:
             # The audit reads every file in bounded memory: this machine has less to spare.
             raise UsageError(
                 f"out of memory auditing {path}; the audit needs about 512 MB free"
             ) from None
+    hint = None
+    if outcome is Outcome.FAULT:
+        # A RoPE cos (or sin) array looks like a faulty table of cosines: say what it reads
+        # as, and leave the choice to the user (exit 3, decided by --rope).
+        with user_input(InputError):
+            hint = audit_rope.rope_hint(path, key, against, (args.against_key or [None])[0])
+        if hint is not None:
+            outcome = Outcome.UNDECIDED
+    width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
     if args.json:
-        print(dumps(result.to_json(), ensure_ascii=True))
+        extra = {} if hint is None else {"rope": hint}
+        print(dumps({**result.to_json(), **extra}, ensure_ascii=True))
     else:
-        width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
-        print("\n".join(result.report_lines(width)))
-    return 0 if ok else 1
+        lines = result.report_lines(width)
+        if hint is not None:
+            lines = [f"UNDECIDED: {lines[0]}", *lines[1:], *report_line(f"rope: {hint}", width)]
+        print("\n".join(lines))
+    return EXIT_STATUS[outcome]

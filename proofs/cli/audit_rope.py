@@ -9,8 +9,9 @@ The audit reads FILE as a RoPE cos/sin cache, not a sinusoidal table, when any o
 Otherwise it is a sinusoidal table. Nothing is guessed from the values: a cos cache alone
 looks like a table of cosines, so a single array is read as RoPE only when told.
 
-Exit status 0 for a sound cache (and, with --against, for caches holding the same rotations),
-1 for a fault, 2 for a file or config that cannot be read.
+Exit status (proofs.cli.audit.EXIT_STATUS): 0 for a sound cache (and, with --against, for caches
+holding the same rotations), 1 for a fault, 3 when the cache alone cannot decide (the report
+names what would: the config), 2 for a file or config that cannot be read.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import shutil
 
+from numeric.audit.outcome import Outcome
 from proofs.cli.usage import UsageError, user_input
 from proofs.render.json_text import dumps
 
@@ -58,6 +60,70 @@ def wanted(args: argparse.Namespace) -> bool:
     return not args.key and holds_cos_and_sin(args.file[0])
 
 
+def rope_reading(path: str, key: str | None) -> tuple[str, object] | None:
+    """(the array's role, "cos" or "sin", and its RoPE audit) when one array the sinusoidal
+    audit faulted reads as a sound RoPE cache, read as the role its name says, else the other.
+    None otherwise."""
+    from numeric.audit.errors import InputError
+    from numeric.rope_audit import audit_rope
+    from numeric.rope_audit.files import open_rope
+
+    try:
+        cache = open_rope([path], None if key is None else [key])
+    except InputError:
+        return None
+    array = cache.cos if cache.cos is not None else cache.sin
+    named = "cos" if cache.cos is not None else "sin"
+    for role in (named, "sin" if named == "cos" else "cos"):
+        try:
+            result = audit_rope(
+                array if role == "cos" else None,
+                array if role == "sin" else None,
+                positions=cache.positions,
+                what=cache.what,
+            )
+        except InputError:
+            return None
+        if result.rotary_dim >= 2 and result.outcome is Outcome.SOUND:
+            return role, result
+    return None
+
+
+def rope_hint(
+    path: str, key: str | None, against: str | None, against_key: str | None
+) -> str | None:
+    """What a sinusoidal audit (or comparison) that failed should say when its array (each
+    array) reads as a RoPE cache (rope_reading), else None."""
+    reading = rope_reading(path, key)
+    if reading is None:
+        return None
+    role, rope = reading
+    how = "give --rope" + ("" if role == "cos" else " with a file or --key name containing 'sin'")
+    if against is None:
+        return (
+            f"{path} reads as a RoPE {role} cache, sound as one ({rope.findings[0]}); the "
+            f"sinusoidal audit above does not apply to it: {how} to audit it as a RoPE cache"
+        )
+    other = rope_reading(against, against_key)
+    if other is None:
+        return None
+    from numeric.rope_audit import compare_rope
+    from numeric.rope_audit.files import open_rope
+
+    arrays = []
+    for (file, k), r in (((path, key), role), ((against, against_key), other[0])):
+        cache = open_rope([file], None if k is None else [k])
+        array = cache.cos if cache.cos is not None else cache.sin
+        arrays += [array, None] if r == "cos" else [None, array]
+    same = compare_rope(*arrays)
+    verdict = "the same rotations" if same.same else "different: " + "; ".join(same.findings)
+    return (
+        f"{path} and {against} read as RoPE {role} and {other[0]} caches; compared as RoPE "
+        f"caches they hold {verdict}. The table comparison above does not apply to them: "
+        f"{how} to compare them as RoPE caches"
+    )
+
+
 def _check(args: argparse.Namespace) -> None:
     if args.layer_type is not None and args.config is None:
         raise UsageError("--layer-type picks an entry of the --config file; give --config")
@@ -72,7 +138,7 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the cache (and B's), audit or compare, print; exit 0 only for a sound result."""
+    """Read the cache (and B's), audit or compare, print; the exit status of its outcome."""
     from numeric.audit.errors import InputError
     from numeric.rope_audit import audit_rope, compare_rope
     from numeric.rope_audit.files import open_rope
@@ -92,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
                     convention=args.convention,
                     what=cache.what,
                 )
-                ok = result.sound
+                outcome = result.outcome
             else:
                 other = open_rope(args.against, args.against_key)
                 notes += [f"B: {note}" for note in other.notes]
@@ -104,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
                     positions_a=cache.positions,
                     positions_b=other.positions,
                 )
-                ok = result.same
+                outcome = Outcome.of_verdict(result.same)
         except MemoryError:
             raise UsageError(
                 f"out of memory auditing {args.file[0]}; the audit needs about 512 MB free"
@@ -114,4 +180,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
         print("\n".join([f"read: {note}" for note in notes] + result.report_lines(width)))
-    return 0 if ok else 1
+    from proofs.cli.audit import EXIT_STATUS
+
+    return EXIT_STATUS[outcome]

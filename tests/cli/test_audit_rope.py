@@ -151,3 +151,95 @@ def test_bad_input_is_one_line_and_exit_2(caches, capsys, argv, message):
     status, out, err = run(capsys, caches / "cache.npz", "--key", "c", "--key", "s", *argv)
     assert status == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_what_the_cache_alone_cannot_decide_exits_3_and_names_the_config(capsys):
+    """DeepSeek-V3's YaRN cache carries m = 1 (mscale = mscale_all_dim): the cache alone cannot
+    tell that from the factor dropped, so neither sound (0) nor a fault (1), but 3; with the
+    config it is sound."""
+    cache = REAL / "deepseek_v3_yarn.safetensors"
+    status, out, _ = run(capsys, cache)
+    assert status == 3
+    assert "audit of a RoPE cache (820, 64): UNDECIDED" in out
+    assert "to decide: give the model's config.json (--config)" in out
+    status, out, _ = run(capsys, cache, "--json")
+    result = json.loads(out)
+    assert status == 3 and result["outcome"] == "undecided" and result["faults"] == []
+    status, _, _ = run(capsys, cache, "--config", REAL / "deepseek_v3_yarn.config.json")
+    assert status == 0
+
+
+def test_help_lists_the_three_outcomes_and_the_offset_rule(capsys):
+    status, out, _ = run(capsys, "--help")
+    assert status == 0
+    out = " ".join(out.split())
+    for status in ("0 sound:", "1 fault:", "3 undecided: the input cannot decide"):
+        assert status in out
+    assert "offset rule:" in out and "harmless when q and k share" in out
+    assert "a fault when the config (--config) or the caller" in out
+
+
+@pytest.mark.parametrize("role", ["cos", "sin"])
+def test_one_rope_array_without_rope_says_it_reads_as_a_rope_cache(capsys, tmp_path, role):
+    """Issue 31, point 7: one array of transformers' Llama cache, without --rope, is not only
+    "faulty" as a sinusoidal table: the report says it reads as a RoPE cache (exit 3, decided
+    by --rope), and with --rope it is audited as one."""
+    from safetensors.numpy import load_file
+
+    path = tmp_path / "cache.npy"  # a name that does not say cos or sin
+    np.save(path, load_file(str(REAL / "llama_default.safetensors"))[role])
+    status, out, _ = run(capsys, path)
+    assert status == 3 and out.startswith("UNDECIDED: audit of a (820, 64)")
+    text = " ".join(out.split())
+    assert f"reads as a RoPE {role} cache, sound as one" in text and "give --rope" in text
+    status, out, _ = run(capsys, path, "--json")
+    assert status == 3 and "reads as a RoPE" in json.loads(out)["rope"]
+    named = tmp_path / f"{role}.npy"  # --rope reads an array as sin when its name says so
+    path.rename(named)
+    status, out, _ = run(capsys, named, "--rope")
+    assert status == 0 and "audit of a RoPE cache (820, 64): sound" in out
+
+
+def test_a_faulty_sinusoidal_table_is_not_read_as_a_rope_cache(capsys):
+    tables = REAL.parent / "real_tables"
+    for name in ("ctrl_fp16.npy", "pegasus_x_fp16.npy"):
+        status, out, _ = run(capsys, tables / name)
+        assert status == 1 and "RoPE" not in out
+
+
+def test_two_rope_arrays_a_few_ulps_apart_are_the_same_rope(capsys, tmp_path):
+    """Issue 31, point 5: one float32 cos array each side, without --rope, a few ulps apart
+    (two correct libraries): not "different" (exit 1) but undecided (3) with the RoPE
+    comparison's verdict, and the same RoPE with --rope."""
+    from safetensors.numpy import load_file
+
+    cos = load_file(str(REAL / "llama_default.safetensors"))["cos"]
+    other = cos.copy()
+    other[::3, [5, 37]] = np.nextafter(other[::3, [5, 37]], np.float32(0))
+    other[7, [8, 40]] += np.float32(3e-7)
+    np.save(tmp_path / "a.npy", cos)
+    np.save(tmp_path / "b.npy", other)
+    status, out, _ = run(capsys, tmp_path / "a.npy", "--against", tmp_path / "b.npy")
+    assert status == 3
+    assert "compared as RoPE caches they hold the same rotations" in " ".join(out.split())
+    status, out, _ = run(capsys, tmp_path / "a.npy", "--rope", "--against", tmp_path / "b.npy")
+    assert status == 0 and "same RoPE (max difference" in out
+
+
+def test_the_offset_rule_holds_in_both_audits(capsys, tmp_path):
+    """Issue 31, point 9: rows counted from 1 are described and exit 0 in the sinusoidal audit
+    and in the RoPE audit alone; in the RoPE audit they are a fault (exit 1) beside a config,
+    which says row p is position p from 0."""
+    table = tmp_path / "from_one.npy"
+    np.save(table, sinusoidal_pe(513, 64, dtype=np.float32)[1:])
+    status, out, _ = run(capsys, table)
+    assert status == 0 and "positions start at 1 (the offset rule: harmless" in " ".join(
+        out.split()
+    )
+    cos, sin = rope_cache(rope_frequencies(LLAMA).inv_freq, np.arange(1, 1025))
+    np.savez(tmp_path / "cache.npz", cos=cos, sin=sin)
+    (tmp_path / "config.json").write_text(json.dumps(LLAMA))
+    status, out, _ = run(capsys, tmp_path / "cache.npz")
+    assert status == 0 and "harmless when q and k share the cache" in " ".join(out.split())
+    status, out, _ = run(capsys, tmp_path / "cache.npz", "--config", tmp_path / "config.json")
+    assert status == 1 and "but the config says position 0 is the identity" in " ".join(out.split())

@@ -235,3 +235,17 @@ def test_a_long_float32_cache():
     result = audit_rope(*cache(config, n=131072))
     assert result.sound and result.precision["computed_in"] == "float32"
     assert result.max_abs_error > 1e-3
+
+
+def test_an_offset_is_a_fault_when_the_config_says_position_0_is_the_identity():
+    """The offset rule (issue 31, point 9): the same shifted cache is described (sound) alone,
+    and a fault beside a config, which says row p is position p from 0."""
+    f = rope_frequencies(BASE)
+    cos, sin = rope_cache(f.inv_freq, np.arange(1, 1025))
+    alone = audit_rope(cos, sin)
+    assert alone.outcome == "sound"
+    assert any("harmless when q and k share the cache" in t for t in alone.findings)
+    with_config = audit_rope(cos, sin, config={**BASE, "max_position_embeddings": 4096})
+    assert with_config.position_offset == 1 and with_config.outcome == "fault"
+    assert "position_offset" in with_config.bugs
+    assert any("but the config says position 0 is the identity" in t for t in with_config.findings)

@@ -216,9 +216,19 @@ def test_dynamic_ntk_without_a_config_is_an_ntk_aware_base():
 
 def test_yarn_with_m_one_is_undecided_without_the_config():
     """DeepSeek-V3 carries m = 1 in cos/sin by design (mscale = mscale_all_dim), which the cache
-    alone cannot tell from the factor dropped: not sound, and the finding says why."""
+    alone cannot tell from the factor dropped: undecided (not sound, not a fault), and the
+    outcome names the config as what would decide it (issue 31, point 6)."""
     arrays = load("deepseek_v3_yarn")
     result = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
     assert not result.sound
+    assert result.outcome == "undecided" and not result.faults
     assert result.attention["verdict"] == "undecided"
     assert any("give the config" in f for f in result.findings)
+    assert result.decided_by == ("the model's config.json (--config)",)
+    with_config = audit_rope(
+        arrays["cos"],
+        arrays["sin"],
+        positions=arrays["positions"],
+        config=DATA / "deepseek_v3_yarn.config.json",
+    )
+    assert with_config.outcome == "sound" and with_config.decided_by == ()

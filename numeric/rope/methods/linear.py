@@ -5,7 +5,7 @@ interpolation (Chen et al. 2023, arXiv 2306.15595) divides the positions by s in
 angles m·θ_i/s are the same.
 
 Keys: factor, required, a number in [1, 1e18].
-Recognised in a cache as geometric from θ_0 = 1/s, s a round factor.
+Recognised in a cache as geometric from θ_0 = 1/s, s a round factor, else s = 1/θ_0.
 
 >>> [round(float(t), 6) for t in linear_frequencies(4, 10000.0, 4.0)]
 [0.25, 0.0025]
@@ -89,12 +89,22 @@ class Linear(ScalingMethod):
         if not fit.intercept < 0:
             return []
         factor = nice_factor(math.exp(-fit.intercept), 1e-3)
-        if factor is None or not 1 < factor <= FACTOR.high:
-            return []
-        return [
-            Scaling(self.name, b, {"factor": factor}, linear_frequencies(fit.d, b, factor))
-            for b in fit.geometric_bases
-        ]
+        found = []
+        if factor is not None and 1 < factor <= FACTOR.high:
+            found = [
+                Scaling(self.name, b, {"factor": factor}, linear_frequencies(fit.d, b, factor))
+                for b in fit.geometric_bases
+            ]
+        # A factor that is not round (4^(64/62) = 4.1803): read off the fastest pair, whose
+        # default frequency is 1, and tried after the round ones.
+        exact = 1.0 / float(fit.theta[0])
+        if 1 + 1e-6 < exact <= FACTOR.high and exact != factor:
+            params = {"factor": exact, "factor_is_round": False}
+            found += [
+                Scaling(self.name, b, params, linear_frequencies(fit.d, b, exact))
+                for b in fit.geometric_bases
+            ]
+        return found
 
     def figure_curves(self, dim, base, factor, original) -> list[tuple[str, np.ndarray]]:
         return [("linear (position interpolation)", linear_frequencies(dim, base, factor))]

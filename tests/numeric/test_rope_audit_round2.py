@@ -1,0 +1,269 @@
+"""Issue 31's RoPE-audit points on caches made by transformers' own code (tests/data/real_rope:
+the first round's caches, and the round-2 ones of make_real_rope_round2.py, truth_round2.json).
+
+Each test fails on the audit before issue 31: a wrong base named as "other parameters" and the
+first differing pair quoted (point 1), a linear factor that is not round left unidentified
+(point 3), head_dim None beside pass-through columns (point 4), a cat(freqs, freqs) cache with
+interleaved frequencies reported as "fits none of the scaling methods" (point 8), and a CSV of
+float32 values graded as float64 (point 10).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from numeric import audit_rope
+from numeric.rope_audit import compare_rope
+from numeric.rope_audit.files import open_rope
+
+safetensors = pytest.importorskip("safetensors.numpy")
+
+DATA = Path(__file__).parent.parent / "data" / "real_rope"
+
+ROUND2 = {
+    e["file"].removesuffix(".safetensors"): e
+    for e in json.loads((DATA / "truth_round2.json").read_text())["entries"]
+}
+
+
+def load(name: str) -> dict:
+    return safetensors.load_file(str(DATA / f"{name}.safetensors"))
+
+
+def config(name: str, tmp_path, **changes) -> str:
+    """The config beside a cache, with fields of its rope_parameters changed, as a file."""
+    data = json.loads((DATA / f"{name}.config.json").read_text())
+    data["rope_parameters"].update(changes)
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_a_wrong_base_is_named_with_its_worst_pair(tmp_path):
+    """Point 1: transformers' Llama cache of base 10000 checked against rope_theta 500000."""
+    arrays = load("llama_default")
+    result = audit_rope(
+        arrays["cos"],
+        arrays["sin"],
+        positions=arrays["positions"],
+        config=config("llama_default", tmp_path, rope_theta=500000.0),
+    )
+    assert result.outcome == "fault" and result.bugs == ("wrong_base",)
+    (text,) = [f["text"] for f in result.faults]
+    assert "a wrong base" in text and "base 10000" in text and "rope_theta is 500000" in text
+    # The slowest pair is 50^(31/32) = 44.2 times too fast: that pair is quoted, not pair 1.
+    assert "pair 31 turns 44.2× faster" in text and "the first to differ is pair 1" in text
+    assert math.isclose(result.config["frequency_ratio"], 50 ** (31 / 32), rel_tol=1e-5)
+
+
+def test_frequencies_over_the_head_dim_are_named(tmp_path):
+    """Point 1: GPT-NeoX rotates 16 of 64 components; a cache whose 8 frequencies are the head
+    dim's (base^(−2i/64), transformers' Llama cache's first 8 pairs) is named as such."""
+    arrays = load("llama_default")
+    cols = [*range(8), *range(32, 40)]
+    result = audit_rope(
+        arrays["cos"][:, cols],
+        arrays["sin"][:, cols],
+        positions=arrays["positions"],
+        config=DATA / "gpt_neox_partial.config.json",
+    )
+    assert result.bugs == ("frequencies_over_head_dim",)
+    (text,) = [f["text"] for f in result.faults]
+    assert "10000^(−2i/64)" in text and "10000^(−2i/16)" in text
+    assert "pair 7 turns 422× faster" in text
+
+
+def test_a_linear_factor_that_is_not_round_is_identified():
+    """Point 3: transformers' linear scaling by 4^(64/62) = 4.1803, without the config."""
+    arrays = load("round2_llama_linear_nonround")
+    truth = ROUND2["round2_llama_linear_nonround"]
+    result = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert result.outcome == "sound" and result.base == truth["base"]
+    assert result.scaling["type"] == "linear" and result.scaling["factor_is_round"] is False
+    assert math.isclose(result.scaling["factor"], truth["scaling"]["factor"], rel_tol=1e-6)
+
+
+def test_pass_through_columns_give_the_head_dim():
+    """Point 4: GPT-NeoX's 16-column cache as the head applies it, components 16..63 passed
+    through (cos 1, sin 0): the head dim is 64 without a config."""
+    arrays = load("gpt_neox_partial")
+    rows = len(arrays["positions"])
+    cos = np.concatenate([arrays["cos"], np.ones((rows, 48), np.float32)], axis=1)
+    sin = np.concatenate([arrays["sin"], np.zeros((rows, 48), np.float32)], axis=1)
+    result = audit_rope(cos, sin, positions=arrays["positions"])
+    assert result.rotary_dim == 16 and result.head_dim == 64 and result.outcome == "sound"
+    assert result.unrotated == tuple(range(16, 64))
+    plain = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert plain.head_dim is None  # 16 columns alone cannot say how wide the head is
+
+
+def test_rotary_embedding_torch_partial_rotary_gives_the_head_dim():
+    """Point 4 on rotary-embedding-torch's own apply_rotary_emb (dim 32 of a 64 head): the
+    pass-through columns say the head is 64 wide, without a config."""
+    name = "round2_rotary_embedding_torch_partial"
+    truth, arrays = ROUND2[name], load(name)
+    result = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert result.outcome == "sound" and result.convention == truth["convention"]
+    assert (result.rotary_dim, result.head_dim) == (truth["rotary_dim"], truth["head_dim"])
+    assert result.unrotated == tuple(range(32, 64)) and result.base == truth["base"]
+    assert np.allclose(result.frequencies, truth["inv_freq"], rtol=1e-6)
+
+
+def test_interleaved_frequencies_in_a_rotate_half_cache_are_named():
+    """Point 8: GPT-J's per-component cache duplicated for rotate_half pairs (llama.cpp
+    #2376): the pairing mistake is named, not "fits none of the scaling methods"."""
+    arrays = load("round2_gptj_freqs_in_cat")
+    truth = ROUND2["round2_gptj_freqs_in_cat"]
+    result = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert result.outcome == "fault" and result.bugs == (truth["bug"],)
+    assert (
+        "only 16 distinct frequencies (base 10000 over 64 components)" in result.faults[0]["text"]
+    )
+    assert not any("fit none" in f for f in result.findings)
+
+
+def test_a_csv_of_float32_values_is_graded_as_float32(tmp_path):
+    """Point 10: transformers' float32 cache written with '%.9g' (the digits that identify a
+    float32) is read back as float32, not float64."""
+    arrays = load("llama_default")
+    names = []
+    for key in ("cos", "sin"):
+        names.append(str(tmp_path / f"{key}.csv"))
+        np.savetxt(names[-1], arrays[key], delimiter=",", fmt="%.9g")
+    cache = open_rope(names, None, None)
+    result = audit_rope(cache.cos, cache.sin, positions=arrays["positions"])
+    assert result.precision["stored"] == "float32" and result.precision["dtype"] == "float64"
+    assert result.outcome == "sound" and result.base == 10000.0
+
+
+def test_a_sinusoidal_table_read_as_sin_is_not_rope_and_not_a_crash():
+    """Pegasus-X's float16 table (real_tables) read as a RoPE sin array: no row is a rotation
+    of the fitted frequencies, which the audit says (it raised on an empty argmax before)."""
+    table = np.load(DATA.parent / "real_tables" / "pegasus_x_fp16.npy")
+    result = audit_rope(None, table)
+    assert result.outcome == "fault" and result.bugs == ("not_rope",)
+
+
+def cos_of(name: str):
+    """The cos array of a cache, read by the audit's own reader (bfloat16 included)."""
+    cache = open_rope([str(DATA / f"{name}.safetensors")], ["cos"], "positions")
+    return cache.cos, cache.positions
+
+
+@pytest.mark.parametrize("name", ["llama_yarn", "llama3_1"])
+def test_cos_alone_in_bfloat16_is_the_same_rope_as_in_float32(name):
+    """Point 5: transformers' cache for a bfloat16 model, cos alone, against the float32 one:
+    the slowest pairs' cos rounds to 1 in bfloat16 (Llama 3.1: 88 of 128 components seen
+    rotating), which is not a different rotary width."""
+    cos_a, at_a = cos_of(name)
+    cos_b, at_b = cos_of(f"round2_{name}_bf16")
+    result = compare_rope(cos_a, None, cos_b, None, positions_a=at_a, positions_b=at_b)
+    assert result.same, result.findings
+    if name == "llama3_1":
+        assert result.findings[0].startswith("B rotates 88 components, A 128")
+
+
+def test_a_narrower_cache_that_moves_is_still_different():
+    """The slow-pair reading never hides a difference: Llama 3.1 with its scaling dropped
+    (transformers' seeded bug), cos alone in float32, against the bfloat16 Llama 3.1 cache."""
+    cos_a, at_a = cos_of("llama3_1_bug_scaling_dropped")
+    cos_b, at_b = cos_of("round2_llama3_1_bf16")
+    result = compare_rope(cos_a, None, cos_b, None, positions_a=at_a, positions_b=at_b)
+    assert not result.same and result.first_position is not None
+
+
+def test_cos_alone_in_bfloat16_with_unseen_slow_pairs_is_undecided_not_a_fault():
+    """Point 5, one cache: transformers' Llama 3.1 cache for a bfloat16 model, cos alone. Its
+    40 slowest columns round to cos = 1, so the rotary width, base and arithmetic read from
+    the other 88 cannot be trusted: undecided (the sin array decides), never "computed in 16
+    bits" as a fault; with sin it is sound."""
+    cos, at = cos_of("round2_llama3_1_bf16")
+    alone = audit_rope(cos, None, positions=at)
+    assert alone.outcome == "undecided" and alone.faults == ()
+    assert alone.decided_by == ("the sin array (a second file or --key)",)
+    assert any("the rotary width is 88 to 128" in f for f in alone.findings)
+    both = open_rope([str(DATA / "round2_llama3_1_bf16.safetensors")])
+    full = audit_rope(both.cos, both.sin, positions=both.positions)
+    assert full.outcome == "sound" and full.rotary_dim == 128 and full.scaling["type"] == "llama3"
+
+
+def gemma3_flat(local_base: float) -> dict:
+    """transformers' Gemma 3 config as transformers 4 wrote it (flat: rope_theta,
+    rope_local_base_freq, rope_scaling), from the nested one beside the round-1 caches."""
+    nested = json.loads((DATA / "gemma3_global.config.json").read_text())
+    params = nested.pop("rope_parameters")
+    return {
+        **nested,
+        "rope_theta": params["full_attention"]["rope_theta"],
+        "rope_local_base_freq": local_base,
+        "rope_scaling": {"rope_type": "linear", "factor": params["full_attention"]["factor"]},
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "layer"), [("gemma3_global", "full_attention"), ("gemma3_local", "sliding_attention")]
+)
+def test_gemma3_rope_local_base_freq_is_read_per_layer(name, layer):
+    """Stretch goal, per-layer settings: a flat Gemma 3 config's rope_local_base_freq is the
+    sliding-window layers' base (transformers' Gemma3TextConfig.convert_rope_params_to_dict),
+    so transformers' local cache matches its layer instead of being a scaling mismatch."""
+    arrays = load(name)
+    result = audit_rope(
+        arrays["cos"], arrays["sin"], positions=arrays["positions"], config=gemma3_flat(10000.0)
+    )
+    assert result.outcome == "sound" and result.config["layer_type"] == layer
+    assert result.config["matches"]
+
+
+def test_gemma3_local_cache_with_another_local_base_is_a_wrong_base():
+    arrays = load("gemma3_local")
+    result = audit_rope(
+        arrays["cos"], arrays["sin"], positions=arrays["positions"], config=gemma3_flat(20000.0)
+    )
+    assert result.outcome == "fault" and "wrong_base" in result.bugs
+
+
+def test_gpt_oss_yarn_truncate_false_is_identified_and_a_wrong_truncate_is_named():
+    """Stretch goal, YaRN's truncate as gpt-oss uses it: transformers' gpt-oss cache is YaRN
+    with truncate false alone and with its config; a config saying truncate true is a
+    mismatch that names the parameter."""
+    name = "round2_gpt_oss_yarn"
+    truth, arrays = ROUND2[name], load(name)
+    alone = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert alone.outcome == "sound" and alone.scaling["type"] == "yarn"
+    assert alone.scaling["truncate"] is False and alone.base == truth["base"]
+    assert math.isclose(alone.attention_factor, truth["attention_factor"], rel_tol=1e-6)
+    nested = json.loads((DATA / f"{name}.config.json").read_text())
+    with_config = audit_rope(
+        arrays["cos"], arrays["sin"], positions=arrays["positions"], config=nested
+    )
+    assert with_config.outcome == "sound" and with_config.config["matches"]
+    nested["rope_parameters"]["truncate"] = True
+    wrong = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"], config=nested)
+    assert wrong.outcome == "fault" and wrong.bugs == ("scaling_mismatch",)
+    assert (
+        "other parameters than the config's: truncate False (the config's True)"
+        in (wrong.faults[0]["text"])
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "role"), [("round2_llama_yarn_bf16", "cos"), ("round2_llama3_1_bf16", "sin")]
+)
+def test_one_bfloat16_array_never_comes_back_a_false_fault(name, role):
+    """transformers' caches for a bfloat16 model, one array alone: the fits of one rounded
+    array looked like a 16-bit computation (and a wrong m, or no identity at 0); those are
+    undecided, decided by the other array, and with both arrays the cache is sound."""
+    cache = open_rope([str(DATA / f"{name}.safetensors")])
+    one = (cache.cos, None) if role == "cos" else (None, cache.sin)
+    alone = audit_rope(*one, positions=cache.positions)
+    other = "sin" if role == "cos" else "cos"
+    assert alone.outcome == "undecided" and alone.faults == ()
+    assert f"the {other} array (a second file or --key)" in alone.decided_by
+    both = audit_rope(cache.cos, cache.sin, positions=cache.positions)
+    assert both.outcome == "sound"
