@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from numeric.audit.outcome import Outcome
 from numeric.audit.precision import rounding_bound
 from numeric.rope_audit.axial import (
     MAX_GRID_ROWS,
@@ -148,4 +149,8 @@ def grid_audit(
         faults=tuple(faults),
         findings=tuple(text),
         sound=sound,
+        # Sections the grid cannot tell apart are described, not a fault: with no config, no
+        # section is wrong; a config's mrope_section decides them (and is checked above).
+        outcome=Outcome.SOUND if sound else Outcome.FAULT,
+        decided_by=(),
     )

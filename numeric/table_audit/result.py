@@ -171,15 +171,17 @@ class Audit:
             "undecided": list(self.undecided),
         }
 
-    def report_lines(self, width: int = WIDTH) -> list[str]:
-        """A short human report, each line at most `width` columns."""
+    def report_lines(self, width: int = WIDTH, outcome: Outcome | None = None) -> list[str]:
+        """A short human report, each line at most `width` columns, its outcome in the first
+        (the audit's own, or the one the caller decided from more than the table: outcome)."""
         n, d = self.shape
+        said = (self.outcome if outcome is None else outcome).headline
         carried = (
             f"values carry {self.precision}"
             if self.precision.endswith("digits")
             else f"values are {self.precision} numbers"
         )
-        lines = [f"audit of a ({n}, {d}) {self.dtype} table; {carried}"]
+        lines = line(f"audit of a ({n}, {d}) {self.dtype} table: {said}; {carried}", width)
         s = self.structure
         reasons = "; ".join(s["reasons"])
         lines += line(f"structure: {s['verdict']}" + (f" ({reasons})" if reasons else ""), width)
@@ -277,9 +279,12 @@ class Comparison:
         """Every field as JSON-ready Python values (no NumPy scalars)."""
         return plain(asdict(self))
 
-    def report_lines(self, width: int = WIDTH) -> list[str]:
-        """A short human report, each line at most `width` columns."""
+    def report_lines(self, width: int = WIDTH, outcome: Outcome | None = None) -> list[str]:
+        """A short human report, each line at most `width` columns; led by outcome's word when
+        the caller decided another outcome than the comparison's own (from more than it)."""
         head = "same encoding" if self.same else "different encodings"
+        if outcome is not None and outcome is not Outcome.of_verdict(self.same):
+            head = f"{outcome.headline}: {head}"
         if self.max_difference is not None:
             head += f" (max difference {self.max_difference:.1e}, tolerance {self.tolerance:.1e})"
         return line(head, width) + bullets(self.findings, width)

@@ -107,8 +107,9 @@ def run(args: argparse.Namespace) -> int:
         extra = {} if hint is None else {"rope": hint}
         print(dumps({**result.to_json(), **extra}, ensure_ascii=True))
     else:
-        lines = result.report_lines(width)
-        if hint is not None:
-            lines = [f"UNDECIDED: {lines[0]}", *lines[1:], *report_line(f"rope: {hint}", width)]
+        if hint is None:
+            lines = result.report_lines(width)
+        else:
+            lines = [*result.report_lines(width, outcome), *report_line(f"rope: {hint}", width)]
         print("\n".join(lines))
     return EXIT_STATUS[outcome]
