@@ -39,7 +39,7 @@ def entries():
 
 
 def test_every_entry_has_the_fields_and_a_verdict(entries):
-    keys = {"id", "paper", "where", "claim", "reading", "verdict", "witness"}
+    keys = {"id", "paper", "where", "claim", "reading", "verdict", "witness", "facts"}
     assert all(set(e) == keys for e in entries)
     assert len({e["id"] for e in entries}) == len(entries) == 9 + 44 + 44
     assert {e["verdict"] for e in entries} <= {"holds", "fails", "undecided"}

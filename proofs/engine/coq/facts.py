@@ -25,6 +25,7 @@ from proofs.engine.coq.printer import Context, Printer, coq_name, positive_base
 from proofs.engine.coq.script import NoProofError, has_division, matrix_proof, rule_proof
 from proofs.engine.coq.statement import (
     CoqLemma,
+    Hypothesis,
     binders,
     divisors,
     integer_symbols,
@@ -253,21 +254,50 @@ def refutation(name: str, fact: Refutation) -> CoqLemma:
     difference enclosed (the Interval library) on the side that contradicts it."""
     lhs, rhs = (_entry(side) for side in fact.claim.args)
     relation, sign, closer, contradiction = _REFUTED[type(fact.claim)]
-    context = _fact_context([lhs, rhs])
-    bound, hyps = binders([lhs, rhs], context, signs=True)
+    sums = [s for side in (lhs, rhs) for s in side.atoms(sp.Sum)]
+    if sums and all(limit[2].is_Integer for s in sums for limit in s.limits):
+        # Σs over numeral ranges (a claim at one d): no d to bind.
+        context, pairs, size = Context(), (), frozenset()
+        context.integers = integer_symbols([lhs, rhs], all_integers=True)
+    else:
+        context = _fact_context([lhs, rhs])
+        _, pairs, size = pair_sums([lhs, rhs])
+    bound, hyps = binders([lhs, rhs], context, pairs, skip=size, signs=True)
+    # The claim is about the integers its symbols range over: a nonnegative one says so (the
+    # claim over every integer would be a stronger one, its refutation a weaker statement).
+    hyps += tuple(
+        Hypothesis(
+            f"H_{b.name}_sign", f"(0 {'<' if b.symbol.is_positive else '<='} {b.name})%Z", b.symbol
+        )
+        for b in bound
+        if b.type == "Z" and b.symbol.is_nonnegative
+    )
     printer = Printer(context)
     if any(side.has(sp.floor, sp.ceiling) for side in (lhs, rhs)):
         raise NoProofError("the Interval library cannot enclose a floor or a ceiling")
     point = dict(fact.at)
-    if any(b.symbol not in point for b in bound):
+    if any(b.symbol not in point for b in bound if b.symbol is not None):
         raise NoProofError("the claim binds a variable the counterexample gives no value")
     claim = CoqLemma(name, bound, hyps, f"{printer.term(lhs)} {relation} {printer.term(rhs)}", ())
+    # The Σs' symbolic d is bound as its count of pairs n (d = 2(n + 1)): n = d/2 − 1 at the point.
     values = [
-        f"({point[b.symbol]}%Z)" if b.type == "Z" else f"({printer.term(point[b.symbol])})"
+        f"({point[next(iter(size))] // 2 - 1}%nat)"
+        if b.symbol is None
+        else f"({point[b.symbol]}%Z)"
+        if b.type == "Z"
+        else f"({printer.term(point[b.symbol])})"
         for b in bound
     ]
+    # The Σs at the point written out term by term, their d and indices numerals, for Interval.
+    # (and the paper's frequencies unfolded, which Interval does not know).
+    unfold = " try unfold omega in E." + (
+        " simpl sum_f_R0 in E; try unfold omega in E; rewrite ?INR_IZR_INZ in E;"
+        " simpl Z.of_nat in E."
+        if sums
+        else ""
+    )
     proof = (
-        f"intro H. pose proof ({' '.join(['H', *values, *[_AT_POINT] * len(hyps)])}) as E.",
+        f"intro H. pose proof ({' '.join(['H', *values, *[_AT_POINT] * len(hyps)])}) as E.{unfold}",
         f"match type of E with ?a {relation} ?b => assert (D : {sign}) by ({closer}) end.",
         f"{contradiction}.",
     )
