@@ -6,19 +6,14 @@ first and are marked slow. Tests needing coqc skip, with that reason, where it i
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from proofs import registry
 from proofs.engine.coq.development import FOUNDATION, build_development
-from proofs.engine.coq.module import COQ_DIR, HEADER, uses_flocq, with_flocq
-
-needs_coqc = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="coqc is not installed (Debian package coq)"
-)
+from proofs.engine.coq.module import HEADER, uses_flocq, with_flocq
+from tests.engine.coq_tools import compiled, coqc, needs_coqc
 
 # exists M : T, forall x y : R, e = M  or  exists M : T, forall (x : R), e = M
 EXISTS_FORALL = re.compile(
@@ -81,24 +76,9 @@ def contradiction_checks(stated: list[tuple[str, str]]) -> str:
     return header + "\n\n" + "\n".join(goals)
 
 
-def coqc(folder: Path, name: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        ["coqc", "-q", "-R", ".", "PeProofs", name],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 @pytest.fixture(scope="module")
 def foundation(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("coq")
-    for name in FOUNDATION:
-        shutil.copy(COQ_DIR / name, folder)
-        run = coqc(folder, name)
-        assert run.returncode == 0, run.stdout + run.stderr
-    return folder
+    return compiled(tmp_path_factory.mktemp("coq"), FOUNDATION)
 
 
 @needs_coqc
