@@ -42,6 +42,9 @@ COURSE_MODULES: dict[int, tuple[tuple[str, str], ...]] = {
         ("rope_xpos", "rope.xpos"),
     ),
 }
+# Theorems outside the course modules (no lesson presents them): `pe-proofs prove NAME` and the
+# Coq export reach them. papers: the ledger's verdicts (pe-proofs papers) as engine facts.
+LEDGER_THEOREMS: tuple[tuple[str, str], ...] = (("papers", "papers.common.theorem"),)
 # What each course module is about, as `pe-proofs list` and the lessons head it.
 MODULE_TITLES: dict[int, str] = {
     10: "the sinusoidal positional encoding",
@@ -54,7 +57,9 @@ _MODULE_OF: dict[str, int] = {
     name: module for module, entries in COURSE_MODULES.items() for name, _ in entries
 }
 _PATH_OF: dict[str, str] = {
-    name: f"proofs.theorems.{path}" for entries in COURSE_MODULES.values() for name, path in entries
+    name: f"proofs.theorems.{path}"
+    for entries in (*COURSE_MODULES.values(), LEDGER_THEOREMS)
+    for name, path in entries
 }
 THEOREM_NAMES: tuple[str, ...] = tuple(_MODULE_OF)
 
@@ -76,13 +81,25 @@ def names(module: int | None = None) -> list[str]:
     return [name for name, _ in COURSE_MODULES[check_module(module)]]
 
 
+def ledger_names() -> list[str]:
+    """The theorems outside the course modules, which `pe-proofs prove NAME` and the Coq export
+    take (the ledger's).
+
+    >>> ledger_names()
+    ['papers']
+    """
+    return [name for name, _ in LEDGER_THEOREMS]
+
+
 def module_of(name: str) -> int:
     """The course module a theorem belongs to.
 
     >>> module_of("ramp"), module_of("rope_decay")
     (10, 11)
     """
-    return _MODULE_OF[check_name(name)]
+    if check_name(name) not in _MODULE_OF:
+        raise ValueError(f"theorem {name!r} belongs to no course module (it is the ledger's)")
+    return _MODULE_OF[name]
 
 
 def module_path(name: str) -> str:
@@ -111,9 +128,9 @@ def brief_names(module: int | None = None) -> list[str]:
 
 def check_name(name: str) -> str:
     """name if it is a known theorem; ValueError naming the closest match otherwise."""
-    if name in _MODULE_OF:
+    if name in _PATH_OF:
         return name
-    close = difflib.get_close_matches(name, THEOREM_NAMES, n=1)
+    close = difflib.get_close_matches(name, tuple(_PATH_OF), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     raise ValueError(f"unknown theorem {name!r}{hint} ('pe-proofs list' names them all)")
 

@@ -32,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
 
     check_directory(args.out, "--out")  # before the slow part: a bad --out fails at once
     development = build_development(
-        [registry.build(n, d_model=args.d_model) for n in registry.names()]
+        [
+            registry.build(n, d_model=args.d_model)
+            for n in (*registry.names(), *registry.ledger_names())
+        ]
     )
     files = development.files()
     changed = set(write_files(args.out, {n: t.encode("utf-8") for n, t in files.items()}))

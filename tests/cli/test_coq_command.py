@@ -51,7 +51,7 @@ def test_the_command_writes_the_development_and_lists_what_has_no_theorem(writte
     report = (folder / REPORT).read_text()
     listed = [line for line in stdout.splitlines() if line.startswith("  ") and "no proof" in line]
     assert listed and all(line.split(": ", 1)[1] in report for line in listed)
-    for name in registry.names():
+    for name in (*registry.names(), *registry.ledger_names()):
         assert re.search(
             rf"^  {name}: \d+/\d+ parts, \d+/\d+ links, \d+/\d+ facts$", stdout, re.MULTILINE
         ), name

@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,7 +40,7 @@ def entries():
 
 
 def test_every_entry_has_the_fields_and_a_verdict(entries):
-    keys = {"id", "paper", "where", "claim", "reading", "verdict", "witness"}
+    keys = {"id", "paper", "where", "claim", "reading", "verdict", "witness", "facts"}
     assert all(set(e) == keys for e in entries)
     assert len({e["id"] for e in entries}) == len(entries) == 9 + 44 + 44
     assert {e["verdict"] for e in entries} <= {"holds", "fails", "undecided"}
@@ -112,3 +113,98 @@ def test_a_terminal_without_unicode_gets_ascii_and_exit_0():
     assert done.returncode == 0, done.stderr
     assert b"where:   Sec. 3.2, Eq. 17" in done.stdout
     done.stdout.decode("ascii")  # nothing but ASCII
+
+
+# ---- the summaries equal the ledger: docs/reference/papers.md, and the transcription the
+# ledger started from (../shared/papers.md, where it is present) ----
+
+DOC = (ROOT / "docs" / "reference" / "papers.md").read_text(encoding="utf-8")
+SHARED = ROOT.parent.parent / "shared" / "papers.md"
+KS = (1000, 1024)
+LABELS = ("1K", "2K", "4K", "8K", "16K", "32K", "64K", "128K", "256K", "512K", "1M")
+
+
+def short(value: str) -> str:
+    """A base as the summaries print it: 27000 -> 2.7e4."""
+    mantissa, exponent = f"{float(value):.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def by_reading(entries, prefix: str) -> dict[tuple[str, int], dict]:
+    """(label, K) -> the entry at m ≤ L, after checking the range of m changes nothing."""
+    out = {}
+    for e in entries:
+        if e["id"].startswith(prefix):
+            _, _, label, k, key = e["id"].split(".")
+            out.setdefault((label, int(k[1:])), {})[key] = e
+    for pair in out.values():
+        le, lt = pair["m_le_L"], pair["m_lt_L"]
+        assert (le["verdict"], le["witness"].get("m")) == (lt["verdict"], lt["witness"].get("m"))
+    return {key: pair["m_le_L"] for key, pair in out.items()}
+
+
+def verdict_cell(e: dict) -> str:
+    return "holds" if e["verdict"] == "holds" else f"fails at m = {e['witness']['m']}"
+
+
+def test_the_docs_table_2_summary_is_the_ledger(entries):
+    men = by_reading(entries, "men2024.")
+    expected = []
+    for label in LABELS:
+        one, two = men[(label, 1000)], men[(label, 1024)]
+        least = " / ".join(short(e["witness"]["smallest_grid_base"]) for e in (one, two))
+        cells = (label, short(one["witness"]["base"]), verdict_cell(one), verdict_cell(two), least)
+        expected.append("| " + " | ".join(cells) + " |")
+    start = DOC.index("| L | b_L (Table 2) |")
+    rows = DOC[start:].splitlines()[2 : 2 + len(LABELS)]
+    assert rows == expected
+
+
+def test_the_docs_su_summary_is_the_ledger(entries):
+    su = by_reading(entries, "su2024.")
+    text = " ".join(DOC.split())
+    text = text[text.index("Su's table (") :]
+    bases = re.search(r"Su's table \(([^)]*)\)", text)[1].split(", ")
+    assert bases == [short(su[(label, 1000)]["witness"]["base"]) for label in LABELS]
+    found = re.search(r"its ([\w, ]*?) bases break the criterion \(first at m = (.*?)\)", text)
+    failing = [label for label in LABELS if all(su[(label, k)]["verdict"] == "fails" for k in KS)]
+    assert found[1].replace(" and ", ", ").split(", ") == failing
+    first = [str(su[(label, 1000)]["witness"]["m"]) for label in failing]
+    assert found[2].replace(" and ", ", ").split(", ") == first
+    held = re.search(
+        r"holds at ([\w, ]*?) under both readings of K, and at (\S+) for K = (\d+)", text
+    )
+    both = [label for label in LABELS if all(su[(label, k)]["verdict"] == "holds" for k in KS)]
+    assert held[1].replace(" and ", ", ").split(", ") == both
+    one = [
+        label for label in LABELS if su[(label, 1000)]["verdict"] != su[(label, 1024)]["verdict"]
+    ]
+    assert one == [held[2]] and su[(held[2], int(held[3]))]["verdict"] == "holds"
+
+
+def test_the_docs_closed_claims_verdicts_are_the_ledger(entries):
+    verdicts = {e["id"]: e["verdict"] for e in entries}
+    seen = set()
+    for line in DOC.splitlines():
+        found = re.match(r"\| `([\w.]+)`(?:, `(\.\w+)`)? \|.*\| (holds|fails)[:\s]", line)
+        if found is None or "<" in line.split("|")[1]:
+            continue
+        ids = [found[1]] + ([found[1].rsplit(".", 1)[0] + found[2]] if found[2] else [])
+        for entry_id in ids:
+            assert verdicts[entry_id] == found[3], entry_id
+            seen.add(entry_id)
+    assert seen == {i for i in verdicts if not i.startswith(("men2024.", "su2024."))}
+
+
+@pytest.mark.skipif(
+    not SHARED.is_file(), reason="../shared/papers.md, the transcription, is absent"
+)
+def test_the_transcribed_tables_are_the_ledgers_bases(entries):
+    # The ledger's bases are the transcription's (Table 2's row, Su's list), in order.
+    lines = SHARED.read_text(encoding="utf-8").splitlines()
+    row = next(ln for ln in lines if ln.strip().startswith("| b_L |")).strip(" |").split(" | ")[1:]
+    text = " ".join(" ".join(lines).split())
+    su = re.search(r"lists: ([\d.e, ]+)\.", text)[1].split(", ")
+    for prefix, listed in (("men2024.", row), ("su2024.", su)):
+        chosen = by_reading(entries, prefix)
+        assert listed == [short(chosen[(label, 1000)]["witness"]["base"]) for label in LABELS]

@@ -45,9 +45,9 @@ def flocq_statements(module) -> dict[str, str]:
 def test_each_precision_part_named_for_a_format_rounds_in_that_format(precision) -> None:
     stated = flocq_statements(precision)
     rounded = {n for n in stated if ROUND.search(stated[n])}
-    # fp32 2^24 and 2^24 + 1, fp16 2049 and 10002, the bf16 collision and inv_freq (bf16(257)
-    # is the pinned Headline theorem, restated by its type).
-    assert len(rounded) == 6, sorted(rounded)
+    # fp32 2^24 and 2^24 + 1, fp16 2049, 10002 and the score at fp16 positions, the bf16
+    # collision and inv_freq (bf16(257) is the pinned Headline theorem, restated by its type).
+    assert len(rounded) == 7, sorted(rounded)
     for name in rounded:
         fmt = next((f for f in FORMATS if f in name), None)
         assert fmt, name

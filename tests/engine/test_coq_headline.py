@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.engine.coq_tools import FORBIDDEN, REAL_AXIOMS, coqc, needs_coqc, squash
 
 COQ_DIR = Path(__file__).resolve().parents[2] / "proofs" / "engine" / "coq"
 HEADLINE = COQ_DIR / "Headline.v"
 PI_IRRATIONAL = COQ_DIR / "PiIrrational.v"
 UNIQUE_BOUNDED = COQ_DIR / "UniqueBounded.v"
 
-needs_coqc = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="coqc is not installed (Debian package coq)"
-)
 
 DEFINITIONS = """\
 Require Import Reals.
@@ -103,34 +101,6 @@ PI_THEOREMS = {
 BOUNDED_THEOREMS = {
     "pe_unique_bounded": "forall (d : nat) (p q : Z), p <> q -> (Z.abs (p - q) <= 10000)%Z -> pe d (IZR p) 0 <> pe d (IZR q) 0 \\/ pe d (IZR p) 1 <> pe d (IZR q) 1",
 }
-
-# The axioms Coq's real numbers are built on (Coq 8.16 standard library); nothing else may appear.
-REAL_AXIOMS = {
-    "ClassicalDedekindReals.sig_forall_dec",
-    "ClassicalDedekindReals.sig_not_dec",
-    "FunctionalExtensionality.functional_extensionality_dep",
-    "Classical_Prop.classic",
-}
-FORBIDDEN = re.compile(
-    r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Hypothesis|Hypotheses|"
-    r"Variable|Variables|Conjecture)\b"
-)
-
-
-def squash(text: str) -> str:
-    """text with every run of whitespace collapsed to one space."""
-    return " ".join(text.split())
-
-
-def coqc(folder: Path, name: str) -> subprocess.CompletedProcess:
-    """Compile folder/name with folder mapped to the logical path PeProofs."""
-    return subprocess.run(
-        ["coqc", "-q", "-R", ".", "PeProofs", name],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def print_assumptions(

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.engine.coq_tools import REAL_AXIOMS, coqc, needs_coqc, squash
 
 COQ_DIR = Path(__file__).resolve().parents[2] / "proofs" / "engine" / "coq"
 HEADLINE = COQ_DIR / "Headline.v"
 PI_IRRATIONAL = COQ_DIR / "PiIrrational.v"
 
-needs_coqc = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="coqc is not installed (Debian package coq)"
-)
 
 # The two definitions the issue adds to Headline.v, verbatim.
 ROPE_DEFINITIONS = """\
@@ -105,30 +103,6 @@ PRELUDE = (
     "Require Import Reals.\nFrom Flocq Require Import Core.\n"
     "Require Import PeProofs.Headline.\nOpen Scope R_scope.\n"
 )
-
-# The axioms Coq's real numbers are built on (Coq 8.16 standard library); nothing else may appear.
-REAL_AXIOMS = {
-    "ClassicalDedekindReals.sig_forall_dec",
-    "ClassicalDedekindReals.sig_not_dec",
-    "FunctionalExtensionality.functional_extensionality_dep",
-    "Classical_Prop.classic",
-}
-
-
-def squash(text: str) -> str:
-    """text with every run of whitespace collapsed to one space."""
-    return " ".join(text.split())
-
-
-def coqc(folder: Path, name: str) -> subprocess.CompletedProcess:
-    """Compile folder/name with folder mapped to the logical path PeProofs."""
-    return subprocess.run(
-        ["coqc", "-q", "-R", ".", "PeProofs", name],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def checked_as(name: str, statement: str) -> str:

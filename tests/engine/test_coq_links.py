@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -38,12 +37,8 @@ from proofs.engine.rules import (
     TRANSPOSE,
 )
 from proofs.engine.theorem import Theorem
+from tests.engine.coq_tools import FORBIDDEN, compiled, coqc, needs_coqc
 
-needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
-FORBIDDEN = re.compile(
-    r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Hypothesis|Hypotheses|Variable|"
-    r"Variables|Conjecture)\b"
-)
 x, y = sp.symbols("x y", real=True)
 ANGLE_SUM = (sp.sin(x + y), sp.sin(x) * sp.cos(y) + sp.cos(x) * sp.sin(y))
 WRONG_ANGLE_SUM = (sp.sin(x + y), sp.sin(x) * sp.cos(y) - sp.cos(x) * sp.sin(y))
@@ -278,25 +273,10 @@ def test_the_helpers_are_shared_and_nothing_is_assumed(development) -> None:
     assert (COQ_DIR / "Helpers.v").read_text().count("Lemma pyth :") == 1
 
 
-def coqc(folder: Path, name: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        ["coqc", "-q", "-R", ".", "PeProofs", name],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 @pytest.fixture(scope="module")
 def foundation(tmp_path_factory) -> Path:
     """A folder with PiIrrational.v, Headline.v and Helpers.v compiled."""
-    folder = tmp_path_factory.mktemp("coq")
-    for name in ("PiIrrational.v", "Headline.v", "Helpers.v"):
-        shutil.copy(COQ_DIR / name, folder)
-        run = coqc(folder, name)
-        assert run.returncode == 0, run.stdout + run.stderr
-    return folder
+    return compiled(tmp_path_factory.mktemp("coq"), ("PiIrrational.v", "Headline.v", "Helpers.v"))
 
 
 @needs_coqc

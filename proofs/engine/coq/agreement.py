@@ -288,6 +288,23 @@ _THETA_24 = """assert (T : Rpower 10000 (- 3 / 8) = sqrt 10 / 100).
     rewrite Rpower_mult. replace (INR 4 * (- 3 / 8)) with (- INR 2 + / 2) by (simpl; field).
     rewrite Rpower_plus, Rpower_Ropp, Rpower_pow, Rpower_sqrt by lra. simpl. field. }}"""
 
+_FP16 = "round radix2 (FLT_exp (-24) 11) ZnearestE"
+
+
+def _fp16_score() -> str:
+    """⟨G(fl(10002)θ)q, G(fl(10000)θ)κ⟩ = ⟨q, G(0·θ)κ⟩ with fp16 positions, for every q, κ, θ."""
+    key, query = f"({_FP16} 10000 * theta)", f"({_FP16} 10002 * theta)"
+    score = (
+        f"(kappa_1 * cos {key} - kappa_2 * sin {key}) * (q_1 * cos {query} - q_2 * sin {query}) + "
+        f"(kappa_1 * sin {key} + kappa_2 * cos {key}) * (q_1 * sin {query} + q_2 * cos {query})"
+    )
+    return (
+        f"forall (kappa_1 kappa_2 q_1 q_2 theta : R),\n    rows [[{score}]] = "
+        f"mmul 2 (mmul 2 (rows [[q_1; q_2]]) ({_rotation('theta * (10000 - 10000)')})) "
+        "(col [kappa_1; kappa_2])"
+    )
+
+
 # (theorem, part) -> (what the part says, its statement with Flocq's round to nearest even, the
 # proof from the part, the part's Coq name written {part}): the floor-and-ceiling formula of the
 # precision theorems is rounding, as Flocq defines it, in the formats' real parameters
@@ -346,6 +363,20 @@ ROUNDINGS: dict[tuple[str, str], tuple[str, tuple[str, str]]] = {
   replace ((sqrt 10 / 100 / / 4096 - 1 / 2) / 2) with (- 1 / 4 + 512 * sqrt 10 / 25) by field.
   replace ((sqrt 10 / 100 / / 4096 + 1 / 2) / 2) with (1 / 4 + 512 * sqrt 10 / 25) by field.
   rewrite <- {part}. field.""",
+        ),
+    ),
+    ("rope_precision", "fp16_positions_score"): (
+        "The score with fp16 positions 10002 and 10000 is the score at distance 0 (Flocq's round)",
+        (
+            _fp16_score(),
+            """intros kappa_1 kappa_2 q_1 q_2 theta.
+  rewrite (round_NE_at (-24) 11 14 8 10002), (round_NE_at (-24) 11 14 8 10000)
+    by (bpow_num; (lia || lra)).
+  replace ((10002 / 8 - 1 / 2) / 2) with (4999 / 8) by field.
+  replace ((10002 / 8 + 1 / 2) / 2) with (5003 / 8) by field.
+  replace ((10000 / 8 - 1 / 2) / 2) with (2499 / 4) by field.
+  replace ((10000 / 8 + 1 / 2) / 2) with (2501 / 4) by field.
+  exact ({part} kappa_1 kappa_2 q_1 q_2 theta).""",
         ),
     ),
     ("rope_precision", "fp16_10002"): (

@@ -21,10 +21,11 @@ import sympy as sp
 
 from proofs.engine.citation import rules_of, substitute
 from proofs.engine.coq.links import Chain
-from proofs.engine.coq.printer import Context, Printer, coq_name, positive_base
+from proofs.engine.coq.printer import APPLICATION, Context, Printer, coq_name, positive_base
 from proofs.engine.coq.script import NoProofError, has_division, matrix_proof, rule_proof
 from proofs.engine.coq.statement import (
     CoqLemma,
+    Hypothesis,
     binders,
     divisors,
     integer_symbols,
@@ -253,21 +254,50 @@ def refutation(name: str, fact: Refutation) -> CoqLemma:
     difference enclosed (the Interval library) on the side that contradicts it."""
     lhs, rhs = (_entry(side) for side in fact.claim.args)
     relation, sign, closer, contradiction = _REFUTED[type(fact.claim)]
-    context = _fact_context([lhs, rhs])
-    bound, hyps = binders([lhs, rhs], context, signs=True)
+    sums = [s for side in (lhs, rhs) for s in side.atoms(sp.Sum)]
+    if sums and all(limit[2].is_Integer for s in sums for limit in s.limits):
+        # Σs over numeral ranges (a claim at one d): no d to bind.
+        context, pairs, size = Context(), (), frozenset()
+        context.integers = integer_symbols([lhs, rhs], all_integers=True)
+    else:
+        context = _fact_context([lhs, rhs])
+        _, pairs, size = pair_sums([lhs, rhs])
+    bound, hyps = binders([lhs, rhs], context, pairs, skip=size, signs=True)
+    # The claim is about the integers its symbols range over: a nonnegative one says so (the
+    # claim over every integer would be a stronger one, its refutation a weaker statement).
+    hyps += tuple(
+        Hypothesis(
+            f"H_{b.name}_sign", f"(0 {'<' if b.symbol.is_positive else '<='} {b.name})%Z", b.symbol
+        )
+        for b in bound
+        if b.type == "Z" and b.symbol.is_nonnegative
+    )
     printer = Printer(context)
     if any(side.has(sp.floor, sp.ceiling) for side in (lhs, rhs)):
         raise NoProofError("the Interval library cannot enclose a floor or a ceiling")
     point = dict(fact.at)
-    if any(b.symbol not in point for b in bound):
+    if any(b.symbol not in point for b in bound if b.symbol is not None):
         raise NoProofError("the claim binds a variable the counterexample gives no value")
     claim = CoqLemma(name, bound, hyps, f"{printer.term(lhs)} {relation} {printer.term(rhs)}", ())
+    # The Σs' symbolic d is bound as its count of pairs n (d = 2(n + 1)): n = d/2 − 1 at the point.
     values = [
-        f"({point[b.symbol]}%Z)" if b.type == "Z" else f"({printer.term(point[b.symbol])})"
+        f"({point[next(iter(size))] // 2 - 1}%nat)"
+        if b.symbol is None
+        else f"({point[b.symbol]}%Z)"
+        if b.type == "Z"
+        else f"({printer.term(point[b.symbol])})"
         for b in bound
     ]
+    # The Σs at the point written out term by term, their d and indices numerals, for Interval.
+    # (and the paper's frequencies unfolded, which Interval does not know).
+    unfold = " try unfold omega in E." + (
+        " simpl sum_f_R0 in E; try unfold omega in E; rewrite ?INR_IZR_INZ in E;"
+        " simpl Z.of_nat in E."
+        if sums
+        else ""
+    )
     proof = (
-        f"intro H. pose proof ({' '.join(['H', *values, *[_AT_POINT] * len(hyps)])}) as E.",
+        f"intro H. pose proof ({' '.join(['H', *values, *[_AT_POINT] * len(hyps)])}) as E.{unfold}",
         f"match type of E with ?a {relation} ?b => assert (D : {sign}) by ({closer}) end.",
         f"{contradiction}.",
     )
@@ -358,7 +388,14 @@ def linear_system(name: str, fact: LinearSystem) -> CoqLemma:
     system = " /\\ ".join(f"{statement.term(e)} = 0" for e in equations)
     matrix, rhs = sp.linear_eq_to_matrix(equations, unknowns)
     if fact.expect == "inconsistent":
-        weights = _inconsistency(matrix, rhs, equations, unknowns)
+        try:
+            weights = _inconsistency(matrix, rhs, equations, unknowns)
+        except NoProofError:
+            powers = _one_base_powers(equations)
+            if powers is None:
+                raise
+            proof = _powers_inconsistency(statement, equations, unknowns, hyps, *powers)
+            return CoqLemma(name, bound, hyps, f"~ (exists {names} : R, {system})", proof)
         constant = sp.cancel(sum(w * e for w, e in zip(weights, equations, strict=True)))
         pattern = " ".join(f"E{j}" for j in range(len(equations)))
         combination = " + ".join(
@@ -401,6 +438,80 @@ def linear_system(name: str, fact: LinearSystem) -> CoqLemma:
     lines.append(f"- intros {arrows}. repeat split; {closer}.")
     conclusion = f"forall {names} : R, {system} <-> {values}"
     return CoqLemma(name, bound, hyps, conclusion, tuple(lines))
+
+
+def _one_base_powers(equations: list[sp.Expr]) -> tuple[sp.Integer, int, list[sp.Pow]] | None:
+    """The base b, the common denominator q and the powers b^(k/q) (k ≥ 1) of equations whose
+    only non-integer powers are positive rational powers of one integer b; None otherwise."""
+    powers = sorted(
+        {p for e in equations for p in e.atoms(sp.Pow) if not p.exp.is_Integer},
+        key=lambda p: p.exp,
+    )
+    if not powers or not all(p.exp.is_Rational and p.exp > 0 for p in powers):
+        return None
+    bases = {p.base for p in powers}
+    if len(bases) != 1 or not (base := next(iter(bases))).is_Integer or base <= 1:
+        return None
+    return base, int(sp.ilcm(1, *[p.exp.q for p in powers])), powers
+
+
+def _powers_inconsistency(
+    printer: Printer, equations: list[sp.Expr], unknowns: list, hyps, base, q: int, powers
+) -> tuple[str, ...]:
+    """The proof that equations in powers b^(k/q) have no solution: with y = b^(1/q) each power
+    is y^k (Rpower_pow, Rpower_mult), a polynomial combination of the equations is s·K(y) with
+    s a symbol the hypotheses make nonzero, and K(b^(1/q)) ≠ 0 by its enclosure."""
+    y = sp.Dummy("y", positive=True)
+    power_of = {p: int(p.exp * q) for p in powers}
+    in_y = [e.xreplace({p: y**k for p, k in power_of.items()}) for e in equations]
+    matrix, _ = sp.linear_eq_to_matrix(in_y, unknowns)
+    for vector in matrix.T.nullspace():
+        weights = [sp.cancel(w) for w in vector]
+        denominator = sp.lcm([sp.fraction(sp.together(w))[1] for w in weights])
+        weights = [sp.expand(sp.cancel(w * denominator)) for w in weights]
+        constant = sp.expand(sum(w * e for w, e in zip(weights, in_y, strict=True)))
+        if constant == 0 or constant.free_symbols & set(unknowns):
+            continue
+        factor, rest = sp.factor_terms(constant).as_independent(y, as_Add=False)
+        nonzero = {h.symbol: h.name for h in hyps if h.text.endswith("<> 0")}
+        if not (factor.is_Symbol and factor in nonzero and rest.free_symbols <= {y}):
+            continue
+        rest = sp.expand(rest)
+        atom = f"Rpower {base} (1 / {q})"
+        context = Context(printer.context.names | {y: (atom, APPLICATION)})
+        context.integers = printer.context.integers
+        in_terms = Printer(context)
+        equals = [f"E{j}" for j in range(len(equations))]
+        pattern = _conjunction(" ".join(equals))
+        for u in reversed(unknowns):
+            pattern = f"[{coq_name(u)} {pattern}]"
+        lines = [f"intros {pattern}."]
+        for k in sorted(set(power_of.values()) - {1}):
+            lines.append(
+                f"assert (P{k} : Rpower {base} ({k} / {q}) = {atom} ^ {k}) by (rewrite <- "
+                "Rpower_pow by apply Rpower_pos; rewrite Rpower_mult; f_equal; "
+                "rewrite INR_IZR_INZ; simpl; field)."
+            )
+        rewrites = ", ".join(f"?P{k}" for k in sorted(set(power_of.values()) - {1}))
+        combination = " + ".join(
+            f"({in_terms.term(w)}) * ({printer.term(e)})"
+            for w, e in zip(weights, equations, strict=True)
+            if w != 0
+        )
+        used = ", ".join(label for label, w in zip(equals, weights, strict=True) if w != 0)
+        polynomial = in_terms.term(rest)
+        lines += [
+            f"assert (Z : {coq_name(factor)} * ({polynomial}) = 0).",
+            f"{{ transitivity ({combination});",
+            f"  [rewrite {rewrites}; field | rewrite {used}; ring]. }}",
+            f"assert (NZ : {polynomial} <> 0) by ({CONSTANT_SIGN}).",
+            f"exact (Rmult_integral_contrapositive_currified _ _ {nonzero[factor]} NZ Z).",
+        ]
+        return tuple(lines)
+    raise NoProofError(
+        f"no combination of the equations in powers of {base}^(1/{q}) is a nonzero symbol "
+        "times a number"
+    )
 
 
 def _conjunction(names: str) -> str:

@@ -3,7 +3,9 @@ certified verdict.
 
 Every module directly in this package (not the helpers in common/) is one claim of one paper
 and defines `entries() -> list[Entry]`: one entry per reading of the claim where the paper is
-ambiguous. The ledger is whatever modules the package holds, so adding a claim is one file and
+ambiguous; and, where the engine can state the verdict, `facts(entries)`, a dict from each
+entry's id to its fact or tuple of facts (a Refutation of a failing claim, an enclosure of a
+value) that theorem `papers` (common.theorem) proves, so `pe-proofs prove papers` and the Coq export reach it. The ledger is whatever modules the package holds, so adding a claim is one file and
 its test (docs/reference/papers.md). Verdicts come from ball arithmetic (python-flint's arb):
 a ball that excludes the boundary decides; otherwise the entry says `undecided`.
 
@@ -13,10 +15,15 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
+from typing import TYPE_CHECKING
 
 from proofs.theorems.papers.common.entry import Entry
+
+if TYPE_CHECKING:
+    from proofs.engine.facts import Fact
 
 
 def claim_modules() -> list[str]:
@@ -25,15 +32,29 @@ def claim_modules() -> list[str]:
 
 
 def ledger(only: str | None = None) -> list[Entry]:
-    """Every entry of every claim module, in module order; only: one module's (ValueError if
-    there is no such module)."""
+    """Every entry of every claim module, in module order, each naming its facts; only: one
+    module's (ValueError if there is no such module)."""
+    return checked(only)[0]
+
+
+def checked(only: str | None = None) -> tuple[list[Entry], list[Fact]]:
+    """The ledger's entries (as ledger gives them) and the facts they name, each fact once, in
+    entry order."""
     if only is not None and only not in claim_modules():
         raise ValueError(
             f"only must name a claim module, got {only!r} (modules: {', '.join(claim_modules())})"
         )
     chosen = claim_modules() if only is None else [only]
     found: list[Entry] = []
+    facts: dict[str, Fact] = {}
     for name in chosen:
         module = importlib.import_module(f"{__name__}.{name}")
-        found.extend(module.entries())
-    return found
+        entries = module.entries()
+        stated = module.facts(entries) if hasattr(module, "facts") else {}
+        for entry in entries:
+            given = stated.get(entry.id, ())
+            given = given if isinstance(given, tuple) else (given,)
+            for fact in given:
+                facts.setdefault(fact.name, fact)
+            found.append(dataclasses.replace(entry, facts=tuple(f.name for f in given)))
+    return found, list(facts.values())

@@ -11,11 +11,14 @@ and the largest change of the ramp.
 
 from __future__ import annotations
 
+import sympy as sp
 from flint import arb
 
 from proofs.engine.balls import precision
+from proofs.engine.facts import NonNegative
 from proofs.theorems.papers.common.balls import enclosure, sign
 from proofs.theorems.papers.common.entry import Entry
+from proofs.theorems.rope.definitions import enclosure_fact
 
 DIM, BASE, LENGTH, FAST, SLOW = 64, 150000, 4096, 32, 1
 
@@ -59,3 +62,23 @@ def entries() -> list[Entry]:
             },
         )
     ]
+
+
+def correction_dim_expr(n: int) -> sp.Expr:
+    """i(n) = d·ln(L/(2πn))/(2·ln b), exact, for the engine."""
+    return sp.Integer(DIM) * sp.log(sp.Rational(LENGTH, 2 * n) / sp.pi) / (2 * sp.log(BASE))
+
+
+def facts(found: list[Entry]) -> dict[str, tuple[NonNegative, NonNegative]]:
+    """The correction range's two ends, each enclosed by the engine between two integers."""
+    ends = tuple(
+        enclosure_fact(
+            f"gptoss_correction_{end}",
+            f"The correction range's {end} end d·ln(L/(2π·{n}))/(2·ln b) (d = {DIM}, "
+            f"L = {LENGTH}, b = {BASE}) lies in {{interval}}, strictly between two integers",
+            correction_dim_expr(n),
+            5,
+        )
+        for end, n in (("low", FAST), ("high", SLOW))
+    )
+    return {e.id: ends for e in found if e.id == "gptoss2025.yarn_range"}

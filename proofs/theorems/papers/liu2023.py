@@ -9,11 +9,14 @@ that excludes every integer; the closed forms are exact, with enclosures.
 
 from __future__ import annotations
 
+import sympy as sp
 from flint import arb
 
 from proofs.engine.balls import precision
+from proofs.engine.facts import NonNegative
 from proofs.theorems.papers.common.balls import enclosure
 from proofs.theorems.papers.common.entry import Entry
+from proofs.theorems.rope.definitions import enclosure_fact
 
 PAPER = 'Liu et al. 2023, "Scaling Laws of RoPE-based Extrapolation" (arXiv 2310.05209)'
 DIM, T_TRAIN, STATED = 128, 4096, 92
@@ -82,3 +85,42 @@ def entries() -> list[Entry]:
             )
         )
     return found
+
+
+def _ratio(t: int) -> sp.Expr:
+    return sp.Rational(t, 2) / sp.pi
+
+
+def facts(found: list[Entry]) -> dict[str, NonNegative]:
+    """Each entry's value enclosed by the engine: d_extra's ceiling argument (an enclosure
+    between two integers fixes the ceiling), T_extra and β₀."""
+    stated: dict[str, NonNegative] = {}
+    for e in found:
+        if e.id == "liu2023.d_extra" and e.witness["value"] is not None:
+            argument = sp.Integer(DIM // 2) * sp.log(_ratio(T_TRAIN)) / sp.log(10000)
+            stated[e.id] = enclosure_fact(
+                "liu_d_extra_argument",
+                "(d/2)·log_10000(T_train/2π) at d = 128, T_train = 4096 lies in {interval}, so its "
+                f"ceiling is {e.witness['value'] // 2} and d_extra = {e.witness['value']}",
+                argument,
+                5,
+            )
+        elif e.id == "liu2023.t_extra":
+            d_extra = next(f for f in found if f.id == "liu2023.d_extra").witness["value"]
+            value = 2 * sp.pi * sp.Pow(10, sp.Rational(6 * d_extra, DIM), evaluate=False)
+            stated[e.id] = enclosure_fact(
+                "liu_t_extra",
+                f"T_extra = 2π·(10⁶)^({d_extra}/{DIM}) lies in {{interval}}",
+                value,
+                5,
+            )
+        elif e.id.startswith("liu2023.beta0.T"):
+            tune = int(e.id.rpartition("T")[2])
+            exponent = sp.log(_ratio(tune)) / sp.log(_ratio(T_TRAIN))
+            stated[e.id] = enclosure_fact(
+                f"liu_beta0_{tune}",
+                f"β₀ = 10000^(log_(T_train/2π)(T_tune/2π)) for T_tune = {tune} lies in {{interval}}",
+                sp.Pow(10000, exponent, evaluate=False),
+                5,
+            )
+    return stated

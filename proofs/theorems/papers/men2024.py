@@ -14,8 +14,10 @@ Every m is decided (common.rope_sum: a float64 pass with a rigorous error bound,
 
 from __future__ import annotations
 
+import sympy as sp
 from flint import fmpq
 
+from proofs.engine.facts import Refutation
 from proofs.theorems.papers.common.balls import enclosure
 from proofs.theorems.papers.common.entry import Entry
 from proofs.theorems.papers.common.rope_sum import DIM, Criterion
@@ -110,6 +112,40 @@ class _Search:
 def entries(labels: tuple[str, ...] | None = None) -> list[Entry]:
     """One entry per Table 2 length (all, or those labelled), reading of K and range of m."""
     return check_table("men2024.table2", PAPER, WHERE, TABLE, labels)
+
+
+# The relative distance and the pair index of the criterion, as the engine states it.
+DISTANCE = sp.Symbol("m", integer=True, nonnegative=True)
+PAIR = sp.Symbol("i", integer=True, nonnegative=True)
+
+
+def criterion(base: fmpq, m: sp.Expr = DISTANCE) -> sp.Sum:
+    """B(m) = Σ_{i=0}^{63} cos(m·b^(−2i/128)), as the engine states it."""
+    b = sp.Rational(int(base.p), int(base.q))
+    frequency = sp.Pow(b, -2 * PAIR / DIM, evaluate=False)
+    return sp.Sum(sp.cos(m * frequency), (PAIR, 0, DIM // 2 - 1))
+
+
+def criterion_refutation(base: fmpq, m: int) -> Refutation:
+    """The claim B(m) ≥ 0 for every m ≥ 0 at base b (d = 128), refuted at m."""
+    return Refutation(
+        f"criterion_fails_b{str(base).replace('/', '_over_')}_m{m}",
+        f"B(m) = Σ_i cos(m·b^(−2i/128)) ≥ 0 for every relative distance m ≥ 0, at b = {base} "
+        f"(tried at m = {m}, the first distance that breaks it)",
+        sp.Ge(criterion(base), 0, evaluate=False),
+        ((DISTANCE, sp.Integer(m)),),
+    )
+
+
+def facts(found: list[Entry]) -> dict[str, Refutation]:
+    """Each entry that fails at a distance m: the Refutation of the criterion at its base there
+    (one fact per base and m, shared by the entries that find it). An entry that holds, or fails
+    by a smaller grid base, rests on an exhaustive sweep, which no engine fact states."""
+    return {
+        e.id: criterion_refutation(fmpq(e.witness["base"]), e.witness["m"])
+        for e in found
+        if e.verdict == "fails" and "m" in e.witness
+    }
 
 
 def check_table(

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from flint import fmpq
 
+from proofs.engine.facts import Refutation
 from proofs.theorems.papers.common.entry import Entry
 from proofs.theorems.papers.men2024 import check_table
+from proofs.theorems.papers.men2024 import facts as table_facts
 
 PAPER = "J. Su 2024, kexue.fm archive 10122 (a re-derivation of Men et al. 2024)"
 WHERE = "the table of least bases by context length"
@@ -33,3 +35,8 @@ TABLE = (
 def entries(labels: tuple[str, ...] | None = None) -> list[Entry]:
     """One entry per length of Su's table (all, or those labelled), reading of K and range."""
     return check_table("su2024.table", PAPER, WHERE, TABLE, labels)
+
+
+def facts(found: list[Entry]) -> dict[str, Refutation]:
+    """As Men et al.'s (men2024.facts): each entry failing at a distance m, its Refutation."""
+    return table_facts(found)

@@ -19,9 +19,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import sympy as sp
 from flint import arb, fmpz
 
 from proofs.engine.balls import precision
+from proofs.engine.facts import Refutation
 from proofs.theorems.papers.common.entry import Entry
 
 NUM_BUCKETS = 32
@@ -131,3 +133,25 @@ def entries() -> list[Entry]:
             },
         ),
     ]
+
+
+def facts(found: list[Entry]) -> dict[str, Refutation]:
+    """The last bucket's first distance r (when it is not 128): the claim that r, below 128,
+    still lies in a bucket before the last, 8·ln(r/8)/ln 16 < 7, refuted. The float32 entry
+    has no fact: the engine does not model NumPy's float32 log."""
+    stated = {}
+    for e in found:
+        if e.id == "t5.buckets" and e.verdict == "fails":
+            r = e.witness["first_distance_of_last_bucket"]
+            value = (
+                (HALF - MAX_EXACT)
+                * sp.log(sp.Rational(r, MAX_EXACT))
+                / sp.log(MAX_DISTANCE // MAX_EXACT)
+            )
+            stated[e.id] = Refutation(
+                f"t5_distance_{r}_in_last_bucket",
+                f"Distance {r} < {MAX_DISTANCE} lies in a bucket before the last: "
+                f"8·ln({r}/8)/ln 16 < 7 (the paper's 'up to an offset of 128')",
+                sp.Lt(value, HALF - 1 - MAX_EXACT, evaluate=False),
+            )
+    return stated

@@ -9,8 +9,10 @@ progression stops one ratio short of it. The claim's upper end is decided by a b
 
 from __future__ import annotations
 
+import sympy as sp
 from flint import arb
 
+from proofs.engine.facts import Refutation
 from proofs.theorems.papers.common.balls import decided_sign, enclosure
 from proofs.theorems.papers.common.entry import Entry
 
@@ -47,3 +49,20 @@ def entries() -> list[Entry]:
             },
         )
     ]
+
+
+WIDTH = sp.Symbol("d_model", integer=True, positive=True, even=True)
+
+
+def facts(found: list[Entry]) -> dict[str, Refutation]:
+    """The claim's upper end, λ_(d/2 − 1) = 2π·10000^((d − 2)/d) = 2π·10000 for every even
+    d_model, refuted at the paper's d_model = 512 (when the entry fails)."""
+    top = 2 * sp.pi * sp.Pow(10000, (WIDTH - 2) / WIDTH, evaluate=False)
+    refuted = Refutation(
+        "vaswani_top_wavelength",
+        "The largest wavelength 2π·10000^((d − 2)/d) is 10000·2π for every even d_model "
+        f"(tried at d_model = {D_MODEL})",
+        sp.Eq(top, 2 * sp.pi * 10000, evaluate=False),
+        ((WIDTH, sp.Integer(D_MODEL)),),
+    )
+    return {e.id: refuted for e in found if e.verdict == "fails"}

@@ -11,11 +11,14 @@ The paper's ramp against the code's (linear in r against linear in i) is the the
 
 from __future__ import annotations
 
+import sympy as sp
 from flint import arb
 
 from proofs.engine.balls import precision
+from proofs.engine.facts import NonNegative
 from proofs.theorems.papers.common.balls import enclosure
 from proofs.theorems.papers.common.entry import Entry
+from proofs.theorems.rope.definitions import enclosure_fact
 
 DIM, BASE, LENGTH, SCALE, BETA = 128, 10000, 4096, 16, 32
 
@@ -49,3 +52,23 @@ def entries() -> list[Entry]:
             },
         )
     ]
+
+
+def facts(found: list[Entry]) -> dict[str, tuple[NonNegative, NonNegative]]:
+    """The pair index where r(d) = β under b and under b′, each enclosed by the engine."""
+    b_prime = BASE * sp.Pow(SCALE, sp.Rational(DIM, DIM - 2), evaluate=False)
+    ratio = sp.Rational(LENGTH, 2 * BETA) / sp.pi
+    indices = tuple(
+        enclosure_fact(
+            f"yarn_index_r_{BETA}_with_{name}",
+            f"With {text}, r(d) = {BETA} at the real pair index |D|·ln(L/(2π·{BETA}))/(2·ln base) "
+            f"(|D| = {DIM}, L = {LENGTH}), which lies in {{interval}}",
+            sp.Integer(DIM) * sp.log(ratio) / (2 * sp.log(base)),
+            5,
+        )
+        for name, text, base in (
+            ("b", f"b = {BASE}", sp.Integer(BASE)),
+            ("b_prime", f"b′ = {BASE}·{SCALE}^({DIM}/{DIM - 2})", b_prime),
+        )
+    )
+    return {e.id: indices for e in found if e.id == "yarn2023.eq17_base"}

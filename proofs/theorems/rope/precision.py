@@ -6,7 +6,7 @@ each part's title states what that part proves.
 Numeric twin: numeric.checks.rope_precision.rope_precision_table.
 
 One file because a theorem module reads as its derivation (statement, parts, done): its
-length is its 20 parts, each a short named function.
+length is its 21 parts, each a short named function.
 """
 
 from __future__ import annotations
@@ -307,17 +307,51 @@ def relative_error_fact() -> NonNegative:
     )
 
 
-def transformers_path_fact() -> NonNegative:
+def transformers_path_facts() -> tuple[NonNegative, NonNegative]:
+    """transformers' path compounds three roundings, each fl(x) = x·(1 + δ) with |δ| at most the
+    format's unit roundoff (nearest_relative_error): fp32 inv_freq (u = 2^(−24)), its bf16 cast
+    (2^(−8)), the fp32 phase (2^(−24)). The phase is p·θ·(1 + δ₁)(1 + δ₂)(1 + δ₃); the two facts
+    bound that product within 1 ± (2^(−8) + 2^(−22)), for every δ in range."""
     u8, u24 = sp.Rational(1, 2**8), sp.Rational(1, 2**24)
-    worst = _add(_mul(_add(1, u24), _add(1, u8), _add(1, u24)), -1)
     stated = _add(u8, sp.Rational(1, 2**22))
-    return NonNegative(
-        "float32_path_bound",
-        "transformers' path (inv_freq in fp32, cast to bf16, phase p·θ_b in fp32, θ_b the bf16 inv_freq) compounds three "
-        "such roundings: (1 + 2^(−24))²(1 + 2^(−8)) − 1 ≤ 2^(−8) + 2^(−22), the twin's bound",
-        _add(stated, -worst),
-        sp.Rational(2**22 + 2**8, 2**30) - ((1 + u24) ** 2 * (1 + u8) - 1),
-        ALGEBRA,
+    tau = sp.symbols("tau_1:4", real=True)
+    # Above: each factor 1 + δ_j ≤ 1 + u_j, written (1 + u_j)·cos²τ_j (every value in [0, 1 + u_j]).
+    tops = (1 + u24, 1 + u8, 1 + u24)
+    c = [sp.cos(t) ** 2 for t in tau]
+    s_ = [sp.sin(t) ** 2 for t in tau]
+    most = tops[0] * tops[1] * tops[2]
+    above = _add(stated, 1, -_mul(*(_mul(top, cj) for top, cj in zip(tops, c, strict=True))))
+    # most·(1 − c₁c₂c₃) = most·(s₁ + c₁s₂ + c₁c₂s₃), and stated + 1 − most > 0.
+    above_witness = (stated + 1 - most) + most * (s_[0] + c[0] * s_[1] + c[0] * c[1] * s_[2])
+    # Below: each factor 1 + δ_j ≥ 1 − u_j, written (1 − u_j) + x_j² (every value from 1 − u_j up).
+    x = sp.symbols("x_1:4", real=True)
+    lows = (1 - u24, 1 - u8, 1 - u24)
+    factors = [_add(low, xj**2) for low, xj in zip(lows, x, strict=True)]
+    below = _add(_mul(*factors), -1, stated)
+    below_witness = sp.expand(sp.Mul(*factors) - lows[0] * lows[1] * lows[2]) + (
+        lows[0] * lows[1] * lows[2] - 1 + stated
+    )
+    return (
+        NonNegative(
+            "float32_path_bound",
+            "transformers' path (inv_freq in fp32, cast to bf16, phase p·θ_b in fp32, θ_b the "
+            "bf16 inv_freq) compounds three roundings, the phase p·θ·(1 + δ₁)(1 + δ₂)(1 + δ₃) "
+            "with |δ₁|, |δ₃| ≤ 2^(−24) and |δ₂| ≤ 2^(−8): above, writing 1 + δ_j = "
+            "(1 + u_j)·cos²τ_j, 2^(−8) + 2^(−22) + 1 − (1 + δ₁)(1 + δ₂)(1 + δ₃) ≥ 0 for every "
+            "τ_j, the twin's bound",
+            above,
+            above_witness,
+            PYTHAGOREAN,
+        ),
+        NonNegative(
+            "float32_path_bound_below",
+            "The same path, below: writing 1 + δ_j = (1 − u_j) + x_j², "
+            "(1 + δ₁)(1 + δ₂)(1 + δ₃) − 1 + 2^(−8) + 2^(−22) ≥ 0 for every x_j, so the phase's "
+            "relative error is at most 2^(−8) + 2^(−22) either way",
+            below,
+            below_witness,
+            ALGEBRA,
+        ),
     )
 
 
@@ -408,7 +442,7 @@ def build(d_model: int = 8) -> Theorem:
             fp16_refuted(scores),
             scaled_significand(),
             relative_error_fact(),
-            transformers_path_fact(),
+            *transformers_path_facts(),
             p24,
             *pair_24_facts(p24.rhs),
         ),

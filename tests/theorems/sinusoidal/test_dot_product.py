@@ -6,6 +6,7 @@ import sympy as sp
 
 from numeric.checks.dot_product import closed_form, dot_product_table, dot_products
 from proofs.engine.derivation import Derivation, Step
+from proofs.engine.facts import Refutation
 from proofs.theorems.sinusoidal import dot_product
 from proofs.theorems.sinusoidal.definitions import D_MODEL, POS, I, K, omega, pe_pair
 
@@ -44,10 +45,19 @@ def test_whole_vector_statements_for_other_d_model(d_model):
         assert make(d_model).verify().proved, make.__name__
 
 
-def test_not_odd_is_shown_by_a_nonzero_value():
+def test_not_odd_is_refuted_at_k_0_for_the_given_d_model():
     theorem = dot_product.build(d_model=4)
     fact = theorem.parts[-1]
-    assert fact.expr == 4 and fact.verify().proved
+    assert fact.name == "not_odd" and dict(fact.at) == {D_MODEL: 4, K: 0}
+    verdict = fact.verify()
+    assert verdict.proved and "[4.0000, 4.0000]" in verdict.reason
+
+
+def test_an_odd_function_is_not_refuted_where_not_odd_is():
+    # The same claim for sin(kω_i), which is odd: at k = 0 both sides are 0, so no refutation.
+    fact = dot_product.not_odd_refutation(8)
+    odd = fact.claim.replace(sp.cos, sp.sin)
+    assert not Refutation("odd", "t", odd, fact.at).verify().proved
 
 
 @pytest.mark.parametrize(

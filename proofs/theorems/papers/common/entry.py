@@ -18,7 +18,8 @@ class Entry:
     """id: stable identifier; paper, where (section, equation, table), claim (in the paper's
     terms); reading: what was assumed where the paper is ambiguous (None if nothing was);
     verdict: holds, fails or undecided; witness: what backs it, JSON-ready (exact values as
-    text, enclosures as arb balls printed by flint, which are rigorous)."""
+    text, enclosures as arb balls printed by flint, which are rigorous); facts: the names of
+    the parts of theorem `papers` that re-check it."""
 
     id: str
     paper: str
@@ -27,6 +28,9 @@ class Entry:
     reading: str | None
     verdict: str
     witness: dict[str, Any] = field(default_factory=dict)
+    # The parts of theorem `papers` (pe-proofs prove papers, and its Coq module) that state the
+    # verdict as the engine checks it; none where no engine fact can (an exhaustive sweep).
+    facts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -42,4 +46,5 @@ class Entry:
             "reading": self.reading,
             "verdict": self.verdict,
             "witness": self.witness,
+            "facts": [f"papers.{name}" for name in self.facts],
         }
