@@ -1,6 +1,6 @@
 """`pe-proofs audit FILE`: identify an encoding table from any implementation and measure it.
 
-Exit status (EXIT_STATUS, from the audit's numeric.audit.outcome.Outcome): 0 when the table's
+Exit status (proofs.cli.audit_exit.EXIT_STATUS, from the audit's numeric.audit.outcome.Outcome): 0 when the table's
 structure is sound (one sinusoidal encoding: pairs that share a frequency, the shift identity
 holding within the table's own accuracy) and its accuracy is that of rounding once or of an
 ordinary float64 or float32 computation; 1 for a fault (a structural fault, a table computed in
@@ -17,6 +17,7 @@ import shutil
 
 from numeric.audit.outcome import Outcome
 from proofs.cli import audit_rope
+from proofs.cli.audit_exit import EXIT_STATUS, EXIT_STATUSES
 from proofs.cli.usage import UsageError, user_input
 from proofs.render.json_text import dumps
 
@@ -27,16 +28,6 @@ HELP = (
 )
 EXAMPLE = "pe-proofs audit model_pe.npy --against paper_pe.npy --json"
 _MIN_WIDTH, _MAX_WIDTH = 60, 100
-EXIT_STATUS = {Outcome.SOUND: 0, Outcome.FAULT: 1, Outcome.UNDECIDED: 3}
-EXIT_STATUSES = """exit status:
-  0  sound: a clean table or a sound cache (with --against: the same encoding)
-  1  fault: a fault, named with its bug class (with --against: two different encodings)
-  3  undecided: the input cannot decide; the report says what would (such as --config)
-  2  a file, config or option that cannot be read
-offset rule: rows that hold positions shifted by a whole offset (row p holds p + 1) are
-  harmless when q and k share the table or cache (every score depends on p - q alone), and a
-  fault when the config (--config) or the caller (stated positions) says position 0 is the
-  identity"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ The audit reads FILE as a RoPE cos/sin cache, not a sinusoidal table, when any o
 Otherwise it is a sinusoidal table. Nothing is guessed from the values: a cos cache alone
 looks like a table of cosines, so a single array is read as RoPE only when told.
 
-Exit status (proofs.cli.audit.EXIT_STATUS): 0 for a sound cache (and, with --against, for caches
+Exit status (proofs.cli.audit_exit.EXIT_STATUS): 0 for a sound cache (and, with --against, for caches
 holding the same rotations), 1 for a fault, 3 when the cache alone cannot decide (the report
 names what would: the config), 2 for a file or config that cannot be read.
 """
@@ -20,6 +20,7 @@ import argparse
 import shutil
 
 from numeric.audit.outcome import Outcome
+from proofs.cli.audit_exit import EXIT_STATUS
 from proofs.cli.usage import UsageError, user_input
 from proofs.render.json_text import dumps
 
@@ -180,6 +181,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         width = max(_MIN_WIDTH, min(_MAX_WIDTH, shutil.get_terminal_size().columns))
         print("\n".join([f"read: {note}" for note in notes] + result.report_lines(width)))
-    from proofs.cli.audit import EXIT_STATUS
 
     return EXIT_STATUS[outcome]
