@@ -91,15 +91,16 @@ window.addEventListener("load", () => document.fonts.ready.then(() => setTimeout
 }, 200)));
 </script>"""
 
-FRAME_PAGE = """<!DOCTYPE html><html><body style="margin:0">{frames}
-<pre id="layout-report"></pre>
-<script>
+# The listener is set before any frame loads, so a quick page's report is not missed.
+FRAME_PAGE = """<!DOCTYPE html><html><head><script>
 const reports = [];
 window.addEventListener("message", (event) => {{
   reports.push(event.data);
   document.getElementById("layout-report").textContent = JSON.stringify(reports);
 }});
-</script></body></html>"""
+</script></head><body style="margin:0"><pre id="layout-report"></pre>
+{frames}
+</body></html>"""
 
 
 def find_katex() -> Path | None:
@@ -115,8 +116,9 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
-def measure(pages: list[Path], width: int, scratch: Path) -> dict[str, dict]:
-    """Each page's report (by name) when shown width pixels wide in Chromium."""
+def measure(pages: list[Path], width: int, scratch: Path, again: bool = True) -> dict[str, dict]:
+    """Each page's report (by name) when shown width pixels wide in Chromium; a page that did
+    not report in time (a loaded machine) is measured once more on its own."""
     frames = []
     for page in pages:
         probe = page.with_name(f"_probe_{page.name}")
@@ -147,6 +149,9 @@ def measure(pages: list[Path], width: int, scratch: Path) -> dict[str, dict]:
     found = re.search(r'<pre id="layout-report"[^>]*>(.*?)</pre>', run.stdout, re.S)
     assert found, run.stderr[-2000:]
     reports = {r["name"][len("_probe_") :]: r for r in json.loads(html.unescape(found[1]) or "[]")}
+    missing = [p for p in pages if p.name not in reports]
+    if missing and again:
+        reports.update(measure(missing, width, scratch, again=False))
     assert sorted(reports) == sorted(p.name for p in pages), "a page did not report"
     return reports
 
