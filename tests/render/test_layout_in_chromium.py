@@ -65,6 +65,9 @@ window.addEventListener("load", () => document.fonts.ready.then(() => setTimeout
       room: container.clientWidth,
       scrolls: ["auto", "scroll"].includes(style.overflowX),
       right: Math.floor(container.getBoundingClientRect().right),
+      // Content pushed out on the left (a reversed flex row) cannot be scrolled to.
+      clipped: Math.min(0, ...[...el.querySelectorAll(".katex")].map((k) =>
+        Math.floor(k.getBoundingClientRect().left - container.getBoundingClientRect().left))),
       view,
     };
   };
@@ -212,6 +215,8 @@ def overflowing(report: dict, width: int) -> list[str]:
                 out.append(f"{kind[:-1]} {box['content']} px in {box['room']} px: {box['text']}")
             elif wide and not box["scrolls"]:
                 out.append(f"{kind[:-1]} overflows its {box['room']} px: {box['text']}")
+            elif box["clipped"] < -1:
+                out.append(f"{kind[:-1]} clipped {-box['clipped']} px on the left: {box['text']}")
             elif box["right"] > box["view"] + 1:
                 out.append(f"{kind[:-1]} ends past the page at {box['right']} px: {box['text']}")
     scroll, client = report["page"]
@@ -237,11 +242,16 @@ def test_no_math_or_table_is_wider_than_its_container(sites, site, tmp_path):
 
 def test_the_rules_name_what_overflows():
     wide = {"text": "x", "content": 700, "room": 500, "scrolls": True, "right": 520, "view": 600}
+    wide["clipped"] = 0
     fits = {**wide, "content": 480}
     report = {"displays": [wide], "tables": [fits], "page": [600, 600]}
     assert overflowing(report, 1200) == ["display 700 px in 500 px: x"]
     assert overflowing(report, 390) == []  # it scrolls inside its own box on a phone
     assert overflowing({**report, "displays": [{**wide, "scrolls": False}]}, 390)
+    clipped = {**wide, "content": 480, "clipped": -40}
+    assert overflowing({**report, "displays": [clipped]}, 390) == [
+        "display clipped 40 px on the left: x"
+    ]
     assert overflowing({**report, "page": [700, 600]}, 390) == [
         "the page scrolls sideways (700 px in 600 px)"
     ]
