@@ -36,7 +36,8 @@ from proofs.cli.usage import UsageError
 MANIFEST = ".pe-proofs-manifest.json"
 MAX_MANIFEST_BYTES = 2**24  # a manifest lists about 100 bytes a file
 _TOOL = "pe-proofs"
-_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
+# A file name, or one folder and a file name (a MyST project's _static/katex.min.js).
+_NAME = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9._-]*/)?[A-Za-z0-9_][A-Za-z0-9._-]*")
 
 
 def sha256(data: bytes) -> str:
@@ -48,8 +49,18 @@ def _check_name(name: str) -> None:
     if not _NAME.fullmatch(name) or name == MANIFEST:
         raise ValueError(
             f"output file name {name!r} is not allowed: use letters, digits, '.', '_' and '-', "
-            "with no directory part"
+            "with at most one folder (FOLDER/NAME)"
         )
+
+
+def _check_folders(root: Path, names: list[str]) -> list[Path]:
+    """The folders the names put files in; UsageError if one exists and is not a real folder
+    (a link to a folder would take the files out of root)."""
+    folders = sorted({root / name.rpartition("/")[0] for name in names if "/" in name})
+    for folder in folders:
+        if os.path.lexists(folder) and (folder.is_symlink() or not folder.is_dir()):
+            raise UsageError(f"refusing to write into {folder}: it is not a folder")
+    return folders
 
 
 def read_manifest(root: Path) -> dict[str, list[str]]:
@@ -162,6 +173,8 @@ def write_files(root: Path | str, files: Mapping[str, bytes]) -> list[str]:
     for name in files:
         _check_name(name)
     root.mkdir(parents=True, exist_ok=True)
+    for folder in _check_folders(root, list(files)):
+        folder.mkdir(exist_ok=True)
     manifest = read_manifest(root)
     current = {name: _current_hash(root, name, manifest) for name in files}
     new = {name: sha256(data) for name, data in files.items()}

@@ -58,13 +58,23 @@ from proofs.render.markdown_lesson import (
     section_number,
 )
 
-RENDER_SCRIPT = """document.addEventListener("DOMContentLoaded", () => {
+RENDER_SCRIPT = """// A display wider than its column is set smaller, down to 70% of its size (KaTeX sizes
+// everything in em); what still does not fit scrolls inside its own box, never the page.
+function fitDisplays() {
+  document.querySelectorAll(".math.display").forEach((el) => {
+    el.style.fontSize = "";
+    const over = el.scrollWidth / el.clientWidth;
+    if (over > 1) el.style.fontSize = `${Math.max(0.7, 0.97 / over) * 100}%`;
+  });
+}
+document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll(".math").forEach((el) => {
     katex.render(el.textContent, el, {
       displayMode: el.classList.contains("display"),
       throwOnError: false,
     });
   });
+  fitDisplays();
   document.body.dataset.mathErrors = document.querySelectorAll(".katex-error").length;
   // For the tests: displays wider than the column, and the size of math against the text.
   const wide = [...document.querySelectorAll(".math.display, .table")];
@@ -76,7 +86,9 @@ RENDER_SCRIPT = """document.addEventListener("DOMContentLoaded", () => {
 window.addEventListener("load", () => {
   const broken = [...document.images].filter((img) => !img.complete || img.naturalWidth === 0);
   document.body.dataset.brokenImages = broken.length;
+  document.fonts.ready.then(fitDisplays);
 });
+window.addEventListener("resize", fitDisplays);
 """
 
 STYLE = """body { font-family: Georgia, "Times New Roman", serif; line-height: 1.5; color: #222;
@@ -96,9 +108,13 @@ summary { cursor: pointer; font-style: italic; }
 table.prose td, table.prose th { vertical-align: top; text-align: left; }
 code { font-size: 0.9em; }
 .nowrap { white-space: nowrap; }
+/* A URL in the references may break anywhere rather than widen a phone's page. */
+p a, li a { overflow-wrap: anywhere; }
 .qed { text-align: right; }
 table { border-collapse: collapse; margin: 0.5rem auto; font-size: 0.9rem; }
-th, td { padding: 0.15rem 0.6rem; border-bottom: 1px solid #ddd; overflow-wrap: anywhere; }
+/* A cell wraps between words, never inside one; a table too wide for a phone scrolls in its box. */
+th, td { padding: 0.15rem 0.6rem; border-bottom: 1px solid #ddd; overflow-wrap: normal;
+  hyphens: manual; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .caption, figcaption { font-size: 0.9rem; text-align: center; }
 .note { font-size: 0.85rem; text-align: center; color: #555; }

@@ -104,8 +104,11 @@ def _(piece: Link, pdf_string: bool) -> str:
 
 @piece_tex.register
 def _(piece: Mono, pdf_string: bool) -> str:
-    # A long identifier may break after an inner underscore, as a table cell's may.
-    code = re.sub(r"(?<=[A-Za-z0-9])\\_(?=[A-Za-z0-9])", r"\\_\\allowbreak{}", tex_code(piece.text))
+    # A long identifier may break after an inner underscore between two words of four letters
+    # or more (rotate_/half); a short name (d_model, max_len, sinusoidal_pe) is never split.
+    code = re.sub(
+        r"(?<=[A-Za-z0-9]{4})\\_(?=[A-Za-z0-9]{4})", r"\\_\\allowbreak{}", tex_code(piece.text)
+    )
     return rf"\texttt{{{code}}}"
 
 
@@ -322,6 +325,7 @@ def _(block: TheoremStatement, options: RenderOptions) -> str:
     if block.formulas:
         body += "\n" + equations_tex(block.formulas, block.display)
     return (
+        "\\FloatBarrier\n"
         f"\\begin{{theorem}}[{tex_text(block.title)}]\\label{{{block.label}}}\n"
         f"{body}\n\\end{{theorem}}"
     )
@@ -381,6 +385,15 @@ PREAMBLE = r"""\documentclass[FONTSIZE]{article}
 \usepackage{microtype}
 \usepackage[skip=4pt,font=small]{caption}
 \usepackage[hidelinks]{hyperref}
+% A figure never lands inside a proof: one that waits (for room) is set out before the next
+% theorem starts (\FloatBarrier, as placeins defines it), and none floats above the text it
+% follows (flafter), so none is set at the top of a page a proof runs onto.
+\usepackage{flafter}
+\makeatletter
+\newcommand\FloatBarrier{\par\begingroup\let\@elt\relax
+  \edef\@tempa{\@botlist\@deferlist\@dbldeferlist}%
+  \ifx\@tempa\@empty\endgroup\else\endgroup\clearpage\fi}
+\makeatother
 \newtheorem{theorem}{Theorem}
 \setlength{\parskip}{PARSKIP\baselineskip}
 \setlength{\parindent}{0pt}

@@ -12,7 +12,7 @@ the layout rules that decide where its output may break.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
@@ -31,9 +31,8 @@ Display = tuple[tuple[sp.Basic, sp.Basic], ...]
 MATRIX_LIMIT = 4
 # Column vectors up to this height are printed whole (PE(pos) for d_model = 8 fits).
 VECTOR_LIMIT = 8
-# A matrix up to VECTOR_LIMIT square whose entries are short (a permutation, say) is printed
-# whole when it is at most this wide, in pt.
-MATRIX_WIDTH = 200.0
+# Beyond MATRIX_LIMIT a permutation is said by its rule (permutation_rule), any other matrix
+# shown block-wise or by its corners: no dense matrix beyond 4×4.
 # The widths in pt an aligned row may take in the PDF (11pt article, 2cm margins, letter paper,
 # a text width of about 500 pt): beside a justification column, or alone.
 SIDE_BUDGET = 320.0
@@ -273,10 +272,9 @@ class NotesLatexPrinter(LatexPrinter):
         rows, cols = expr.shape
         if (cols == 1 and rows <= VECTOR_LIMIT) or (rows <= MATRIX_LIMIT and cols <= MATRIX_LIMIT):
             return super()._print_MatrixBase(expr)
-        if rows <= VECTOR_LIMIT and cols <= VECTOR_LIMIT:
-            whole = super()._print_MatrixBase(expr)
-            if tex_width(whole) <= MATRIX_WIDTH:
-                return whole
+        rule = permutation_rule(expr, self._print)
+        if rule is not None:
+            return rule
         if cols == 1:
             cells = [[self._print(e)] for e in expr[: VECTOR_LIMIT // 2]]
             cells += [[r"\vdots"]] + [[self._print(e)] for e in expr[-2:]]
@@ -320,6 +318,53 @@ class NotesLatexPrinter(LatexPrinter):
         return _matrix(cells)
 
 
+def permutation_rule(
+    matrix: sp.MatrixBase, show: Callable[[sp.MatrixBase], str] = sp.latex
+) -> str | None:
+    r"""A permutation matrix beyond MATRIX_LIMIT said without printing it whole, or None for any
+    other matrix: the same small block down the diagonal (one per head) as diag(B, B), shown by
+    show; the interleaving of the two halves and its inverse by their rule; any other
+    permutation by the index each entry of Px comes from.
+
+    >>> interleave = sp.Matrix(6, 6, lambda r, c: int(c == (r // 2 if r % 2 == 0 else 3 + r // 2)))
+    >>> permutation_rule(interleave)
+    'P\\ \\text{with}\\ (Px)_{2i} = x_{i},\\ (Px)_{2i+1} = x_{3+i}\\ (0 \\le i < 3)'
+    >>> permutation_rule(interleave.T)
+    'P\\ \\text{with}\\ (Px)_{i} = x_{2i},\\ (Px)_{3+i} = x_{2i+1}\\ (0 \\le i < 3)'
+    >>> permutation_rule(sp.diag(sp.Matrix([[0, 1], [1, 0]]), sp.Matrix([[0, 1], [1, 0]])))
+    '\\operatorname{diag}\\left(\\left[\\begin{matrix}0 & 1\\\\1 & 0\\end{matrix}\\right], \\left[\\begin{matrix}0 & 1\\\\1 & 0\\end{matrix}\\right]\\right)'
+    >>> permutation_rule(sp.Matrix([[0, 1, 0], [1, 0, 0], [0, 0, 1]])), permutation_rule(2 * sp.eye(2))
+    ('P\\ \\text{with}\\ Px = (x_{1}, x_{0}, x_{2})', None)
+    """
+    n = matrix.rows
+    if matrix.cols != n or not all(e in (0, 1) for e in matrix):
+        return None
+    source = []
+    for r in range(n):
+        ones = [c for c in range(n) if matrix[r, c] == 1]
+        if len(ones) != 1:
+            return None
+        source.append(ones[0])
+    if sorted(source) != list(range(n)):
+        return None
+    for size in range(2, MATRIX_LIMIT + 1):
+        if n % size or n == size:
+            continue
+        first = matrix[:size, :size]
+        if sp.diag(*[first] * (n // size)) == matrix:
+            shown = [show(first)] * (n // size)
+            inner = ", ".join(shown) if len(shown) <= 3 else f"{shown[0]}, \\dots, {shown[0]}"
+            return rf"\operatorname{{diag}}\left({inner}\right)"
+    h = n // 2
+    bound = rf"\ (0 \le i < {h})"
+    if n % 2 == 0 and source == [i if r % 2 == 0 else h + i for i in range(h) for r in (0, 1)]:
+        return rf"P\ \text{{with}}\ (Px)_{{2i}} = x_{{i}},\ (Px)_{{2i+1}} = x_{{{h}+i}}{bound}"
+    if n % 2 == 0 and source == [2 * i for i in range(h)] + [2 * i + 1 for i in range(h)]:
+        return rf"P\ \text{{with}}\ (Px)_{{i}} = x_{{2i}},\ (Px)_{{{h}+i}} = x_{{2i+1}}{bound}"
+    entries = ", ".join(f"x_{{{c}}}" for c in source)
+    return rf"P\ \text{{with}}\ Px = ({entries})"
+
+
 def _matrix(cells: list[list[str]]) -> str:
     body = r" \\ ".join(" & ".join(row) for row in cells)
     return rf"\left[\begin{{matrix}}{body}\end{{matrix}}\right]"
@@ -360,7 +405,24 @@ def latex_math(
     """
     if is_structured(expr):
         return structure_latex(expr)
-    return NotesLatexPrinter(names, display, fold=fold).doprint(expr)
+    return NotesLatexPrinter(names, display, fold=fold).doprint(integer_brackets_dropped(expr))
+
+
+def integer_brackets_dropped(expr: sp.Basic) -> sp.Basic:
+    r"""expr with the ceiling or floor of an integer literal, kept unevaluated in a step, written
+    as that integer (⌈64⌉ is 64); nothing else is evaluated.
+
+    >>> step = sp.Mul(2, sp.ceiling(sp.Integer(64), evaluate=False), evaluate=False)
+    >>> latex_math(step)
+    '2 \\cdot 64'
+    """
+    if not isinstance(expr, sp.Basic):
+        return expr
+    literal = {b: b.args[0] for b in expr.atoms(sp.ceiling, sp.floor) if b.args[0].is_Integer}
+    if not literal:
+        return expr
+    with sp.evaluate(False):
+        return expr.xreplace(literal)
 
 
 def _pieces(printer: NotesLatexPrinter, expr: sp.Basic) -> tuple[list[str], str, str] | None:
@@ -403,6 +465,7 @@ def math_lines(
     if is_structured(expr):
         return structure_latex_lines(expr)
     printer = NotesLatexPrinter(names, display=display)
+    expr = integer_brackets_dropped(expr)
     whole = printer.doprint(expr)
     split = _pieces(printer, expr) if tex_width(whole) > budget else None
     if split is None:

@@ -1,14 +1,15 @@
 """A MyST project of the lesson: the pages, the figures, conf.py for Sphinx, myst.yml for
-Jupyter Book 2, and KaTeX, so that `sphinx-build` makes a site that reaches no network.
+Jupyter Book 2, and KaTeX under _static, so that `sphinx-build` makes a site that reaches no network.
 
 Sphinx (with myst-parser, sphinx-book-theme, sphinx-proof, sphinx-exercise and
 sphinx-togglebutton, the `myst` extra) builds it offline: conf.py renders math with the copy of
-KaTeX beside the pages, the same way the HTML notes do. Jupyter Book 2 (mystmd) reads the same
+KaTeX in _static, the same way the HTML notes do. Jupyter Book 2 (mystmd) reads the same
 pages through myst.yml, but fetches its theme from the network when it builds.
 """
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Mapping, Sequence
 
@@ -25,9 +26,14 @@ from proofs.render.options import RenderOptions
 
 # KaTeX's math a little larger than the book's text, not a fifth. The theme lays display math
 # out as a reversed flex row made for MathJax's equation numbers, which centres nothing and
-# clips a wide chain on the left: a plain block that scrolls sideways instead.
+# clips a wide chain on the left: a plain block, fitted to the column by render-math.js. The
+# article takes the room the empty page-contents column leaves, so the widest table fits at
+# 1200 px; a link (a URL in the references) may break anywhere rather than widen a phone's page.
 STYLE = """.katex { font-size: 1.05em; }
 div.math.display { display: block; overflow-x: auto; overflow-y: hidden; padding: 0.2rem 0; }
+.bd-main .bd-content .bd-article-container { max-width: 100%; }
+.bd-article table { font-size: 0.9em; }
+.bd-article p a, .bd-article li a { overflow-wrap: anywhere; }
 """
 
 # The Sphinx extensions conf.py loads: the pages' parser and the directives the pages use.
@@ -38,8 +44,8 @@ CONF_PY = '''"""Sphinx configuration of these notes, written by pe-proofs (`pe-p
 Build offline:  pip install 'pe-proofs[myst]'  (or the packages in EXTENSIONS and
 sphinx-book-theme), then  sphinx-build -W -b html . _build/html
 
-Math is rendered in the browser by the copy of KaTeX beside these pages (katex.min.js,
-katex.min.css, its fonts and render-math.js), so no page loads anything from the network.
+Math is rendered in the browser by the copy of KaTeX in _static (katex.min.js, katex.min.css,
+its fonts and render-math.js), so no page loads anything from the network.
 """
 
 import warnings
@@ -51,17 +57,23 @@ from docutils import nodes
 warnings.filterwarnings("ignore", "Sphinx 10 will drop support", module="sphinx_proof")
 
 project = {title}
-author = "pe-proofs"  # the footer's "By …": put the course's name here
+author = {module}
 extensions = {extensions}
 myst_enable_extensions = ["colon_fence", "dollarmath"]
 html_theme = "sphinx_book_theme"
 html_title = {title}
-html_theme_options = {{"use_download_button": False, "show_toc_level": 2}}
+# The footer names the course module these notes go with (the theme's "By …" would name a tool).
+html_theme_options = {{
+    "use_download_button": False,
+    "show_toc_level": 2,
+    "footer_content_items": ["extra-footer.html"],
+    "extra_footer": {footer},
+}}
 # Figures and tables are numbered once through the book, as in the PDF notes.
 numfig = True
 numfig_format = {{"figure": "Figure %s", "table": "Table %s"}}
 exclude_patterns = ["_build", "myst.yml", ".pe-proofs-manifest.json"]
-html_static_path = {static}
+html_static_path = ["_static"]
 html_css_files = ["katex.min.css", "pe-proofs.css"]
 html_js_files = [("katex.min.js", {{"defer": "defer"}}), ("render-math.js", {{"defer": "defer"}})]
 html_math_renderer = "katex_offline"
@@ -87,12 +99,15 @@ def setup(app):
 '''
 
 
-def conf_py(title: str, static: Sequence[str]) -> str:
-    """conf.py: the extensions, the book theme, numbered figures, math by the local KaTeX."""
+def conf_py(title: str, module: str) -> str:
+    """conf.py: the extensions, the book theme with the course module in its footer, numbered
+    figures, math by the local KaTeX in _static."""
+    footer = f"<p>{html.escape(module)}: {html.escape(title)}</p>"
     return CONF_PY.format(
         title=json.dumps(title, ensure_ascii=False),
+        module=json.dumps(module, ensure_ascii=False),
+        footer=json.dumps(footer, ensure_ascii=False),
         extensions=json.dumps(list(EXTENSIONS)),
-        static=json.dumps(list(static)),
     )
 
 
@@ -131,7 +146,8 @@ def myst_files(
         "render-math.js": RENDER_SCRIPT.encode("utf-8"),
         "pe-proofs.css": STYLE.encode("utf-8"),
     }
-    files.update(static)
-    files["conf.py"] = conf_py(lesson.title, sorted(static)).encode("utf-8")
+    files.update({f"_static/{name}": data for name, data in static.items()})
+    module = f"Course module {lesson.options.module}"
+    files["conf.py"] = conf_py(lesson.title, module).encode("utf-8")
     files["myst.yml"] = myst_yml(lesson).encode("utf-8")
     return dict(sorted(files.items()))

@@ -107,8 +107,10 @@ def figure_code(block: Figure, lesson: Lesson) -> str:
     )
 
 
-# A cell's kind ("markdown" or "code") and source; notebook_json joins consecutive Markdown.
+# A cell's kind ("markdown", "code", or ANSWER) and source; notebook_json joins consecutive
+# Markdown. An answer is Markdown in a cell of its own: never in the next exercise's cell.
 Cell = tuple[str, str]
+ANSWER = "answer"
 
 
 @dataclass(frozen=True)
@@ -176,18 +178,24 @@ def _(block: Figure, context: CellContext) -> list[Cell]:
 @block_cells.register
 def _(block: Solution, context: CellContext) -> list[Cell]:
     if not context.lesson.student:
-        return [cell for inner in solution_blocks(block) for cell in block_cells(inner, context)]
-    # Folded, as the module folds its answers. A figure of the answer is left out: its drawing
-    # would be a cell, and the student draws their own.
+        cells = joined([c for inner in solution_blocks(block) for c in block_cells(inner, context)])
+        return [(ANSWER if kind == "markdown" else kind, text) for kind, text in cells]
+    # Folded, as the module folds its answers. A figure of the answer cannot be folded with it
+    # (its drawing is a code cell): it follows the answer, so the answer's link to it resolves.
     kept = tuple(b for b in block.blocks if not isinstance(b, Figure))
-    return [("markdown", block_md(replace(block, blocks=kept), context.page))]
+    figures = [c for b in block.blocks if isinstance(b, Figure) for c in block_cells(b, context)]
+    answer = [("markdown", block_md(replace(block, blocks=kept), context.page)), *figures]
+    return [(ANSWER if kind == "markdown" else kind, text) for kind, text in answer]
 
 
 def joined(cells: Sequence[Cell]) -> list[Cell]:
-    """cells with each run of Markdown cells joined into one (paragraphs apart).
+    """cells with each run of Markdown cells joined into one (paragraphs apart); an answer
+    stays a cell of its own.
 
     >>> joined([("markdown", "a"), ("markdown", "b"), ("code", "x = 1"), ("markdown", "c")])
     [('markdown', 'a\\n\\nb'), ('code', 'x = 1'), ('markdown', 'c')]
+    >>> joined([("markdown", "a"), ("answer", "b"), ("markdown", "c")])
+    [('markdown', 'a'), ('answer', 'b'), ('markdown', 'c')]
     """
     out: list[Cell] = []
     for kind, source in cells:
@@ -221,7 +229,10 @@ def notebook_json(lesson: Lesson) -> str:
     for section in lesson.sections:
         cells += section_cells(lesson, section, context)
     notebook = {
-        "cells": [_cell(kind, source, j) for j, (kind, source) in enumerate(cells)],
+        "cells": [
+            _cell("markdown" if kind == ANSWER else kind, source, j)
+            for j, (kind, source) in enumerate(cells)
+        ],
         "metadata": {
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},

@@ -50,9 +50,10 @@ def markdown_files(
 
 
 def katex_files(dist: Path) -> dict[str, bytes]:
-    """KaTeX's script, style sheet and woff2 fonts from its dist folder, all beside the pages.
+    """KaTeX's script, style sheet and woff2 fonts from its dist folder, in one folder (beside the
+    HTML pages; a MyST project's _static).
 
-    The notes folder is flat (proofs.cli.files), so the style sheet's fonts/ paths are dropped.
+    The files sit in one folder, so the style sheet's fonts/ paths are dropped.
     """
     files = {"katex.min.js": (dist / "katex.min.js").read_bytes()}
     css = (dist / "katex.min.css").read_text(encoding="utf-8")

@@ -159,18 +159,52 @@ def _quotes(text: str) -> str:
     return text.replace('"', "''")
 
 
+# A variable of one letter at the end of prose, or at its start, beside a run of math.
+_LETTER_BEFORE_MATH = re.compile(r"(?<![A-Za-z0-9_'’.\\])([A-Za-z])\s*$")
+_LETTER_AFTER_MATH = re.compile(r"^\s*([A-Za-z])(?![A-Za-z0-9_'’(])")
+
+
+def _lone_letters(runs: list[tuple[bool, str]]) -> list[tuple[bool, str]]:
+    """runs with each one-letter variable beside a run of math (the k of "k ≠ 0") moved into
+    that math, so it is set in math italic like the formulas, not upright in the prose."""
+    out = list(runs)
+    for j, (is_math, run) in enumerate(out):
+        if not is_math:
+            continue
+        if j > 0 and (before := _LETTER_BEFORE_MATH.search(out[j - 1][1])):
+            out[j - 1] = (False, out[j - 1][1][: before.start()])
+            run = f"{before[1]} {run}"
+        if j + 1 < len(out) and (after := _LETTER_AFTER_MATH.match(out[j + 1][1])):
+            out[j + 1] = (False, out[j + 1][1][after.end() :])
+            run = f"{run} {after[1]}"
+        out[j] = (True, run)
+    merged: list[tuple[bool, str]] = []
+    for is_math, run in out:
+        if not run:
+            continue
+        if merged and merged[-1][0] == is_math:
+            merged[-1] = (is_math, merged[-1][1] + (" " if is_math else "") + run)
+        else:
+            merged.append((is_math, run))
+    return merged
+
+
 def prose_runs(text: str) -> list[tuple[bool, str]]:
     """text as runs of prose (as written) and of math (as LaTeX), in order: (True, tex) for math
-    (names with subscripts, powers, Unicode math symbols), (False, words) for prose. Adjacent
-    math runs are joined into one.
+    (names with subscripts, powers, Unicode math symbols, and a one-letter variable beside
+    them), (False, words) for prose. Adjacent math runs are joined into one.
 
-    >>> for is_math, run in prose_runs("For every d_model, x ≠ 0."):
+    >>> for is_math, run in prose_runs("For every d_model, x ≠ 0 and a·r(pos) ≤ 1."):
     ...     print(is_math, repr(run) if not is_math else run)
     False 'For every '
     True d_{\\mathrm{model}}
-    False ', x '
-    True \\neq
-    False ' 0.'
+    False ', '
+    True x \\neq
+    False ' 0 and '
+    True a \\cdot
+    False 'r(pos) '
+    True \\leq
+    False ' 1.'
     """
     # \x00 ... \x01 mark spans that are already math.
     marked = _SUBSCRIPTED.sub(_subscript, _POWER.sub(_power, text))
@@ -217,7 +251,7 @@ def prose_runs(text: str) -> list[tuple[bool, str]]:
         else:
             add(True, math)
         j += 1
-    return runs
+    return _lone_letters(runs)
 
 
 def tex_text(text: str) -> str:

@@ -83,10 +83,30 @@ def test_interrupted_run_leaves_whole_files_that_are_still_ours(tmp_path, monkey
     assert json.loads((tmp_path / MANIFEST).read_text())["files"]["a.tex"] == [files.sha256(b"a2")]
 
 
-@pytest.mark.parametrize("name", ["../evil.tex", "sub/a.tex", ".hidden", MANIFEST, ""])
+@pytest.mark.parametrize(
+    "name",
+    ["../evil.tex", "a/b/c.tex", "../x/a.tex", ".hidden/a.js", "/a.tex", ".hidden", MANIFEST, ""],
+)
 def test_bad_names_are_refused(tmp_path, name):
     with pytest.raises(ValueError, match="not allowed"):
         write_files(tmp_path, {name: b"x"})
+
+
+def test_one_folder_is_made_and_a_linked_folder_refused(tmp_path):
+    # A MyST project keeps KaTeX in _static/.
+    assert write_files(tmp_path / "book", {"_static/k.js": b"k", "conf.py": b"c"}) == [
+        "_static/k.js",
+        "conf.py",
+    ]
+    assert (tmp_path / "book" / "_static" / "k.js").read_bytes() == b"k"
+    assert write_files(tmp_path / "book", {"_static/k.js": b"k2"}) == ["_static/k.js"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "_static").symlink_to(elsewhere)
+    with pytest.raises(UsageError, match="is not a folder"):
+        write_files(tmp_path / "other", {"_static/k.js": b"k"})
+    assert not list(elsewhere.iterdir())
 
 
 def test_a_foreign_manifest_is_refused(tmp_path):

@@ -146,19 +146,29 @@ def test_the_brief_project_has_the_module_s_sections_only(checked_notes, lesson_
     assert "06-rotation.md" in names
 
 
-def test_conf_py_builds_offline_with_the_files_beside_it(projects):
+def test_conf_py_builds_offline_with_katex_under_static(projects):
     project = projects["student"]
     conf = project["conf.py"]
     compile(conf, "conf.py", "exec")
-    static = eval(re.search(r"^html_static_path = (.*)$", conf, re.M)[1])
-    assert static and all(name in project or name.endswith(".woff2") for name in static)
-    assert "katex.min.css" in static and "render-math.js" in static
+    assert re.search(r'^html_static_path = \["_static"\]$', conf, re.M)
+    assert "_static/katex.min.js" in project and "_static/render-math.js" in project
+    assert "_static/katex.min.css" in project and "_static/pe-proofs.css" in project
+    # The project's root holds the pages and the configuration, not KaTeX's files.
+    assert not [n for n in project if "/" not in n and n.endswith((".js", ".css", ".woff2"))]
     assert 'html_math_renderer = "katex_offline"' in conf
     # Nothing in the project points at the network but the references' links.
     for name, text in project.items():
         if name.endswith("references.md"):
             continue
         assert not re.search(r"https?://", text), name
+
+
+def test_the_footer_names_the_course_module_not_the_tool(projects):
+    conf = projects["student"]["conf.py"]
+    assert 'author = "Course module 10"' in conf
+    assert '"footer_content_items": ["extra-footer.html"]' in conf
+    assert "Course module 10: The sinusoidal positional encoding" in conf
+    assert 'pe-proofs"' not in conf
 
 
 @pytest.mark.parametrize(

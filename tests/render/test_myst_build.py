@@ -114,6 +114,32 @@ def test_sphinx_builds_the_student_project_with_no_warning(student_site):
     pages = sorted(p.name for p in html.glob("[0-9][0-9]-*.html"))
     assert pages[0] == "01-introduction.html" and pages[-1].endswith("appendix.html")
     assert not [p for p in pages if "author_notes" in p]
+    index = (html / "index.html").read_text(encoding="utf-8")
+    assert "Course module 10: The sinusoidal positional encoding" in index
+    assert "By pe-proofs" not in index
+
+
+@pytest.mark.slow
+@pytest.mark.sphinx
+@needs_sphinx
+def test_sphinx_builds_module_11_offline_with_katex_under_static(
+    checked_notes, lesson_tables, tmp_path
+):
+    if MISSING:
+        pytest.skip(f"the myst extra is not installed (missing: {', '.join(MISSING)})")
+    root = project(checked_notes, lesson_tables, tmp_path / "book", module=11)
+    assert (root / "_static" / "katex.min.js").is_file()
+    assert not [p.name for p in root.glob("*") if p.suffix in (".js", ".css", ".woff2")]
+    html, stderr = build(root)
+    assert "WARNING" not in stderr and "ERROR" not in stderr
+    pages = sorted(p.name for p in html.glob("[0-9][0-9]-*.html"))
+    assert pages[0] == "01-rope.html" and len(pages) >= 6
+    assert (html / "_static" / "katex.min.js").is_file()
+    for page in html.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not re.findall(r"<(?:script|link|img)\b[^>]*(?:src|href)=\"https?:", text), page.name
+    index = (html / "index.html").read_text(encoding="utf-8")
+    assert "Course module 11: Rotary position embeddings" in index
 
 
 @pytest.mark.slow
