@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from proofs.render import latex_lesson, papers_section
+from proofs.cli import lesson_papers as papers_section
+from proofs.render import latex_lesson
 from proofs.render.lesson import build_lesson
 from proofs.render.lesson_source import lesson_folder, section_names
 from proofs.render.options import RenderOptions
@@ -42,7 +43,7 @@ def test_the_file_is_what_the_ledger_gives_now():
     # Runs module 11's claims of the ledger: about a minute.
     text = papers_section.papers_path(11).read_text(encoding="utf-8")
     assert text == papers_section.papers_markdown(11), (
-        "regenerate: python -m proofs.render.papers_section 11"
+        "regenerate: python -m proofs.cli.lesson_papers 11"
     )
     rows = [line for line in text.splitlines() if line.startswith("| {code}")]
     entries = [e for name in papers_section.MODULE_PAPERS[11] for e in ledger(name)]

@@ -2,7 +2,7 @@
 papers ledger (proofs.theorems.papers), each claim with its reading, verdict and witness, one
 table per paper, written as the lesson's prose file papers.md.
 
-The section is generated from the ledger, never typed: ``python -m proofs.render.papers_section
+The section is generated from the ledger, never typed: ``python -m proofs.cli.lesson_papers
 11`` rewrites proofs/lesson/module11/papers.md, and a test compares the file with what the
 ledger gives now.
 """
