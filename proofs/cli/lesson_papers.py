@@ -1,6 +1,6 @@
 """The author edition's section "What the papers say, checked": a course module's entries of the
 papers ledger (proofs.theorems.papers), each claim with its reading, verdict and witness, one
-table per paper, written as the lesson's prose file papers.md.
+list per paper, written as the lesson's prose file papers.md.
 
 The section is generated from the ledger, never typed: ``python -m proofs.cli.lesson_papers
 11`` rewrites proofs/lesson/module11/papers.md, and a test compares the file with what the
@@ -101,18 +101,15 @@ def shared_ending(claims: Sequence[str]) -> str:
 
 
 def paper_block(entries: Sequence[Entry]) -> str:
-    """One paper's paragraph and table; a long ending every claim shares is said once, above."""
+    """One paper's paragraph and its list of entries (a list, which breaks across pages where a
+    table would not); a long ending every claim shares is said once, above."""
     first = entries[0]
     ending = shared_ending([e.claim for e in entries])
     rows = [
-        "| Claim | Reading | Verdict | Witness |",
-        "| --- | --- | --- | --- |",
-        *(
-            f"| {code_role(e.claim[: len(e.claim) - len(ending)] + ('…' if ending else ''))} "
-            f"| {code_role(e.reading or 'as stated')} | {e.verdict} "
-            f"| {code_role(witness_text(e.witness))} |"
-            for e in entries
-        ),
+        f"- {code_role(e.claim[: len(e.claim) - len(ending)] + ('…' if ending else ''))}, "
+        f"read as {code_role(e.reading or 'stated')}: *{e.verdict}*. Witness: "
+        f"{code_role(witness_text(e.witness))}."
+        for e in entries
     ]
     wheres = sorted({e.where for e in entries})
     counts = {v: sum(e.verdict == v for e in entries) for v in ("holds", "fails", "undecided")}

@@ -35,7 +35,7 @@ def test_a_table_row_shows_the_claim_verdict_and_witness():
     entry = Entry("x.y", "A paper", "§2, Eq. 3", "b = 4 | c", None, "fails", {"m": 950})
     block = papers_section.paper_block([entry])
     assert block.startswith("*A paper*, section 2, Eq. 3: 1 fails.")
-    assert "| {code}`b = 4  c` | {code}`as stated` | fails | {code}`m = 950` |" in block
+    assert "- {code}`b = 4  c`, read as {code}`stated`: *fails*. Witness: {code}`m = 950`." in block
 
 
 @pytest.mark.slow
@@ -45,11 +45,11 @@ def test_the_file_is_what_the_ledger_gives_now():
     assert text == papers_section.papers_markdown(11), (
         "regenerate: python -m proofs.cli.lesson_papers 11"
     )
-    rows = [line for line in text.splitlines() if line.startswith("| {code}")]
+    rows = [line for line in text.splitlines() if line.startswith("- {code}")]
     entries = [e for name in papers_section.MODULE_PAPERS[11] for e in ledger(name)]
     assert len(rows) == len(entries)
     for row, entry in zip(rows, entries, strict=True):
-        assert f"| {entry.verdict} |" in row
+        assert f": *{entry.verdict}*. Witness: " in row
 
 
 def test_only_the_author_edition_prints_it(checked_notes, lesson_tables):
