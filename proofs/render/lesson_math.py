@@ -120,6 +120,9 @@ def _symbols() -> dict[str, sp.Symbol]:
         "e_1": sp.Symbol("e_1"),
         "y": sp.Symbol("y", real=True),
         "phi": sp.Symbol("phi", real=True),
+        # Module 11's precision: a format's significant bits ν and an integer N nearest to y.
+        "nu": sp.Symbol("nu", integer=True, positive=True),
+        "N": sp.Symbol("N", integer=True),
         "sigma": sp.Symbol("sigma", nonnegative=True),
         "W_q": sp.Symbol("W_q"),
         "W_k": sp.Symbol("W_k"),

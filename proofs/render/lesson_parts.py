@@ -60,8 +60,8 @@ ROPE_LATEX: dict[str, str] = {
     "two_m22": r"2^{-22}",
     "two_24_plus_1": r"2^{24} + 1",
     "three_roundings": r"(1 + 2^{-24})^{2}(1 + 2^{-8}) - 1",
-    "nearest_half": r"\lvert n - y \rvert \le 1/2",
-    "fl_error": r"\lvert \operatorname{fl}(x) - x \rvert \le 2^{-p} x",
+    "nearest_half": r"\lvert N - y \rvert \le 1/2",
+    "fl_error": r"\lvert \operatorname{fl}(x) - x \rvert \le 2^{-\nu} x",
     "low": r"\mathrm{low}",
     "high": r"\mathrm{high}",
 }

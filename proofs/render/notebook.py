@@ -76,6 +76,36 @@ def report(verdict):
     if verdict.counterexample is not None:
         print("counterexample", verdict.counterexample.describe())'''
 
+# Module 11's notebook: its own symbols (the query at m, the key at n) and the libraries'
+# rotation G, in place of module 10's pos, k and R.
+ROPE_SETUP = '''import numpy as np
+import sympy as sp
+from IPython.display import SVG
+
+import numeric
+from proofs import prove_identity
+
+# The lesson's symbols: positions m (the query's) and n (the key's), an angle, one pair of a
+# query q and a key kappa, a pair index, the base, the scale factor and YaRN's factor mu.
+m, n, theta = sp.symbols("m n theta", real=True)
+q = sp.Matrix(sp.symbols("q_1 q_2", real=True))
+kappa = sp.Matrix(sp.symbols("kappa_1 kappa_2", real=True))
+i = sp.Symbol("i", integer=True, nonnegative=True)
+s, b, mu = sp.symbols("s b mu", positive=True)
+
+
+def G(angle):
+    """The rotation of a pair by angle, as the libraries write it."""
+    return sp.Matrix([[sp.cos(angle), -sp.sin(angle)], [sp.sin(angle), sp.cos(angle)]])
+
+
+def report(verdict):
+    """Say what the prover found, with the counterexample when there is one."""
+    print(verdict.status + ":", verdict.reason)
+    if verdict.counterexample is not None:
+        print("counterexample", verdict.counterexample.describe())'''
+SETUPS = {10: SETUP, 11: ROPE_SETUP}
+
 INTRO = (
     "Run the cells from top to bottom. Code cells hold the module's own code and calls of "
     "pe-proofs; each exercise is a cell for you to complete, followed by a cell that checks your "
@@ -224,7 +254,7 @@ def notebook_json(lesson: Lesson) -> str:
             "markdown",
             f"# {md_text(lesson.title)}\n\n*{md_text(lesson.subtitle)}*\n\n{INTRO}",
         ),
-        ("code", SETUP),
+        ("code", SETUPS[lesson.options.module]),
     ]
     for section in lesson.sections:
         cells += section_cells(lesson, section, context)

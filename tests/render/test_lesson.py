@@ -104,7 +104,7 @@ def test_sections_follow_the_module(full, brief, student):
 
 def test_module_11_is_its_own_lesson(checked_notes, lesson_tables):
     rope = build_lesson(checked_notes, lesson_tables, RenderOptions(module=11))
-    assert names(rope)[: 1 + len(ROPE)] == ["rope", *ROPE]
+    assert names(rope)[: 3 + len(ROPE)] == ["introduction", "notation", "rope", *ROPE]
     assert not set(names(rope)) & {*CORE, *FULL_ONLY}
 
 

@@ -100,7 +100,7 @@ def test_the_rope_errata_cite_sources_and_theorems(editions):
         assert re.search(r"Theorem~\\ref\{thm:rope_\w+\}", item), item[:80]
     for source in ("2309.00071", "2104.09864", "PR \\#8676", "Higham", "section 3.4"):
         assert source in errata, source
-    # issue 24's bf16 bound: the theorem's 2^-8 holds, 2^-9 does not.
+    # The bf16 bound: the theorem's 2^-8 holds, 2^-9 does not.
     (bf16,) = [i for i in items if "bf16 frequency" in i]
     assert "2^{-8}" in bf16 and "not always" in bf16 and "2^{-9}" in bf16
 
@@ -116,14 +116,20 @@ def test_what_the_theorems_do_not_certify_is_said_not_to_be(editions):
     assert "that it is the first is read off the computation, not proved" in prose
     # The two composition steps that the engine does not check.
     assert prose.count("not check") >= 2
-    assert "the papers' own text could not be consulted" in prose.lower()
+    # What the sources could not confirm is said to the author, not to the student.
+    assert "the papers' own text could not be consulted" not in prose.lower()
+    author = latex_lesson.lesson_tex(editions["author"])
+    assert "the papers' own text could not be consulted" in re.sub(r"\s+", " ", author).lower()
 
 
 def test_what_looking_at_the_pages_fixed(editions):
     lesson = editions["student"]
     tex = latex_lesson.lesson_tex(lesson)
-    # The appendix's table for the scaling methods is taller than a page: it breaks.
-    scaling = re.split(r"Theorem \d+: RoPE scaling methods", tex)[1].split(r"\subsection")[0]
+    # The appendix (the author's alone) has a table for the scaling methods taller than a page:
+    # it breaks.
+    assert "How each claim was checked" not in tex
+    appendix = latex_lesson.lesson_tex(editions["author"])
+    scaling = re.split(r"Theorem \d+: RoPE scaling methods", appendix)[1].split(r"\subsection")[0]
     assert r"\begin{longtable}" in scaling and r"\endhead" in scaling
     # The real part upright, long code names breakable, and no part title with a raw θ′_i.
     assert r"\operatorname{Re}" in tex and r"\operatorname{re}" not in tex
@@ -131,5 +137,5 @@ def test_what_looking_at_the_pages_fixed(editions):
     assert r"\texttt{rotate\_\allowbreak{}half}" in tex
     assert "θ′_i" not in tex and "θ′_38" not in tex
     # In HTML, punctuation after inline math stays on the math's line.
-    page = html.html_pages(lesson)["04-rope_scaling.html"]
+    page = html.html_pages(lesson)["06-rope_scaling.html"]
     assert '<span class="nowrap"><span class="math">\\mu z</span>.</span>' in page

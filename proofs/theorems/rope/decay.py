@@ -187,7 +187,7 @@ def build(d_model: int = 8) -> Theorem:
     abel = abel_derivation(_pairs(d_model, MAX_ABEL_D))
     return Theorem(
         name=NAME,
-        title="RoFormer's long-term decay: the bound holds, the decay does not",
+        title="RoFormer's long-term decay: the bound holds, its average is not monotone",
         statement=STATEMENT,
         parts=(
             abel,

@@ -34,7 +34,7 @@ from proofs.theorems.rope.definitions import (
 NAME = "rope_group"
 # The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
 STATEMENT = (
-    "G(pθ_i)·G(Δθ_i) = G((p + Δ)θ_i) for all real p, Δ, so a key cached at n and rotated "
+    "G(nθ_i)·G(Δθ_i) = G((n + Δ)θ_i) for all real n, Δ, so a key cached at n and rotated "
     "by Δ is exactly the key at n + Δ, in either layout."
 )
 

@@ -35,9 +35,9 @@ from proofs.theorems.rope.layouts import (
 NAME = "rope_precision"
 # The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
 STATEMENT = (
-    "Integers below 2^p are exact in p bits, but bf16 and fp16 round 257, 2049 and 10002, "
-    "so fp16 positions break the relative score; a bf16 inv_freq keeps the phase within "
-    "p·θ_i·2^(−8) of p·θ_i, not within p·θ_i·2^(−9)."
+    "Integers below 2^ν are exact with ν significant bits, but bf16 and fp16 round 257, 2049 "
+    "and 10002, so fp16 positions break the relative score; a bf16 inv_freq keeps the phase at "
+    "position m within m·θ_i·2^(−8) of m·θ_i, not within m·θ_i·2^(−9)."
 )
 
 P_BITS = sp.Symbol("p", integer=True, positive=True)

@@ -51,13 +51,14 @@ from proofs.theorems.sinusoidal.definitions import I
 NAME = "rope_scaling"
 # The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
 STATEMENT = (
-    "For s ≥ 1, every pair i and head width d ≥ 4: linear scaling of the frequencies is scaling "
-    "of the positions; NTK-aware scaling keeps θ_0, divides the last pair's frequency by s, and "
-    "its ratio to θ_i lies between 1/s and 1 and falls with i, so it is not θ_i/s at every pair; "
-    "the dynamic base is b at l = L; for every ramp value in [0, 1] YaRN's frequency lies "
-    "between θ_i/s and θ_i; multiplying cos and sin by μ multiplies every logit by μ², not by "
-    "μ; and Llama 3 is YaRN's paper formula with no temperature. YaRN's paper and its code "
-    "differ at pair 38, as do Llama 3 and transformers' yarn with the same numbers at pair 33."
+    "For s ≥ 1, every pair i and head width d ≥ 4: (1) linear scaling of the frequencies is "
+    "scaling of the positions. (2) NTK-aware scaling keeps θ_0 and divides the last pair's "
+    "frequency by s; its ratio to θ_i lies between 1/s and 1 and falls with i, so it is not θ_i/s "
+    "at every pair. (3) The dynamic NTK base is b at l = L. (4) For every ramp value in [0, 1], "
+    "YaRN's frequency, in the paper's and in the code's form, lies between θ_i/s and θ_i. "
+    "(5) Multiplying cos and sin by μ multiplies every logit by μ², not by μ. (6) Llama 3 is "
+    "YaRN's paper formula with no temperature. (7) YaRN's paper and its code differ at pair 38, "
+    "and Llama 3 and transformers' yarn with the same numbers differ at pair 33."
 )
 
 S = sp.Symbol("s", positive=True)
@@ -220,8 +221,8 @@ def ntk_not_linear() -> Refutation:
 # ── Dynamic NTK ───────────────────────────────────────────────────────────────────────────
 
 
-def dynamic_base(length: sp.Expr, d: sp.Expr = D, factor: sp.Expr = ALPHA) -> sp.Expr:
-    """b·(α·l/L − (α − 1))^(d/(d−2)), α = factor, unevaluated."""
+def dynamic_base(length: sp.Expr, d: sp.Expr = D, factor: sp.Expr = S) -> sp.Expr:
+    """b·(s·l/L − (s − 1))^(d/(d−2)), s = factor (transformers' α), unevaluated."""
     grown = sp.Add(
         sp.Mul(factor, length, 1 / L, evaluate=False),
         sp.Mul(-1, factor - 1, evaluate=False),
@@ -236,23 +237,23 @@ def dynamic_at_original() -> Derivation:
         "Dynamic NTK: at l = L the base is b, the static base used for every l ≤ L",
         (
             Step(dynamic_base(L)),
-            Step(B, by=POWER_LAWS, note="α·L/L − (α − 1) = 1, and 1^x = 1"),
+            Step(B, by=POWER_LAWS, note="s·L/L − (s − 1) = 1, and 1^x = 1"),
         ),
     )
 
 
 def dynamic_base_fact() -> NonNegative:
     grown = sp.Add(
-        sp.Mul(ALPHA, L + T, 1 / L, evaluate=False),
-        sp.Mul(-1, ALPHA - 1, evaluate=False),
+        sp.Mul(S, L + T, 1 / L, evaluate=False),
+        sp.Mul(-1, S - 1, evaluate=False),
         evaluate=False,
     )
     return NonNegative(
         "dynamic_base_at_least_1",
-        "Dynamic NTK: for l = L + t ≥ L the power's base α·l/L − (α − 1) = 1 + α·t/L is ≥ 1, so "
+        "Dynamic NTK: for l = L + t ≥ L the power's base s·l/L − (s − 1) = 1 + s·t/L is ≥ 1, so "
         "b·(…)^(d/(d−2)) is a real power of a positive continuous function of l",
         sp.Add(grown, -1, evaluate=False),
-        ALPHA * T / L,
+        S * T / L,
         ALGEBRA,
     )
 
