@@ -65,12 +65,12 @@ FORBIDDEN = (
 
 @pytest.fixture(scope="module")
 def full(checked_notes, lesson_tables):
-    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=False))
+    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=False, edition="author"))
 
 
 @pytest.fixture(scope="module")
 def brief(checked_notes, lesson_tables):
-    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=True))
+    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=True, edition="author"))
 
 
 @pytest.fixture(scope="module")
@@ -232,7 +232,7 @@ def test_the_ramp_and_attention_are_told_right(full):
     labels = {p.label for p in ramp if isinstance(p, Ref)}
     assert {"thm:ramp", "thm:attention"} <= labels
     answer = next(b for b in blocks(full, "challenge") if isinstance(b, Solution))
-    text = latex_lesson.block_tex(answer, RenderOptions())
+    text = latex_lesson.block_tex(answer, RenderOptions(edition="author"))
     assert "Theorem~\\ref{thm:attention}" in text and "Theorem~\\ref{thm:ramp}" in text
     assert "the property that matters" not in text
     tex = latex_lesson.lesson_tex(full)
