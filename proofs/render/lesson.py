@@ -25,6 +25,7 @@ from numeric.result_table import Table
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Part
 from proofs.engine.theorem import TheoremRun
+from proofs.registry import module_of
 from proofs.render.lesson_blocks import (
     AppendixStart,
     Block,
@@ -93,8 +94,8 @@ def build_lesson(
     folder: Path | None = None,
 ) -> Lesson:
     """The lesson from the verified theorems and the computed tables, in the edition options
-    ask for (brief: the module's sections only; edition: "student", no author notes and answers
-    apart, or "author").
+    ask for (brief: the module's sections only; edition: "student", no author notes, answers
+    apart and no appendix of checks, or "author").
 
     runs: the theorems the lesson cites, verified (registry.run). tables: name -> Table, the
     module's (numeric.module_tables.TABLE_NAMES) and "conventions". folder: where the prose
@@ -103,7 +104,11 @@ def build_lesson(
     directive that names nothing.
     """
     folder = lesson_folder(options.module) if folder is None else folder
-    sources = [s for s in read_sections(folder) if _kept(s.meta.get("only", ""), options, s)]
+    sources = [
+        s
+        for s in read_sections(folder)
+        if _kept(s.meta.get("only", ""), options, s) and (not _checks(s) or not options.student)
+    ]
     numbers = _Numbers.of(sources, options)
     resolver = _Resolver(Parts(runs, options.brief), tables, options, numbers, runs)
     sections = tuple(resolver.section(s) for s in sources)
@@ -122,6 +127,12 @@ def _kept(only: str, options: RenderOptions, source: SourceSection | SourceBlock
         if word not in EDITION_WORDS:
             raise where.error(f"only takes {', '.join(EDITION_WORDS)}; got {word!r}")
     return all(_has(options, w) for w in words)
+
+
+def _checks(source: SourceSection) -> bool:
+    """Whether the section holds the appendix of how each claim was checked ({checks}): the
+    author edition's alone, whatever its front matter says."""
+    return any(b.kind == "directive" and b.name == "checks" for b in source.blocks)
 
 
 @dataclass(frozen=True)
@@ -467,7 +478,9 @@ class _Resolver:
     def checks(self, source: SourceBlock) -> list[Block]:
         from proofs.render.lesson_appendix import appendix_blocks
 
-        return appendix_blocks(self.runs, self.numbers.theorems)
+        # The module's own theorems: a run of the other module's is not this lesson's claim.
+        own = [run for run in self.runs if module_of(run.name) == self.options.module]
+        return appendix_blocks(own, self.numbers.theorems)
 
 
 DIRECTIVES: dict[str, Callable[[_Resolver, SourceBlock], list[Block]]] = {

@@ -10,6 +10,7 @@ import re
 import pytest
 import sympy as sp
 
+from proofs.registry import module_of
 from proofs.render import latex_lesson
 from proofs.render.latex_math import latex_math
 from proofs.render.lesson import build_lesson
@@ -353,10 +354,33 @@ def test_the_appendix_is_a_methods_section_with_a_table_per_theorem(full, checke
     appendix = full.sections[-1]
     assert isinstance(appendix.blocks[0], AppendixStart)
     tables = [b for b in appendix.blocks if isinstance(b, TableBlock)]
-    assert len(tables) == len(checked_notes)
+    assert len(tables) == len([r for r in checked_notes if module_of(r.name) == 10])
     for table in tables:
-        assert table.table.columns == ("part", "checked by", "outcome")
+        assert table.table.columns == ("claim", "how it was checked", "outcome")
         assert {row[2] for row in table.table.rows} <= {"proved", "agrees"}
     tex = latex_lesson.lesson_tex(full).split(r"\appendix")[1]
     assert "**" not in tex and "numeric.checks" not in tex and "{a: 1}" not in tex
     assert r"$10000^{- 2i/d_{\mathrm{model}}}$" in tex
+
+
+@pytest.mark.parametrize("module", [10, 11])
+def test_the_appendix_is_a_table_of_claims_and_refutations_read_refuted(
+    checked_notes, lesson_tables, module
+):
+    options = RenderOptions(module=module, edition="author")
+    lesson = build_lesson(checked_notes, lesson_tables, options)
+    tables = [b for b in blocks(lesson, "appendix") if isinstance(b, TableBlock)]
+    rows = [row for t in tables for row in t.table.rows]
+    assert rows and all(
+        t.table.columns == ("claim", "how it was checked", "outcome") for t in tables
+    )
+    assert all(len(t.labels) == len(t.table.rows) for t in tables)
+    for claim, how, outcome in rows:
+        assert "1 random points" not in how and "1 links" not in how, how
+        if how.startswith("a counterexample"):
+            assert outcome.startswith("refuted"), claim
+        else:
+            assert "refuted" not in outcome or outcome == "refuted", claim
+    if module == 10:
+        appendix = latex_lesson.lesson_tex(lesson).split(r"\section{How each claim")[1]
+        assert r"\^{}" not in appendix and "omega_i" not in appendix
