@@ -29,6 +29,7 @@ from proofs.render.lesson_blocks import (
     Items,
     Lesson,
     Link,
+    Listing,
     Mono,
     NotebookOnly,
     Para,
@@ -362,6 +363,20 @@ def _(block: Items, options: RenderOptions) -> str:
     env = "enumerate" if block.numbered else "itemize"
     items = "\n".join(f"\\item {inline(item)}" for item in block.items)
     return f"\\begin{{{env}}}\n{items}\n\\end{{{env}}}"
+
+
+@block_tex.register
+def _(block: Listing, options: RenderOptions) -> str:
+    intro = f"{inline(block.intro)}\n" if block.intro else ""
+    return (
+        intro
+        + "{\\small\\begin{verbatim}\n"
+        + block.source
+        + "\n\\end{verbatim}}\n\\noindent\\textit{Output:}\n"
+        + "{\\small\\begin{verbatim}\n"
+        + block.output
+        + "\n\\end{verbatim}}"
+    )
 
 
 @block_tex.register(AppendixStart)

@@ -39,6 +39,7 @@ from proofs.render.lesson_blocks import (
     Items,
     Lesson,
     Link,
+    Listing,
     Mono,
     NotebookOnly,
     Para,
@@ -53,6 +54,7 @@ from proofs.render.lesson_blocks import (
     Tex,
     TheoremStatement,
 )
+from proofs.render.lesson_listings import OUTPUTS
 from proofs.render.lesson_math import LessonMathError, read_math
 from proofs.render.lesson_parts import FIGURES, SUBTITLES, TITLES, Parts, bound_equation
 from proofs.render.lesson_source import (
@@ -462,6 +464,16 @@ class _Resolver:
     def code(self, source: SourceBlock) -> list[Block]:
         return [Code(_code_text(source))]
 
+    def listing(self, source: SourceBlock) -> list[Block]:
+        """{listing} name: the module's code as written, and what it prints, computed
+        (proofs.render.lesson_listings); :intro: the sentence that leads to it."""
+        if source.argument not in OUTPUTS:
+            known = ", ".join(OUTPUTS)
+            raise source.where.error(f"unknown listing {source.argument!r} (listings: {known})")
+        intro = source.options.get("intro", "")
+        lead = self.pieces(Text(intro, source.where)) if intro else ()
+        return [Listing(_code_text(source).strip("\n"), OUTPUTS[source.argument](), lead)]
+
     def exercise(self, source: SourceBlock) -> list[Block]:
         """{exercise}: the cell the student completes, then ---answer--- and the author's
         version, then ---check--- and the cell that checks it (notebook only)."""
@@ -495,6 +507,7 @@ DIRECTIVES: dict[str, Callable[[_Resolver, SourceBlock], list[Block]]] = {
     "checks": _Resolver.checks,
     "solution": _Resolver.solution,
     "code": _Resolver.code,
+    "listing": _Resolver.listing,
     "notebook": _Resolver.notebook,
     "exercise": _Resolver.exercise,
 }

@@ -4,14 +4,16 @@ free of the checker's vocabulary and its log."""
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import re
 
 import pytest
 import sympy as sp
 
+from numeric.module import module_sinusoidal_pe
 from proofs.registry import module_of
-from proofs.render import latex_lesson
+from proofs.render import html, latex_lesson, markdown_lesson, myst
 from proofs.render.latex_math import latex_math
 from proofs.render.lesson import build_lesson
 from proofs.render.lesson_blocks import (
@@ -20,6 +22,7 @@ from proofs.render.lesson_blocks import (
     Emph,
     Figure,
     Items,
+    Listing,
     Para,
     ProofEnd,
     Quote,
@@ -290,6 +293,8 @@ def test_the_body_has_no_code_names_log_lines_or_sympy_syntax(full, brief, stude
     lesson = {"full": full, "brief": brief, "student": student}[version]
     tex = latex_lesson.lesson_tex(lesson)
     body = tex.split(r"\appendix")[0]
+    # The module's code, shown as code, is the one place Python's syntax belongs.
+    body = re.sub(r"\\begin\{verbatim\}.*?\\end\{verbatim\}", "", body, flags=re.S)
     for token in FORBIDDEN:
         assert token not in body, token
     assert not re.search(r"\\left\(-1\\right\)|\(-1\) k|1 \\cdot", body)
@@ -384,3 +389,39 @@ def test_the_appendix_is_a_table_of_claims_and_refutations_read_refuted(
     if module == 10:
         appendix = latex_lesson.lesson_tex(lesson).split(r"\section{How each claim")[1]
         assert r"\^{}" not in appendix and "omega_i" not in appendix
+
+
+def test_the_module_code_and_its_output_are_in_every_format(checked_notes, lesson_tables):
+    lesson = build_lesson(checked_notes, lesson_tables, RenderOptions(brief=True))
+    listings = [b for s in lesson.sections for b in s.blocks if isinstance(b, Listing)]
+    # The module's sinusoidal_pe verbatim: the copy in numeric.module, renamed back.
+    verbatim = inspect.getsource(module_sinusoidal_pe).replace(
+        "module_sinusoidal_pe", "sinusoidal_pe"
+    )
+    assert verbatim in listings[0].source
+    assert "for pos in [0, 3, 7, 12, 20]:" in listings[2].source
+    assert "50 unique rows out of 50" in listings[1].output
+    assert listings[2].output.count("True") == 5
+    outputs = {
+        "latex": latex_lesson.lesson_tex(lesson),
+        "markdown": "".join(markdown_lesson.markdown_pages(lesson).values()),
+        "html": "".join(html.html_pages(lesson).values()),
+        "myst": "".join(myst.myst_pages(lesson).values()),
+    }
+    for name, text in outputs.items():
+        assert "def sinusoidal_pe(max_len, d_model):" in text, name
+        assert "[0. 1. 0. 1. 0. 1. 0. 1.]" in text, name
+        assert "rot = np.array([[np.cos(theta), np.sin(theta)]," in text, name
+        assert "0 [-0.95892427  0.28366219] [-0.95892427  0.28366219] True" in text, name
+
+
+def test_the_exercises_keep_the_module_wording(brief):
+    tex = latex_lesson.lesson_tex(brief)
+    for words in (
+        "Confirm the same property holds: a single rotation matrix",
+        "across several different",
+        "(more full cycles across the same position range)",
+        "different dimensions encode position at different resolutions",
+        "try a larger",
+    ):
+        assert words in tex, words

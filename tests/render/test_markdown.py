@@ -13,7 +13,7 @@ from proofs.render.options import RenderOptions
 
 @pytest.fixture(scope="module")
 def pages(checked_notes, lesson_tables) -> dict[str, bytes]:
-    return notes.markdown_files(checked_notes, lesson_tables, RenderOptions())
+    return notes.markdown_files(checked_notes, lesson_tables, RenderOptions(edition="author"))
 
 
 @pytest.fixture(scope="module")
