@@ -93,10 +93,12 @@ def blocks(lesson, name):
 def test_sections_follow_the_module(full, brief, student):
     assert names(full) == [
         "introduction",
+        "notation",
         "definitions",
         *CORE,
         *BACK,
         *FULL_ONLY,
+        "bridge",
         "summary",
         "author_notes",
         "references",
