@@ -370,10 +370,10 @@ def _(block: Listing, options: RenderOptions) -> str:
     intro = f"{inline(block.intro)}\n" if block.intro else ""
     return (
         intro
-        + "{\\small\\begin{verbatim}\n"
+        + "{\\footnotesize\\begin{verbatim}\n"
         + block.source
         + "\n\\end{verbatim}}\n\\noindent\\textit{Output:}\n"
-        + "{\\small\\begin{verbatim}\n"
+        + "{\\footnotesize\\begin{verbatim}\n"
         + block.output
         + "\n\\end{verbatim}}"
     )
