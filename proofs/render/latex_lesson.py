@@ -368,14 +368,15 @@ def _(block: Items, options: RenderOptions) -> str:
 @block_tex.register
 def _(block: Listing, options: RenderOptions) -> str:
     intro = f"{inline(block.intro)}\n" if block.intro else ""
+    # A minipage keeps the code, and its output, each on one page.
     return (
         intro
-        + "{\\footnotesize\\begin{verbatim}\n"
+        + "\n\\noindent\\begin{minipage}{\\linewidth}\\footnotesize\n\\begin{verbatim}\n"
         + block.source
-        + "\n\\end{verbatim}}\n\\noindent\\textit{Output:}\n"
-        + "{\\footnotesize\\begin{verbatim}\n"
+        + "\n\\end{verbatim}\n\\end{minipage}\n\n\\noindent\\textit{Output:}\n\n"
+        + "\\noindent\\begin{minipage}{\\linewidth}\\footnotesize\n\\begin{verbatim}\n"
         + block.output
-        + "\n\\end{verbatim}}"
+        + "\n\\end{verbatim}\n\\end{minipage}"
     )
 
 
