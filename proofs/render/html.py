@@ -33,6 +33,7 @@ from proofs.render.lesson_blocks import (
     Items,
     Lesson,
     Link,
+    Listing,
     Mono,
     NotebookOnly,
     Para,
@@ -314,6 +315,15 @@ def _(block: Items, context: PageContext) -> str:
     tag = "ol" if block.numbered else "ul"
     items = "\n".join(f"<li>{inline(item, context.pages)}</li>" for item in block.items)
     return f"<{tag}>\n{items}\n</{tag}>"
+
+
+@block_html.register
+def _(block: Listing, context: PageContext) -> str:
+    intro = f"<p>{inline(block.intro, context.pages)}</p>\n" if block.intro else ""
+    return (
+        f'{intro}<pre class="code"><code>{esc(block.source)}</code></pre>\n'
+        f'<p><em>Output:</em></p>\n<pre class="output"><code>{esc(block.output)}</code></pre>'
+    )
 
 
 @block_html.register(AppendixStart)

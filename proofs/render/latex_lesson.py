@@ -29,6 +29,7 @@ from proofs.render.lesson_blocks import (
     Items,
     Lesson,
     Link,
+    Listing,
     Mono,
     NotebookOnly,
     Para,
@@ -366,6 +367,21 @@ def _(block: Items, options: RenderOptions) -> str:
     env = "enumerate" if block.numbered else "itemize"
     items = "\n".join(f"\\item {inline(item)}" for item in block.items)
     return f"\\begin{{{env}}}\n{items}\n\\end{{{env}}}"
+
+
+@block_tex.register
+def _(block: Listing, options: RenderOptions) -> str:
+    intro = f"{inline(block.intro)}\n" if block.intro else ""
+    # A minipage keeps the code, and its output, each on one page.
+    return (
+        intro
+        + "\n\\noindent\\begin{minipage}{\\linewidth}\\footnotesize\n\\begin{verbatim}\n"
+        + block.source
+        + "\n\\end{verbatim}\n\\end{minipage}\n\n\\noindent\\textit{Output:}\n\n"
+        + "\\noindent\\begin{minipage}{\\linewidth}\\footnotesize\n\\begin{verbatim}\n"
+        + block.output
+        + "\n\\end{verbatim}\n\\end{minipage}"
+    )
 
 
 @block_tex.register(AppendixStart)

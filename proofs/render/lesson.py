@@ -25,6 +25,7 @@ from numeric.result_table import Table
 from proofs.engine.derivation import Derivation, Step
 from proofs.engine.facts import Part
 from proofs.engine.theorem import TheoremRun
+from proofs.registry import module_of
 from proofs.render.lesson_blocks import (
     AppendixStart,
     Block,
@@ -38,6 +39,7 @@ from proofs.render.lesson_blocks import (
     Items,
     Lesson,
     Link,
+    Listing,
     Mono,
     NotebookOnly,
     Para,
@@ -52,6 +54,7 @@ from proofs.render.lesson_blocks import (
     Tex,
     TheoremStatement,
 )
+from proofs.render.lesson_listings import OUTPUTS
 from proofs.render.lesson_math import LessonMathError, read_math
 from proofs.render.lesson_parts import FIGURES, SUBTITLES, TITLES, Parts, bound_equation
 from proofs.render.lesson_source import (
@@ -93,8 +96,8 @@ def build_lesson(
     folder: Path | None = None,
 ) -> Lesson:
     """The lesson from the verified theorems and the computed tables, in the edition options
-    ask for (brief: the module's sections only; edition: "student", no author notes and answers
-    apart, or "author").
+    ask for (brief: the module's sections only; edition: "student", no author notes, answers
+    apart and no appendix of checks, or "author").
 
     runs: the theorems the lesson cites, verified (registry.run). tables: name -> Table, the
     module's (numeric.module_tables.TABLE_NAMES) and "conventions". folder: where the prose
@@ -103,7 +106,11 @@ def build_lesson(
     directive that names nothing.
     """
     folder = lesson_folder(options.module) if folder is None else folder
-    sources = [s for s in read_sections(folder) if _kept(s.meta.get("only", ""), options, s)]
+    sources = [
+        s
+        for s in read_sections(folder)
+        if _kept(s.meta.get("only", ""), options, s) and (not _checks(s) or not options.student)
+    ]
     numbers = _Numbers.of(sources, options)
     resolver = _Resolver(Parts(runs, options.brief), tables, options, numbers, runs)
     sections = tuple(resolver.section(s) for s in sources)
@@ -122,6 +129,12 @@ def _kept(only: str, options: RenderOptions, source: SourceSection | SourceBlock
         if word not in EDITION_WORDS:
             raise where.error(f"only takes {', '.join(EDITION_WORDS)}; got {word!r}")
     return all(_has(options, w) for w in words)
+
+
+def _checks(source: SourceSection) -> bool:
+    """Whether the section holds the appendix of how each claim was checked ({checks}): the
+    author edition's alone, whatever its front matter says."""
+    return any(b.kind == "directive" and b.name == "checks" for b in source.blocks)
 
 
 @dataclass(frozen=True)
@@ -451,6 +464,16 @@ class _Resolver:
     def code(self, source: SourceBlock) -> list[Block]:
         return [Code(_code_text(source))]
 
+    def listing(self, source: SourceBlock) -> list[Block]:
+        """{listing} name: the module's code as written, and what it prints, computed
+        (proofs.render.lesson_listings); :intro: the sentence that leads to it."""
+        if source.argument not in OUTPUTS:
+            known = ", ".join(OUTPUTS)
+            raise source.where.error(f"unknown listing {source.argument!r} (listings: {known})")
+        intro = source.options.get("intro", "")
+        lead = self.pieces(Text(intro, source.where)) if intro else ()
+        return [Listing(_code_text(source).strip("\n"), OUTPUTS[source.argument](), lead)]
+
     def exercise(self, source: SourceBlock) -> list[Block]:
         """{exercise}: the cell the student completes, then ---answer--- and the author's
         version, then ---check--- and the cell that checks it (notebook only)."""
@@ -467,7 +490,9 @@ class _Resolver:
     def checks(self, source: SourceBlock) -> list[Block]:
         from proofs.render.lesson_appendix import appendix_blocks
 
-        return appendix_blocks(self.runs, self.numbers.theorems)
+        # The module's own theorems: a run of the other module's is not this lesson's claim.
+        own = [run for run in self.runs if module_of(run.name) == self.options.module]
+        return appendix_blocks(own, self.numbers.theorems)
 
 
 DIRECTIVES: dict[str, Callable[[_Resolver, SourceBlock], list[Block]]] = {
@@ -482,6 +507,7 @@ DIRECTIVES: dict[str, Callable[[_Resolver, SourceBlock], list[Block]]] = {
     "checks": _Resolver.checks,
     "solution": _Resolver.solution,
     "code": _Resolver.code,
+    "listing": _Resolver.listing,
     "notebook": _Resolver.notebook,
     "exercise": _Resolver.exercise,
 }

@@ -1,12 +1,15 @@
-"""The appendix's tables: for each theorem, each part in the words of its statement, how it was
-checked, and the outcome; its numeric twin last. The prose around them (what each kind of
-check is) lives in proofs/lesson/appendix.md.
+"""The appendix's tables (author edition): for each theorem, a row per part with its claim in
+words and math, how it was checked and the outcome (a refuted claim reads "refuted"); its
+numeric twin last. The prose around them (what each kind of check is) lives in each module's
+appendix.md.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+
+import sympy as sp
 
 from numeric.result_table import Table
 from proofs.engine.blockwise import Blockwise
@@ -21,39 +24,45 @@ from proofs.engine.facts import (
 )
 from proofs.engine.theorem import TheoremRun
 from proofs.render.block_printer import block_printer
-from proofs.render.evidence import heading
-from proofs.render.lesson_blocks import Block, Heading, TableBlock
+from proofs.render.lesson_blocks import Block, Heading, Piece, TableBlock, Tex
 from proofs.render.lesson_parts import citation_words
+from proofs.render.tex_prose import prose_runs
 
-# Subscripts that Unicode has, for part titles written with underscores (ω_i → ωᵢ).
-_SUBSCRIPT = str.maketrans("0123456789+−-()ijkmnp", "₀₁₂₃₄₅₆₇₈₉₊₋₋₍₎ᵢⱼₖₘₙₚ")
+COLUMNS = ("claim", "how it was checked", "outcome")
 
 
-def readable(title: str) -> str:
-    """A part's title with its subscripts set as subscripts where Unicode has them:
-    ω_i → ωᵢ, M_(j+k) → M₍ⱼ₊ₖ₎; d_model stays the name it is.
+def counted(n: int, thing: str) -> str:
+    """n things, the noun pluralised as English does for these nouns.
 
-    >>> readable("M_j·M_k = M_(j+k), ω_0 = 1, d_model = 8")
-    'Mⱼ·Mₖ = M₍ⱼ₊ₖ₎, ω₀ = 1, d_model = 8'
-    >>> readable("θ′_38 = (73/208)·θ_38, λ_i < L")
-    'θ′₃₈ = (73/208)·θ₃₈, λᵢ < L'
+    >>> counted(1, "random point"), counted(24, "random point"), counted(2, "link")
+    ('1 random point', '24 random points', '2 links')
     """
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
-    def sub(match: re.Match[str]) -> str:
-        text = match.group(1)
-        if all(c in "0123456789+−-()ijkmnp" for c in text):
-            return text.translate(_SUBSCRIPT)
-        return match.group(0)
 
-    return re.sub(r"(?<=[A-Za-zωθκσλ′])_(\([^)]*\)|[0-9]+|[ijkmnp](?![a-z]))", sub, title)
+def claim_pieces(title: str) -> tuple[Piece, ...]:
+    """A part's title as prose and math: its subscripts, powers and symbols set by the
+    printers' math (M_(j+k) as M with subscript j+k, e^{imθ} as a power), never as raw text.
+
+    >>> [str(piece) for piece in claim_pieces("M_(j+k) holds")]
+    ['M_{j+k}', ' holds']
+    >>> [str(piece) for piece in claim_pieces("θ′_i = θ_i/s")]
+    ["\\\\theta_{i}'", ' = ', '\\\\theta_{i}', '/s']
+    """
+    # e^{imθ} in a title is the power e^(imθ), and θ′_i is θ_i′, which prose_runs sets as math.
+    text = re.sub(r"\^\{([^{}]*)\}", r"^(\1)", title)
+    text = re.sub(r"′_([A-Za-z0-9]+)", r"_\1′", text)
+    return tuple(
+        Tex(run.replace(" \\prime", "'")) if math else run for math, run in prose_runs(text)
+    )
 
 
 def _rules(citations: Sequence[object]) -> str:
-    """The citations in words, each once, in order."""
+    """The citations in words, each once, in order; plain algebra is not named."""
     seen: list[str] = []
     for citation in citations:
         text = citation_words(citation)
-        if text and text not in seen:
+        if text and text != "algebra" and text not in seen:
             seen.append(text)
     return ", ".join(seen)
 
@@ -64,11 +73,11 @@ how_checked.__doc__ = """How a part was checked, in words (how_checked(part, ver
 
 @how_checked.register
 def _(part: Derivation, verdict: Verdict) -> str:
-    n = len(verdict.links)
     points = max((link.numeric.points for link in verdict.links), default=0)
-    links = "1 link" if n == 1 else f"{n} links"
     cited = _rules([step.by for step in part.steps[1:]])
-    return f"{links} by algebra ({cited}); each at {points} random points"
+    by = f"exact algebra ({cited})" if cited else "exact algebra"
+    links = counted(len(verdict.links), "link")
+    return f"{links} by {by}; each link also evaluated at {counted(points, 'random point')}"
 
 
 @how_checked.register
@@ -83,7 +92,8 @@ def _(part: NonZero, verdict: Verdict) -> str:
 
 @how_checked.register
 def _(part: NonNegative, verdict: Verdict) -> str:
-    return f"equal to a square ({_rules([part.by])}), so at least 0"
+    cited = _rules([part.by])
+    return f"equal to a square ({cited}), so at least 0" if cited else "equal to a square"
 
 
 @how_checked.register
@@ -106,31 +116,40 @@ def _(part: Refutation, verdict: Verdict) -> str:
     return "a counterexample, its difference enclosed by ball arithmetic"
 
 
-def theorem_table(run: TheoremRun) -> Table:
-    """One theorem's compact table: a row per part, and its twin."""
-    rows = [
-        (readable(heading(pr.part)), how_checked(pr.part, pr.verdict), pr.verdict.status)
-        for pr in run.parts
-    ]
+def outcome(part: object, verdict: Verdict) -> str:
+    """The outcome in words: a refutation that holds reads "refuted" (the claim is false), with
+    the point where it fails; any other part reads its status (proved, undecided, refuted)."""
+    if not isinstance(part, Refutation):
+        return verdict.status
+    if verdict.status == "proved":
+        at = ", ".join(f"{sp.pretty(symbol)} = {value}" for symbol, value in part.at)
+        return f"refuted (false at {at})" if at else "refuted"
+    if verdict.status == "undecided":
+        return "undecided: no counterexample certified"
+    return "not refuted: the claim held at the point tried"
+
+
+def theorem_table(run: TheoremRun) -> TableBlock:
+    """One theorem's table: a row per part (its claim, how it was checked, its outcome), and
+    its numeric twin last. The claims are the rows' labels, prose and math."""
+    rows: list[tuple[str, str, str]] = []
+    labels: list[tuple[Piece, ...]] = []
+    for pr in run.parts:
+        rows.append((pr.part.title, how_checked(pr.part, pr.verdict), outcome(pr.part, pr.verdict)))
+        labels.append(claim_pieces(pr.part.title))
     if run.table is not None:
-        outcome = {True: "agrees", False: "disagrees", None: "computed"}[run.table.passed]
+        agrees = {True: "agrees", False: "disagrees", None: "computed"}[run.table.passed]
         headline = run.table.headline or run.table.title
         rows.append(
-            (
-                f"numeric twin: {readable(headline)}",
-                "read off the tables in double precision",
-                outcome,
-            )
+            (f"numeric twin: {headline}", "read off the tables in double precision", agrees)
         )
-    return Table(
-        title=run.theorem.title,
-        columns=("part", "checked by", "outcome"),
-        rows=tuple(rows),
-    )
+        labels.append(("Numeric twin: ", *claim_pieces(headline)))
+    table = Table(title=run.theorem.title, columns=COLUMNS, rows=tuple(rows))
+    return TableBlock(table, (), None, "", (), tuple(labels))
 
 
 def appendix_blocks(runs: Sequence[TheoremRun], numbers: Mapping[str, int]) -> list[Block]:
-    """A heading and a compact table per theorem, in the lesson's numbering and with its title
+    """A heading and a table per theorem, in the lesson's numbering and with its title
     (theorems the lesson does not state come last)."""
     ordered = sorted(runs, key=lambda r: (numbers.get(r.name, len(numbers) + 1), r.name))
     out: list[Block] = []
@@ -141,6 +160,5 @@ def appendix_blocks(runs: Sequence[TheoremRun], numbers: Mapping[str, int]) -> l
         else:
             heading = f"Also checked: {run.theorem.title}"
         out.append(Heading(3, (heading,)))
-        table = theorem_table(run)
-        out.append(TableBlock(table, (), None, "", (), ()))
+        out.append(theorem_table(run))
     return out

@@ -217,6 +217,17 @@ class Code:
     source: str
 
 
+@dataclass(frozen=True)
+class Listing:
+    """The module's code as the module prints it, shown in every format but the notebook (which
+    runs its own cells): the source, verbatim, the output it prints, and a sentence that leads
+    to it (intro, prose and math)."""
+
+    source: str
+    output: str
+    intro: tuple[Piece, ...] = ()
+
+
 Block = (
     Heading
     | Para
@@ -234,6 +245,7 @@ Block = (
     | Exercise
     | NotebookOnly
     | Code
+    | Listing
 )
 # Every block type: each printer registers a handler for each (proofs.render.block_printer).
 BLOCK_TYPES: tuple[type, ...] = get_args(Block)

@@ -120,7 +120,7 @@ NAMES: dict[str, str] = {
     "head_pair_peak": r"\operatorname{PE}_{i}(p)^{\mathsf{T}} R(k_{0}\omega_{i}) \operatorname{PE}_{i}(p - k_{0})",
     "head_score_peak": r"\operatorname{PE}(p)^{\mathsf{T}} M_{k_{0}} \operatorname{PE}(p - k_{0})",
     "s_pq": r"s(p, q)",
-    "s_step": r"s(p, q + 1) - s(p, q)",
+    "s_step": r"f(p, q + 1) - f(p, q)",
     "sqrt_d": r"\sqrt{d_{\mathrm{model}}}",
     "R2": r"\mathbb{R}^{2}",
     "q_vec": r"q",

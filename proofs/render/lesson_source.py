@@ -18,8 +18,9 @@ in MyST's syntax:
   ``{figure} stem`` (``:width:``), ``{witnesses} theorem part …`` (``:let:``), ``{solution}
   Title`` (an answer: in place for the author, apart for the student), ``{only}
   full|brief|author|student``, ``{notebook}`` (prose and code for the notebook alone),
-  ``{code}`` and ``{exercise}`` (notebook cells, kept verbatim), ``{checks}`` (the appendix's
-  tables).
+  ``{code}`` and ``{exercise}`` (notebook cells, kept verbatim), ``{listing} name`` (the
+  module's code, verbatim, shown with its output in every format but the notebook),
+  ``{checks}`` (the appendix's tables).
 
 This module only reads: what a role or directive names is resolved, and checked, by
 proofs.render.lesson. Text is never run.
@@ -158,7 +159,7 @@ def _front_matter(lines: list[str], path: Path) -> tuple[dict[str, str], int]:
 
 
 # Directives whose body is code, kept verbatim.
-VERBATIM = ("code", "exercise")
+VERBATIM = ("code", "exercise", "listing")
 _FENCE = re.compile(r"^(`{3,})\{([a-z][a-z-]*)\}\s*(.*)$")
 _OPTION = re.compile(r"^:([a-z][a-z-]*):\s*(.*)$")
 _ITEM = re.compile(r"^(?:- |(\d+)\. )(.*)$")

@@ -31,6 +31,7 @@ from proofs.render.lesson_blocks import (
     Items,
     Lesson,
     Link,
+    Listing,
     Mono,
     NotebookOnly,
     Para,
@@ -279,6 +280,12 @@ def _(block: Items, context: PageContext) -> str:
         (f"{j}. " if block.numbered else "- ") + inline(item, context.pages)
         for j, item in enumerate(block.items, 1)
     )
+
+
+@block_md.register
+def _(block: Listing, context: PageContext) -> str:
+    intro = f"{inline(block.intro, context.pages)}\n\n" if block.intro else ""
+    return f"{intro}```python\n{block.source}\n```\n\nOutput:\n\n```text\n{block.output}\n```"
 
 
 @block_md.register(AppendixStart)

@@ -41,6 +41,7 @@ from proofs.render.lesson_blocks import (
     Items,
     Lesson,
     Link,
+    Listing,
     Mono,
     NotebookOnly,
     Para,
@@ -253,6 +254,12 @@ def _(block: Items, context: MystContext) -> str:
 @block_myst.register
 def _(block: Solution, context: MystContext) -> str:
     return context.printer.answer(block, context)
+
+
+@block_myst.register
+def _(block: Listing, context: MystContext) -> str:
+    intro = f"{inline(block.intro)}\n\n" if block.intro else ""
+    return f"{intro}```python\n{block.source}\n```\n\nOutput:\n\n```text\n{block.output}\n```"
 
 
 @block_myst.register(AppendixStart)

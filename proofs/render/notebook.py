@@ -27,6 +27,7 @@ from proofs.render.lesson_blocks import (
     Heading,
     Items,
     Lesson,
+    Listing,
     NotebookOnly,
     Para,
     ProofEnd,
@@ -181,6 +182,11 @@ for _kind in (
 @block_cells.register
 def _(block: Code, context: CellContext) -> list[Cell]:
     return [("code", block.source)]
+
+
+@block_cells.register
+def _(block: Listing, context: CellContext) -> list[Cell]:
+    return []  # the notebook runs the module's code in its own cells ({notebook} blocks)
 
 
 @block_cells.register

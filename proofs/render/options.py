@@ -24,10 +24,11 @@ FIGURE_FORMATS = ("pdf", "svg", "png")
 @dataclass(frozen=True, slots=True)
 class RenderOptions:
     """The notes asked for: which course module (10, the sinusoidal encoding; 11, rotary
-    embeddings), the edition (a student's: answers apart, no author notes; or the author's), brief
-    (the module's own sections only) or full, the figures' file format (None: each printer's
-    own, PDF for LaTeX and SVG for the others, so one lesson prints in every format), and the
-    folder of KaTeX's dist (the HTML and MyST notes ship a copy of it).
+    embeddings), the edition (a student's, the default: answers apart, no author notes, no
+    appendix on how each claim was checked; or the author's), brief (the module's own sections
+    only) or full, the figures' file format (None: each printer's own, PDF for LaTeX and SVG for
+    the others, so one lesson prints in every format), and the folder of KaTeX's dist (the HTML
+    and MyST notes ship a copy of it).
 
     Every field is checked when the options are made; a wrong one is named:
 
@@ -41,7 +42,7 @@ class RenderOptions:
 
     # Which lesson: each course module's prose lives in proofs/lesson/module<N>/.
     module: int = 10
-    edition: Edition = "author"
+    edition: Edition = "student"
     brief: bool = False
     figure_format: FigureFormat | None = None
     katex: Path | None = None

@@ -199,14 +199,14 @@ def test_a_closed_pipe_is_quiet() -> None:
 def test_a_foreign_file_is_refused_untouched_and_others_survive(tmp_path, capsys) -> None:
     out = tmp_path / "notes"
     out.mkdir()
-    (out / "07-ramp.md").write_text("my own ramp notes\n")
+    (out / "08-ramp.md").write_text("my own ramp notes\n")
     (out / "keep.txt").write_text("unrelated\n")
     assert main(["markdown", "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "refusing to overwrite" in err and "07-ramp.md" in err
-    assert _contents(out) == {"keep.txt": b"unrelated\n", "07-ramp.md": b"my own ramp notes\n"}
+    assert err.count("\n") == 1 and "refusing to overwrite" in err and "08-ramp.md" in err
+    assert _contents(out) == {"keep.txt": b"unrelated\n", "08-ramp.md": b"my own ramp notes\n"}
     # A successful run next to a foreign file leaves it alone too.
-    (out / "07-ramp.md").unlink()
+    (out / "08-ramp.md").unlink()
     assert main(["markdown", "--out", str(out)]) == 0
     assert (out / "keep.txt").read_text() == "unrelated\n"
 

@@ -4,13 +4,16 @@ free of the checker's vocabulary and its log."""
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import re
 
 import pytest
 import sympy as sp
 
-from proofs.render import latex_lesson
+from numeric.module import module_sinusoidal_pe
+from proofs.registry import module_of
+from proofs.render import html, latex_lesson, markdown_lesson, myst
 from proofs.render.latex_math import latex_math
 from proofs.render.lesson import build_lesson
 from proofs.render.lesson_blocks import (
@@ -19,6 +22,7 @@ from proofs.render.lesson_blocks import (
     Emph,
     Figure,
     Items,
+    Listing,
     Para,
     ProofEnd,
     Quote,
@@ -65,12 +69,12 @@ FORBIDDEN = (
 
 @pytest.fixture(scope="module")
 def full(checked_notes, lesson_tables):
-    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=False))
+    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=False, edition="author"))
 
 
 @pytest.fixture(scope="module")
 def brief(checked_notes, lesson_tables):
-    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=True))
+    return build_lesson(checked_notes, lesson_tables, RenderOptions(brief=True, edition="author"))
 
 
 @pytest.fixture(scope="module")
@@ -89,16 +93,19 @@ def blocks(lesson, name):
 def test_sections_follow_the_module(full, brief, student):
     assert names(full) == [
         "introduction",
+        "notation",
         "definitions",
         *CORE,
         *BACK,
         *FULL_ONLY,
+        "bridge",
         "summary",
         "author_notes",
         "references",
         "appendix",
     ]
-    assert names(brief) == [n for n in names(full) if n not in FULL_ONLY and n != "appendix"]
+    beyond = (*FULL_ONLY, "bridge", "summary", "appendix")
+    assert names(brief) == [n for n in names(full) if n not in beyond]
     assert names(student) == [n for n in names(brief) if n != "author_notes"]
 
 
@@ -215,7 +222,9 @@ def test_the_attention_theorem_is_stated_proved_and_cited(full, brief):
             for p in all_pieces(type(lesson)(lesson.title, (s,)))
             if isinstance(p, Ref) and p.label == "thm:attention"
         }
-        assert {"challenge", "quiz", "summary"} <= cited_in
+        assert {"challenge", "quiz"} <= cited_in
+        # The summary (full notes only) cites it too.
+        assert lesson.options.brief or "summary" in cited_in
     chains = [b.derivation.name for b in blocks(full, "ramp") if isinstance(b, Chain)]
     assert {"pair_score", "score_sum", "peak_value", "ramp_difference"} <= set(chains)
 
@@ -232,7 +241,7 @@ def test_the_ramp_and_attention_are_told_right(full):
     labels = {p.label for p in ramp if isinstance(p, Ref)}
     assert {"thm:ramp", "thm:attention"} <= labels
     answer = next(b for b in blocks(full, "challenge") if isinstance(b, Solution))
-    text = latex_lesson.block_tex(answer, RenderOptions())
+    text = latex_lesson.block_tex(answer, RenderOptions(edition="author"))
     assert "Theorem~\\ref{thm:attention}" in text and "Theorem~\\ref{thm:ramp}" in text
     assert "the property that matters" not in text
     tex = latex_lesson.lesson_tex(full)
@@ -289,6 +298,8 @@ def test_the_body_has_no_code_names_log_lines_or_sympy_syntax(full, brief, stude
     lesson = {"full": full, "brief": brief, "student": student}[version]
     tex = latex_lesson.lesson_tex(lesson)
     body = tex.split(r"\appendix")[0]
+    # The module's code, shown as code, is the one place Python's syntax belongs.
+    body = re.sub(r"\\begin\{verbatim\}.*?\\end\{verbatim\}", "", body, flags=re.S)
     for token in FORBIDDEN:
         assert token not in body, token
     assert not re.search(r"\\left\(-1\\right\)|\(-1\) k|1 \\cdot", body)
@@ -353,10 +364,69 @@ def test_the_appendix_is_a_methods_section_with_a_table_per_theorem(full, checke
     appendix = full.sections[-1]
     assert isinstance(appendix.blocks[0], AppendixStart)
     tables = [b for b in appendix.blocks if isinstance(b, TableBlock)]
-    assert len(tables) == len(checked_notes)
+    assert len(tables) == len([r for r in checked_notes if module_of(r.name) == 10])
     for table in tables:
-        assert table.table.columns == ("part", "checked by", "outcome")
+        assert table.table.columns == ("claim", "how it was checked", "outcome")
         assert {row[2] for row in table.table.rows} <= {"proved", "agrees"}
     tex = latex_lesson.lesson_tex(full).split(r"\appendix")[1]
     assert "**" not in tex and "numeric.checks" not in tex and "{a: 1}" not in tex
     assert r"$10000^{- 2i/d_{\mathrm{model}}}$" in tex
+
+
+@pytest.mark.parametrize("module", [10, 11])
+def test_the_appendix_is_a_table_of_claims_and_refutations_read_refuted(
+    checked_notes, lesson_tables, module
+):
+    options = RenderOptions(module=module, edition="author")
+    lesson = build_lesson(checked_notes, lesson_tables, options)
+    tables = [b for b in blocks(lesson, "appendix") if isinstance(b, TableBlock)]
+    rows = [row for t in tables for row in t.table.rows]
+    assert rows and all(
+        t.table.columns == ("claim", "how it was checked", "outcome") for t in tables
+    )
+    assert all(len(t.labels) == len(t.table.rows) for t in tables)
+    for claim, how, outcome in rows:
+        assert "1 random points" not in how and "1 links" not in how, how
+        if how.startswith("a counterexample"):
+            assert outcome.startswith("refuted"), claim
+        else:
+            assert "refuted" not in outcome or outcome == "refuted", claim
+    if module == 10:
+        appendix = latex_lesson.lesson_tex(lesson).split(r"\section{How each claim")[1]
+        assert r"\^{}" not in appendix and "omega_i" not in appendix
+
+
+def test_the_module_code_and_its_output_are_in_every_format(checked_notes, lesson_tables):
+    lesson = build_lesson(checked_notes, lesson_tables, RenderOptions(brief=True))
+    listings = [b for s in lesson.sections for b in s.blocks if isinstance(b, Listing)]
+    # The module's sinusoidal_pe verbatim: the copy in numeric.module, renamed back.
+    verbatim = inspect.getsource(module_sinusoidal_pe).replace(
+        "module_sinusoidal_pe", "sinusoidal_pe"
+    )
+    assert verbatim in listings[0].source
+    assert "for pos in [0, 3, 7, 12, 20]:" in listings[2].source
+    assert "50 unique rows out of 50" in listings[1].output
+    assert listings[2].output.count("True") == 5
+    outputs = {
+        "latex": latex_lesson.lesson_tex(lesson),
+        "markdown": "".join(markdown_lesson.markdown_pages(lesson).values()),
+        "html": "".join(html.html_pages(lesson).values()),
+        "myst": "".join(myst.myst_pages(lesson).values()),
+    }
+    for name, text in outputs.items():
+        assert "def sinusoidal_pe(max_len, d_model):" in text, name
+        assert "[0. 1. 0. 1. 0. 1. 0. 1.]" in text, name
+        assert "rot = np.array([[np.cos(theta), np.sin(theta)]," in text, name
+        assert "0 [-0.95892427  0.28366219] [-0.95892427  0.28366219] True" in text, name
+
+
+def test_the_exercises_keep_the_module_wording(brief):
+    tex = latex_lesson.lesson_tex(brief)
+    for words in (
+        "Confirm the same property holds: a single rotation matrix",
+        "across several different",
+        "(more full cycles across the same position range)",
+        "different dimensions encode position at different resolutions",
+        "try a larger",
+    ):
+        assert words in tex, words

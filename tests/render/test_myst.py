@@ -128,7 +128,7 @@ def test_the_theorems_keep_the_lesson_s_numbers(checked_notes, lesson_tables):
 
 
 def test_math_is_dollar_math_and_tables_are_table_directives(projects):
-    rotation = pages(projects["author"])["06-rotation.md"]
+    rotation = pages(projects["author"])["07-rotation.md"]
     assert r"$R(k \omega_{i})$" in rotation
     assert "$$\n\\begin{aligned}" in rotation
     assert re.search(
@@ -143,7 +143,7 @@ def test_the_brief_project_has_the_module_s_sections_only(checked_notes, lesson_
     )
     names = [n for n in files if re.fullmatch(r"\d\d-\w+\.md", n)]
     assert not [n for n in names if re.search("dot_product|group|layouts|rope|appendix", n)]
-    assert "06-rotation.md" in names
+    assert "07-rotation.md" in names
 
 
 def test_conf_py_builds_offline_with_katex_under_static(projects):

@@ -161,7 +161,7 @@ def test_no_page_loads_anything_from_the_network(student_site):
 @needs_sphinx
 def test_sphinx_numbers_theorems_and_figures_as_the_lesson_does(student_site):
     html, _ = student_site
-    rotation = (html / "06-rotation.html").read_text(encoding="utf-8")
+    rotation = (html / "07-rotation.html").read_text(encoding="utf-8")
     assert re.search(r"Theorem 4\s*(</span>)?\s*\(A fixed rotation", rotation)
     assert "Figure 2" in rotation
     (exercises,) = (p.read_text(encoding="utf-8") for p in html.glob("[0-9][0-9]-exercises.html"))
@@ -175,7 +175,7 @@ def test_sphinx_numbers_theorems_and_figures_as_the_lesson_does(student_site):
 @needs_browser
 def test_a_built_page_renders_its_math_and_figures_in_chromium(student_site, tmp_path):
     html, _ = student_site
-    dom = chromium(tmp_path, "--dump-dom", (html / "06-rotation.html").as_uri())
+    dom = chromium(tmp_path, "--dump-dom", (html / "07-rotation.html").as_uri())
     assert 'data-math-errors="0"' in dom and 'data-broken-images="0"' in dom
     assert dom.count('class="katex"') > 20
 

@@ -91,7 +91,7 @@ def test_pages_reach_nothing_outside_the_site(site):
 @pytest.mark.browser
 @needs_browser
 def test_a_page_renders_its_math_and_images_in_chromium(site, tmp_path):
-    dom = chromium(tmp_path, "--dump-dom", (site / "06-rotation.html").as_uri())
+    dom = chromium(tmp_path, "--dump-dom", (site / "07-rotation.html").as_uri())
     assert 'data-math-errors="0"' in dom and 'data-broken-images="0"' in dom
     assert dom.count('class="katex"') > 20
 
@@ -162,6 +162,6 @@ def test_a_page_screenshot_is_taken(site, tmp_path):
         tmp_path,
         f"--screenshot={shot}",
         "--window-size=1000,1600",
-        (site / "06-rotation.html").as_uri(),
+        (site / "07-rotation.html").as_uri(),
     )
     assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 20000

@@ -33,10 +33,10 @@ def test_a_bad_field_is_named(field, value, error, message):
     assert str(raised.value).startswith(message)
 
 
-def test_the_defaults_are_module_10_the_full_author_notes():
+def test_the_defaults_are_module_10_the_full_student_notes():
     options = RenderOptions()
-    assert (options.module, options.edition, options.brief) == (10, "author", False)
-    assert not options.student and options.figure_format is None and options.katex is None
+    assert (options.module, options.edition, options.brief) == (10, "student", False)
+    assert options.student and options.figure_format is None and options.katex is None
 
 
 def test_options_are_frozen_and_slotted():

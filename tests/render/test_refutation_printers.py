@@ -43,8 +43,9 @@ def test_markdown_json_the_appendix_and_coq_carry_it(run) -> None:
     assert part["refutes"]["at"] == {"x": "1"}
     low, high = (sp.Rational(v) for v in part["refutes"]["difference"])
     assert low <= sp.sin(2) - 2 * sp.sin(1) <= high
-    (row,) = theorem_table(run).rows
-    assert row[0].startswith("Refuted: ") and "counterexample" in row[1]
+    (row,) = theorem_table(run).table.rows
+    assert row[0] == "sin 2x = 2 sin x for every x" and "counterexample" in row[1]
+    assert row[2] == "refuted (false at x = 1)"
     (entry,) = theorem_module(run.theorem).entries
     assert entry.lemma == "double_angle"
     assert "~ (forall (x : R)" in theorem_module(run.theorem).text()
