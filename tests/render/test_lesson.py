@@ -369,7 +369,9 @@ def test_the_appendix_is_a_methods_section_with_a_table_per_theorem(full, checke
         assert table.table.columns == ("claim", "how it was checked", "outcome")
         # A part that refutes a false claim reads "refuted (false at …)" (not_odd's does).
         outcomes = {row[2] for row in table.table.rows}
-        assert all(o in {"proved", "agrees"} or o.startswith("refuted (false at ") for o in outcomes)
+        assert all(
+            o in {"proved", "agrees"} or o.startswith("refuted (false at ") for o in outcomes
+        )
     tex = latex_lesson.lesson_tex(full).split(r"\appendix")[1]
     assert "**" not in tex and "numeric.checks" not in tex and "{a: 1}" not in tex
     assert r"$10000^{- 2i/d_{\mathrm{model}}}$" in tex

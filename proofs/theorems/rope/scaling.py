@@ -52,13 +52,13 @@ NAME = "rope_scaling"
 # The theorem's statement, written once: Theorem.statement, the printers and the lesson read it.
 STATEMENT = (
     "For s ≥ 1, every pair i and head width d ≥ 4: (1) linear scaling of the frequencies is "
-    "scaling of the positions. (2) NTK-aware scaling keeps θ_0 and divides the last pair's "
-    "frequency by s; its ratio to θ_i lies between 1/s and 1 and falls with i, so it is not θ_i/s "
-    "at every pair. (3) The dynamic NTK base is b at l = L. (4) For every ramp value in [0, 1], "
-    "YaRN's frequency, in the paper's and in the code's form, lies between θ_i/s and θ_i. "
-    "(5) Multiplying cos and sin by μ multiplies every logit by μ², not by μ. (6) Llama 3 is "
-    "YaRN's paper formula with no temperature. (7) YaRN's paper and its code differ at pair 38, "
-    "and Llama 3 and transformers' yarn with the same numbers differ at pair 33."
+    "scaling of the positions. (2) NTK-aware scaling keeps θ_0, divides the last pair's "
+    "frequency by s, and its ratio to θ_i, between 1/s and 1, falls with i: not θ_i/s at every "
+    "pair. (3) The dynamic NTK base is b at l = L. (4) YaRN's frequency, in the paper's and the "
+    "code's form, lies between θ_i/s and θ_i for every ramp value in [0, 1]. (5) cos and sin "
+    "times μ multiply every logit by μ², not μ. (6) Llama 3 is YaRN's paper formula without "
+    "temperature. (7) YaRN's paper and code differ at pair 38; Llama 3 and transformers' yarn "
+    "with the same numbers, at pair 33."
 )
 
 S = sp.Symbol("s", positive=True)
