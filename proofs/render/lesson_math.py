@@ -126,6 +126,8 @@ def _symbols() -> dict[str, sp.Symbol]:
         "sigma": sp.Symbol("sigma", nonnegative=True),
         "W_q": sp.Symbol("W_q"),
         "W_k": sp.Symbol("W_k"),
+        # The two numbers of one pair of a query and of a key, as the RoPE chains name them.
+        **{name: sp.Symbol(name, real=True) for name in ("q_1", "q_2", "kappa_1", "kappa_2")},
         **{
             name: sp.Symbol(name, positive=True)
             for name in ("theta_i", "theta_0", "theta_1", "theta_24", "theta_33", "theta_38")

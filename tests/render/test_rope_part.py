@@ -138,4 +138,4 @@ def test_what_looking_at_the_pages_fixed(editions):
     assert "θ′_i" not in tex and "θ′_38" not in tex
     # In HTML, punctuation after inline math stays on the math's line.
     page = html.html_pages(lesson)["06-rope_scaling.html"]
-    assert '<span class="nowrap"><span class="math">\\mu z</span>.</span>' in page
+    assert '<span class="nowrap"><span class="math">\\mu</span>.</span>' in page
