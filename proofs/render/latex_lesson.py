@@ -445,7 +445,7 @@ def lesson_tex(lesson: Lesson) -> str:
         lesson = with_answer_key(lesson)
     preamble = (
         PREAMBLE.replace("FONTSIZE", "10pt" if brief else "11pt")
-        .replace("MARGIN", "1.6cm" if brief else "2.2cm")
+        .replace("MARGIN", "1.6cm" if brief else "2cm")
         .replace("PARSKIP", "0.25" if brief else "0.4")
     ) + (COMPACT if brief else "")
     title, subtitle = tex_text(lesson.title), tex_text(lesson.subtitle)

@@ -103,7 +103,7 @@ def test_brief_fits_eleven_pages_and_the_pdf_has_its_title(compiled):
 def test_figures_are_vector_graphics_without_dates(checked_notes, lesson_tables):
     if not plotting_available():
         pytest.skip("matplotlib is not installed")
-    files = latex_files(checked_notes, lesson_tables, RenderOptions(brief=True))
+    files = latex_files(checked_notes, lesson_tables, RenderOptions(brief=False))
     figures = {n: d for n, d in files.items() if n.endswith(".pdf")}
     assert set(figures) == {"heatmap.pdf", "circle.pdf", "similarity.pdf", "spectrum.pdf"}
     for data in figures.values():
