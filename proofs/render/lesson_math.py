@@ -98,7 +98,7 @@ def _symbols() -> dict[str, sp.Symbol]:
         "gamma": sp.Symbol("gamma", real=True),
         "delta": sp.Symbol("delta", real=True),
         # Rotary embeddings (the notes' RoPE sections): head width d, sequence length l, the
-        # frequencies θ_i and their scaled θ′_i, wavelengths, turns r_i, ramp values γ_i.
+        # frequencies θ_i and their scaled θ′_i, wavelengths, turns ρ_i, ramp values γ_i.
         "d": sp.Symbol("d", integer=True, positive=True),
         "l": sp.Symbol("l", positive=True),
         "t": sp.Symbol("t", real=True),
@@ -107,9 +107,9 @@ def _symbols() -> dict[str, sp.Symbol]:
         "mu": sp.Symbol("mu", positive=True),
         "Delta": sp.Symbol("Delta", real=True),
         "lambda_i": sp.Symbol("lambda_i", positive=True),
-        "r_i": sp.Symbol("r_i", positive=True),
-        "r_33": sp.Symbol("r_33", positive=True),
-        "r_38": sp.Symbol("r_38", positive=True),
+        "rho_i": sp.Symbol("rho_i", positive=True),
+        "rho_33": sp.Symbol("rho_33", positive=True),
+        "rho_38": sp.Symbol("rho_38", positive=True),
         "gamma_i": sp.Symbol("gamma_i", real=True),
         "h_i": sp.Symbol("h_i"),
         "z_i": sp.Symbol("z_i"),

@@ -306,20 +306,20 @@ def yarn_bounds() -> tuple[NonNegative, ...]:
 
 
 def ramp_continuity() -> tuple[Derivation, ...]:
-    def middle(r: sp.Expr, low: sp.Expr, high: sp.Expr) -> sp.Expr:
-        return sp.Mul(sp.Add(r, -low, evaluate=False), 1 / (high - low), evaluate=False)
+    def middle(rho: sp.Expr, low: sp.Expr, high: sp.Expr) -> sp.Expr:
+        return sp.Mul(sp.Add(rho, -low, evaluate=False), 1 / (high - low), evaluate=False)
 
     low_index, high_index = sp.symbols("low high", real=True)
     return (
         Derivation(
             "paper_ramp_at_alpha",
-            "YaRN paper, section 3.2: the middle piece γ(r) = (r − α)/(β − α) is 0 at r = α, the value of "
-            "the piece r < α: continuous there",
+            "YaRN paper, section 3.2: the middle piece γ(ρ) = (ρ − α)/(β − α) is 0 at ρ = α, the value of "
+            "the piece ρ < α: continuous there",
             (Step(middle(ALPHA, ALPHA, BETA)), Step(sp.Integer(0), by=ALGEBRA)),
         ),
         Derivation(
             "paper_ramp_at_beta",
-            "… and 1 at r = β, the value of the piece r > β: continuous there too",
+            "… and 1 at ρ = β, the value of the piece ρ > β: continuous there too",
             (Step(middle(BETA, ALPHA, BETA)), Step(sp.Integer(1), by=ALGEBRA)),
         ),
         Derivation(
@@ -489,12 +489,12 @@ def code_display(c: dict, fast: int, slow: int) -> tuple[tuple[sp.Basic, sp.Basi
 
 
 def turns(i: int, d: int, base: int, length: int) -> sp.Expr:
-    """r_i = L/λ_i = L·θ_i/(2π)."""
+    """ρ_i = L/λ_i = L·θ_i/(2π)."""
     return sp.Integer(length) * sp.Integer(base) ** sp.Rational(-2 * i, d) / (2 * sp.pi)
 
 
 def paper_value(i: int, d: int, base: int, s: int, length: int, alpha: int, beta: int) -> sp.Expr:
-    """The paper's θ′_i in its middle piece: γ = (r_i − α)/(β − α)."""
+    """The paper's θ′_i in its middle piece: γ = (ρ_i − α)/(β − α)."""
     theta = sp.Integer(base) ** sp.Rational(-2 * i, d)
     gamma = (turns(i, d, base, length) - alpha) / sp.Integer(beta - alpha)
     return yarn_map(theta, gamma, sp.Integer(s))
@@ -510,7 +510,7 @@ def yarn_code_derivation() -> Derivation:
     return Derivation(
         "yarn_code_pair_38",
         "YaRN code at b = 10⁴, d = 128, L = 4096, s = 16, β_fast = 32, β_slow = 1, pair 38: "
-        "with c_n = d·ln(L/(2πn))/(2·ln b) the index where r_i = n, the ramp runs from pair 20 "
+        "with c_n = d·ln(L/(2πn))/(2·ln b) the index where ρ_i = n, the ramp runs from pair 20 "
         "(c_32 = 20.94… rounded down) to pair 46 (c_1 = 45.03… rounded up), so pair 38 is "
         "18/26 along it and θ′_38 = (73/208)·θ_38",
         (
@@ -528,15 +528,15 @@ def yarn_code_derivation() -> Derivation:
 
 def yarn_facts(code: Derivation) -> tuple[NonNegative | Refutation, ...]:
     c = YARN
-    r = turns(c["i"], c["d"], c["base"], c["length"])
+    rho = turns(c["i"], c["d"], c["base"], c["length"])
     code_38 = code.rhs
     paper_38 = paper_value(c["i"], c["d"], c["base"], c["s"], c["length"], 1, 32)
     return (
         interval_fact(
             "yarn_pair_38_in_paper_ramp",
-            "YaRN paper at pair 38: r_38 = 4096·θ_38/(2π) lies in [1, 32] (it is 2.749…), so "
-            "θ′_38 = (1 − γ)θ_38/16 + γθ_38 with γ = (r_38 − 1)/31",
-            r,
+            "YaRN paper at pair 38: ρ_38 = 4096·θ_38/(2π) lies in [1, 32] (it is 2.749…), so "
+            "θ′_38 = (1 − γ)θ_38/16 + γθ_38 with γ = (ρ_38 − 1)/31",
+            rho,
             sp.Integer(1),
             sp.Integer(32),
         ),
@@ -585,7 +585,7 @@ def llama3_derivations() -> tuple[Derivation, ...]:
             "llama3_middle_is_yarn_paper",
             "Llama 3 between the cut-offs: smooth = (L/λ_i − low)/(high − low) with λ_i = 2π/θ_i, "
             "θ′_i = (1 − smooth)θ_i/s + smooth·θ_i; with α = low, β = high that is YaRN's "
-            "γ(r_i), r_i = L·θ_i/(2π)",
+            "γ(ρ_i), ρ_i = L·θ_i/(2π)",
             (
                 Step(llama),
                 Step(yarn_map(theta, gamma, S), by=ALGEBRA, note="L/(2π/θ_i) = Lθ_i/(2π)"),
@@ -593,12 +593,12 @@ def llama3_derivations() -> tuple[Derivation, ...]:
         ),
         Derivation(
             "llama3_high_frequencies",
-            "Llama 3 keeps θ_i where λ_i < L/high, i.e. r_i > β: YaRN's γ = 1 gives θ_i too",
+            "Llama 3 keeps θ_i where λ_i < L/high, i.e. ρ_i > β: YaRN's γ = 1 gives θ_i too",
             (Step(_yarn_map_as_written(theta, sp.Integer(1))), Step(theta, by=ALGEBRA)),
         ),
         Derivation(
             "llama3_low_frequencies",
-            "Llama 3 takes θ_i/s where λ_i > L/low, i.e. r_i < α: YaRN's γ = 0 gives θ_i/s too",
+            "Llama 3 takes θ_i/s where λ_i > L/low, i.e. ρ_i < α: YaRN's γ = 0 gives θ_i/s too",
             (Step(_yarn_map_as_written(theta, sp.Integer(0))), Step(theta / S, by=ALGEBRA)),
         ),
     )
@@ -625,13 +625,13 @@ def llama3_facts() -> tuple[Derivation | NonNegative | Refutation, ...]:
     )
     llama = paper_value(c["i"], c["d"], c["base"], c["s"], c["length"], 1, 4)
     yarn = code.rhs
-    r = turns(c["i"], c["d"], c["base"], c["length"])
+    rho = turns(c["i"], c["d"], c["base"], c["length"])
     return (
         interval_fact(
             "llama3_pair_33_in_ramp",
-            "Llama 3 at pair 33 (low 1, high 4): r_33 = 8192·θ_33/(2π) lies in [1, 4] (it is "
-            "1.502…), so θ′_33 = (1 − γ)θ_33/8 + γθ_33 with γ = (r_33 − 1)/3",
-            r,
+            "Llama 3 at pair 33 (low 1, high 4): ρ_33 = 8192·θ_33/(2π) lies in [1, 4] (it is "
+            "1.502…), so θ′_33 = (1 − γ)θ_33/8 + γθ_33 with γ = (ρ_33 − 1)/3",
+            rho,
             sp.Integer(1),
             sp.Integer(4),
         ),
@@ -685,7 +685,7 @@ def build(d_model: int = 8) -> Theorem:
             "Sources, as transcribed in rope-formulas.md and numeric.rope (transformers' "
             "modeling_rope_utils.py read from its code): linear, Chen et al. 2023 (arXiv "
             "2306.15595); NTK-aware b′ = b·s^(d/(d−2)), YaRN paper (arXiv 2309.00071) section 3.1; "
-            "the ramp γ(r), section 3.2; the temperature √(1/t) = 0.1·ln s + 1, section 3.4; dynamic NTK, "
+            "the ramp γ(ρ), section 3.2; the temperature √(1/t) = 0.1·ln s + 1, section 3.4; dynamic NTK, "
             "transformers' _compute_dynamic_ntk_parameters; Llama 3, Meta's apply_scaling as "
             "quoted in llama.cpp PR #8676; vLLM's constant base, vllm #41236. The papers' own "
             "text could not be consulted here (no network): the statements proved are the "
@@ -698,7 +698,7 @@ def build(d_model: int = 8) -> Theorem:
             "dynamic_base_at_least_1 put together by composition (a real power of a positive "
             "continuous function is continuous); that last step is not checked by the engine. "
             "Likewise yarn_falls_with_i takes ramp weights that do not rise with i: the paper's "
-            "γ(r_i) (γ rises with r, and r_i = L·θ_i/(2π) falls with i) and the code's "
+            "γ(ρ_i) (γ rises with ρ, and ρ_i = L·θ_i/(2π) falls with i) and the code's "
             "1 − ramp_i (a clamped line rising in i) are such weights by their definitions.",
             "The refuted claim 'NTK-aware is θ_i/s for every i' fails at i = 0; at the last pair "
             "the two agree (ntk_last_pair).",
