@@ -120,6 +120,9 @@ def _symbols() -> dict[str, sp.Symbol]:
         "e_1": sp.Symbol("e_1"),
         "y": sp.Symbol("y", real=True),
         "phi": sp.Symbol("phi", real=True),
+        # Module 11's generic rotation angle, G(η), and exercise 1's angle τ.
+        "eta": sp.Symbol("eta", real=True),
+        "tau": sp.Symbol("tau", real=True),
         # Module 11's precision: a format's significant bits ν and an integer N nearest to y.
         "nu": sp.Symbol("nu", integer=True, positive=True),
         "N": sp.Symbol("N", integer=True),

@@ -80,7 +80,7 @@ def test_the_author_answers_are_proved(cells):
 
 
 WRONG = {
-    1: ("phi = None", "phi = (m - n) * theta"),
+    1: ("tau = None", "tau = (m - n) * theta"),
     2: ("angle = None", "angle = 100 * theta"),
     3: ("ratio = None", "ratio = 1 / s"),
     4: ("factor = None", "factor = mu"),

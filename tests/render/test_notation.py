@@ -1,6 +1,6 @@
 """One notation per lesson: the notation table at the lesson's start names every symbol its
-math uses, each in one row with one meaning, no letter in two rows, and the query's position
-one letter (issue 29)."""
+math uses, each in one row with one meaning (no ";" joining two uses), no letter in two rows,
+and the query's position one letter (issue 29)."""
 
 from __future__ import annotations
 
@@ -144,6 +144,39 @@ def test_each_symbol_and_each_letter_has_one_row(lesson_and_table):
     for j, (symbols, _) in enumerate(rows(table)):
         for name in symbols:
             assert seen.setdefault(letter(name), j) == j, f"{name} is in two rows"
+
+
+def two_uses(words: str) -> str | None:
+    """What in a row's meaning joins two uses of its symbols, or None: a ";" outside
+    parentheses (one inside, "(first, next; any)", lists the members of one family), or
+    "in the decay" followed by "in scaling"."""
+    depth = 0
+    for char in words:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == ";" and depth == 0:
+            return '";" outside parentheses'
+    if re.search(r"\bin the decay\b.*\bin scaling\b", words):
+        return '"in the decay" … "in scaling"'
+    return None
+
+
+def test_two_uses_in_one_row_are_caught() -> None:
+    # The rows issue 29 found in module 11, before they were split.
+    assert two_uses("any angle a pair is rotated by; the frequency of pair i")
+    assert two_uses("in the decay, the distance m − n; in scaling, the turns L/λ_i")
+    assert two_uses("in the decay, the distance m − n, and in scaling, the turns L/λ_i")
+    assert two_uses("an offset, and k_0 the one a head looks back") is None
+    assert two_uses("the frequency of pair i (first, next; any)") is None
+
+
+def test_each_row_has_one_meaning(lesson_and_table):
+    _, table = lesson_and_table
+    joined = {
+        ", ".join(sorted(symbols)): (words, why)
+        for symbols, words in rows(table)
+        if (why := two_uses(words))
+    }
+    assert not joined, f"rows whose meaning joins two uses (split them): {joined}"
 
 
 def test_the_query_position_is_one_letter(lesson_and_table):
