@@ -15,7 +15,9 @@ import difflib
 import importlib
 import os
 import re
+import signal
 import sys
+import threading
 import traceback
 from collections.abc import Sequence
 
@@ -140,8 +142,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _main(list(sys.argv[1:] if argv is None else argv))
 
 
+class _InterruptSeen:
+    """Ctrl-C noticed even where it does not arrive as KeyboardInterrupt: inside a C extension's
+    import (numpy's PyCapsule_Import of datetime) it becomes an ImportError that drops it."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous: object = None
+
+    def _handler(self, signum: int, frame: object) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> _InterruptSeen:
+        # Only over Python's own handler, and only where handlers can be set (the main thread).
+        ours = threading.current_thread() is threading.main_thread()
+        if ours and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self._previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+
 def _main(argv: list[str], only: str | None = None) -> int:
     """Parse and run argv; only: the one theorem a `python -m proofs.<name>` run may prove."""
+    with _InterruptSeen() as interrupt:
+        return _run_main(argv, only, interrupt)
+
+
+def _run_main(argv: list[str], only: str | None, interrupt: _InterruptSeen) -> int:
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, DEFAULT_COMMAND)
     try:
@@ -177,6 +208,9 @@ def _main(argv: list[str], only: str | None = None) -> int:
     except MemoryError:
         return _error("out of memory: this input needs more memory than the machine can spare")
     except Exception:
+        if interrupt.seen:  # an error Ctrl-C caused, not a bug
+            print("pe-proofs: interrupted", file=sys.stderr)
+            return 130
         print("pe-proofs: internal error, please report it:", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return INTERNAL_ERROR

@@ -108,6 +108,8 @@ summary { cursor: pointer; font-style: italic; }
 .table { overflow-x: auto; }
 table.prose td, table.prose th { vertical-align: top; text-align: left; }
 code { font-size: 0.9em; }
+/* The module's code keeps its lines; on a phone a long one scrolls inside its own box. */
+pre { overflow-x: auto; max-width: 100%; }
 .nowrap { white-space: nowrap; }
 /* A URL in the references may break anywhere rather than widen a phone's page. */
 p a, li a { overflow-wrap: anywhere; }

@@ -359,3 +359,41 @@ def test_a_name_outside_the_module_asked_for_is_refused(capsys):
     assert err.count("\n") == 1 and "'ramp' is in module 10, not --module 11" in err
     assert main(["prove", "ramp", "--module", "10", "--no-twin"]) == 0
     assert main(["prove", "ramp", "--module", "all", "--no-twin"]) == 0
+
+
+def test_ctrl_c_turned_into_another_error_is_still_an_interruption(monkeypatch, capsys):
+    """Ctrl-C during numpy's import of datetime surfaces as an ImportError (PyCapsule_Import
+    drops the KeyboardInterrupt; CI's interrupt test hit it): still "interrupted", 130."""
+    import argparse
+    import os
+    import signal
+    import time
+
+    from proofs.cli import main as main_module
+
+    def run(args):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            raise ImportError('PyCapsule_Import could not import module "datetime"') from None
+
+    class Parser:
+        def parse_args(self, argv):
+            return argparse.Namespace(_run=run)
+
+    monkeypatch.setattr(main_module, "build_parser", Parser)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert main(["list"]) == 130
+        assert capsys.readouterr().err == "pe-proofs: interrupted\n"
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+        def broken(args):
+            raise ImportError("a real bug")
+
+        monkeypatch.setattr(main_module, "build_parser", lambda: Parser())
+        Parser.parse_args = lambda self, argv: argparse.Namespace(_run=broken)
+        assert main(["list"]) == 70  # no Ctrl-C: a bug stays a bug
+    finally:
+        signal.signal(signal.SIGINT, previous)
