@@ -15,6 +15,10 @@ threads that reported them:
 The configuration's classes (scaling_mismatch, attention_factor, rotary_width, and each
 scaling method's own, from its file in numeric/rope/methods) are named in
 numeric.rope_audit.config_check.
+
+One module over 400 lines because it is one decision: which sentences a cache's audit says and
+which of them are faults (or leave the outcome undecided), read from the same fit; each sentence
+is a short helper, and apart they would part a sentence from the bug class it carries.
 """
 
 from __future__ import annotations
