@@ -52,7 +52,7 @@ def read_positions(
     """
     given = positions.astype(np.float64)
     fit = fit_phases(given, z, noise=noise)
-    oriented = orient(fit.theta, fit.step, even=even)
+    oriented = orient(fit.theta, fit.step, even=even, bound=fit.theta_bound)
     best = PositionReading(fit, oriented, None, given)
     if fit.outliers.sum() == 0:
         return best
@@ -64,7 +64,12 @@ def read_positions(
             continue
         refit = fit_phases(rounded, z, initial=start, noise=noise)
         if refit.outliers.sum() < best.fit.outliers.sum():
-            best = PositionReading(refit, orient(refit.theta, refit.step, even=even), fmt, rounded)
+            best = PositionReading(
+                refit,
+                orient(refit.theta, refit.step, even=even, bound=refit.theta_bound),
+                fmt,
+                rounded,
+            )
     return best
 
 

@@ -114,17 +114,26 @@ def test_rotary_embedding_torch_partial_rotary_gives_the_head_dim():
     assert np.allclose(result.frequencies, truth["inv_freq"], rtol=1e-6)
 
 
-def test_interleaved_frequencies_in_a_rotate_half_cache_are_named():
+@pytest.mark.parametrize("given", ["cos and sin", "cos", "sin"])
+def test_interleaved_frequencies_in_a_rotate_half_cache_are_named(given):
     """Point 8: GPT-J's per-component cache duplicated for rotate_half pairs (llama.cpp
-    #2376): the pairing mistake is named, not "fits none of the scaling methods"."""
+    #2376): the pairing mistake is named, not "fits none of the scaling methods". Given cos
+    alone (rows 5 positions apart), the fastest pairs' aliases were read along a geometric
+    progression, θ0 = 1 as 1.513 and θ2 as 0.694, so pairs 0 and 1 no longer shared a
+    frequency and the cache came back "custom, sound"."""
     arrays = load("round2_gptj_freqs_in_cat")
     truth = ROUND2["round2_gptj_freqs_in_cat"]
-    result = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    cos = arrays["cos"] if "cos" in given else None
+    sin = arrays["sin"] if "sin" in given else None
+    result = audit_rope(cos, sin, positions=arrays["positions"])
     assert result.outcome == "fault" and result.bugs == (truth["bug"],)
     assert (
         "only 16 distinct frequencies (base 10000 over 64 components)" in result.faults[0]["text"]
     )
     assert not any("fit none" in f for f in result.findings)
+    # Every frequency as GPT-J's create_sinusoidal_positions makes it, each one twice.
+    theta = 10000.0 ** (-np.arange(0, 64, 2) / 64)
+    assert np.allclose(result.frequencies, np.repeat(theta[:16], 2), rtol=1e-5)
 
 
 def test_a_csv_of_float32_values_is_graded_as_float32(tmp_path):
