@@ -48,11 +48,14 @@ _LENGTHS = ("max_position_embeddings", "original_max_position_embeddings", "n_po
 class ConfigFacts:
     """layers: the RoPE settings per layer type (key None when not nested by layer type);
     convention: "interleaved" when the config sets rope_interleave, else None (the config
-    does not say); where: how messages name the config."""
+    does not say); where: how messages name the config; model_type: the config's, when it is
+    a string (numeric.rope_audit.model_pairing reads the pairing of a one-column-per-pair
+    cache from it)."""
 
     layers: dict[str | None, RopeConfig]
     convention: str | None
     where: str
+    model_type: str | None = None
 
 
 def _reject_constant(name: str) -> float:
@@ -215,7 +218,13 @@ def read_config(config: Mapping | str | Path, *, layer_type: str | None = None) 
         # Every check here (and numeric.rope.rope_config's) is of the config's fields: a
         # ValueError names a field the config got wrong.
         raise BadValueError(f"{where}: {error}") from None
-    return ConfigFacts(layers, "interleaved" if interleave else None, where)
+    model_type = config.get("model_type")
+    return ConfigFacts(
+        layers,
+        "interleaved" if interleave else None,
+        where,
+        model_type if isinstance(model_type, str) else None,
+    )
 
 
 def _settings(

@@ -47,6 +47,7 @@ class ConventionSource(StrEnum):
     STATED = "given"  # by the caller: --convention, or convention=
     CONFIG = "config (rope_interleave)"
     LAYOUT = "cache layout"
+    MODEL = "config (model_type)"
     PROBED = "probed"
 
     @property
@@ -55,6 +56,7 @@ class ConventionSource(StrEnum):
         return {
             ConventionSource.STATED: "as stated",
             ConventionSource.CONFIG: "the config's rope_interleave",
+            ConventionSource.MODEL: "the code of the config's model_type",
         }.get(self, self.value)
 
 
@@ -100,6 +102,13 @@ def identification(
     m = "" if attention is None else f", cos and sin scaled by m = {attention:.6g}"
     start = "" if offset in (None, 0) else f", row for position p holds position p + {offset}"
     held = f" (cache {layout})" if layout else ""
+    if convention is None and layout == "freqs":
+        pairing = "pairs the cache does not name"
+        held = (
+            " (cache freqs: one column per pair, which gpt-oss applies to halves (i, i + d/2) "
+            "and a complex freqs_cis to neighbours (2i, 2i + 1); --convention or the config's "
+            "model_type says which)"
+        )
     return Finding(
         None,
         f"RoPE with {pairing}{held}, {width}{base}, {kind}"
@@ -281,13 +290,18 @@ def pairing_findings(
                 True,
             )
         ]
-    if convention == "rotate_half" and layout == "freqs":
+    if convention == "rotate_half" and layout == "freqs" and given_by is ConventionSource.STATED:
+        # Not a fault: as it is, a cache half the head's width does not multiply the head (a
+        # shape error, not a silent one); gpt-oss's _apply_rotary_emb applies column i to both
+        # halves, which is rotate_half's rotation.
         return [
             Finding(
-                "interleaved_frequencies_with_rotate_half",
-                f"the cache holds one column per pair (a complex freqs_cis), but the consumer "
-                f"({source}) pairs (i, i + d/2) and reads cat(freqs, freqs)",
-                True,
+                None,
+                f"the cache holds one column per pair and the consumer ({source}) pairs "
+                "(i, i + d/2): column i turns components i and i + d/2, as gpt-oss's "
+                "_apply_rotary_emb applies it; code that multiplies the head by the cache as it "
+                "is needs cat(freqs, freqs)",
+                False,
             )
         ]
     # A stated interleaved consumer reads a cat(freqs, freqs) cache as it is: wrong. A config's

@@ -41,6 +41,7 @@ from numeric.rope_audit.config_file import ConfigFacts, read_config
 from numeric.rope_audit.families import Scaling, identify_scaling
 from numeric.rope_audit.grid_audit import grid_audit
 from numeric.rope_audit.measure import measure
+from numeric.rope_audit.model_pairing import freqs_pairing
 from numeric.rope_audit.one_array import one_array_rotations
 from numeric.rope_audit.positions import fit_offset, read_positions
 from numeric.rope_audit.result import RopeAudit
@@ -63,10 +64,11 @@ STRUCTURE_CLASSES = frozenset(
 )
 _SAMPLE_HEAD = 2048
 _SAMPLE_SPREAD = 2048
+# The pairing a layout implies; one column per pair ("freqs") implies none: gpt-oss applies it
+# to halves, a complex freqs_cis to neighbours (numeric.rope_audit.model_pairing).
 _LAYOUT_CONVENTION = {
     "cat(freqs,freqs)": "rotate_half",
     "repeat_interleave": "interleaved",
-    "freqs": "interleaved",
 }
 
 
@@ -153,8 +155,12 @@ def _consumer(columns: Columns, convention: str | None, facts: ConfigFacts | Non
         chosen, where = convention, say.ConventionSource.STATED
     elif facts is not None and facts.convention is not None:
         chosen, where = facts.convention, say.ConventionSource.CONFIG
-    else:
+    elif columns.layout in _LAYOUT_CONVENTION:
         chosen, where = _LAYOUT_CONVENTION[columns.layout], say.ConventionSource.LAYOUT
+    elif facts is not None and freqs_pairing(facts.model_type) is not None:
+        chosen, where = freqs_pairing(facts.model_type), say.ConventionSource.MODEL
+    else:
+        chosen, where = None, None
     pairs = tuple(zip(columns.first.tolist(), columns.second.tolist(), strict=True))
     if columns.still and not columns.still_not_identity:
         # Pass-through columns (cos 1, sin 0) are stored only by a cache as wide as the head.

@@ -2,7 +2,10 @@
 
 Needs only numpy (and safetensors' NumPy API for ``.safetensors``); imports no library that
 made the data. For each artifact it rebuilds the table (real_tables/) or the cos/sin cache
-(real_rope/) from the truth's fields alone, then compares.
+(real_rope/) from the truth's fields alone, then compares. Every ``truth*.json`` of a folder is
+read (``truth.json``, ``truth_round2.json``, ...), real_rope_nd/ is checked by
+check_truth_nd.py's rules, and a file of a folder that no truth entry names is an error: every
+committed artifact is checked.
 
 The allowed error of one value is the error the truth's computation dtype can make:
 ``8 * u * (|angle| + 1) + u_stored`` for an angle ``angle``, with ``u`` the unit roundoff of
@@ -11,7 +14,7 @@ The allowed error of one value is the error the truth's computation dtype can ma
 exceeds 0.05 (a large angle in half precision) say nothing about the truth and are not compared;
 the count compared is printed. Exit status 1 if any artifact is off, 0 if all agree.
 
-Usage: ``python tests/data/check_truth.py [real_tables|real_rope ...]``
+Usage: ``python tests/data/check_truth.py [real_tables|real_rope|real_rope_nd ...]``
 """
 
 from __future__ import annotations
@@ -145,11 +148,15 @@ def expected_table(e: dict, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndar
             vals.append(np.sin(a) if fn == "sin" else np.cos(a))
             angs.append(np.abs(a))
         return np.concatenate(vals, 1) * e["scale"], np.concatenate(angs, 1)
+    if e["schedule"] == "custom":  # the truth lists each row's position and each frequency
+        a = np.outer(e["positions"], e["frequencies_per_unit"])
+        vals = lay_out(e["layout"], np.sin(a), np.cos(a)) * e["scale"]
+        return vals + e.get("constant_added", 0.0), lay_out(e["layout"], np.abs(a), np.abs(a))
     d = e.get("columns_of_width") or cols
     w = table_frequencies(e, d)
     p = row_positions(e, rows)
     a = np.outer(p, w)
-    vals = lay_out(e["layout"], np.sin(a), np.cos(a)) * e["scale"]
+    vals = lay_out(e["layout"], np.sin(a), np.cos(a)) * e["scale"] + e.get("constant_added", 0.0)
     angs = lay_out(e["layout"], np.abs(a), np.abs(a))
     if d % 2:
         vals = np.concatenate([vals, np.zeros((rows, 1))], 1)
@@ -161,10 +168,10 @@ def expected_table(e: dict, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndar
     return vals, angs
 
 
-def check_tables(folder: Path) -> bool:
-    truth = json.loads((folder / "truth.json").read_text())
+def check_tables(folder: Path, truth_file: str) -> bool:
+    truth = json.loads((folder / truth_file).read_text())
     ok = True
-    print(f"{folder.name}: {len(truth['entries'])} entries")
+    print(f"{folder.name}/{truth_file}: {len(truth['entries'])} entries")
     for e in truth["entries"]:
         if e["file"] is None:
             print(f"  {'(not committed) ' + str(e['shape']):45s} regenerate: see truth")
@@ -174,7 +181,8 @@ def check_tables(folder: Path) -> bool:
             got = got[0]
         want, ang = expected_table(e, got.shape)
         u = UNIT[e["computed_in"]]
-        bound = 8 * u * (ang + 1) * max(1.0, abs(e["scale"])) + stored_unit(e["stored_dtype"])
+        big = max(1.0, abs(e["scale"]) + abs(e.get("constant_added", 0.0)))
+        bound = 8 * u * (ang + 1) * big + stored_unit(e["stored_dtype"]) * big
         mask = bound <= MEANINGFUL
         diff = np.abs(got - want)
         bad = (diff > bound) & mask
@@ -234,6 +242,9 @@ def rope_inv_freq(e: dict) -> np.ndarray:
     if t == "longrope":
         which = sc["factors_used"]
         return theta / np.asarray(sc[which], dtype=np.float64)
+    if t == "custom" and sc.get("frequency_order") == "repeat_interleave":
+        # GPT-J's θ0, θ0, θ1, θ1, ... (its repeat_interleave order) given to rotate_half pairs
+        return theta[np.arange(len(theta)) // 2]
     raise ValueError(f"unknown scaling {t!r}")
 
 
@@ -271,21 +282,69 @@ def as_built(e: dict) -> dict:
     return out
 
 
-def check_rope(folder: Path) -> bool:
-    truth = json.loads((folder / "truth.json").read_text())
+def load_cache(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """(cos, sin, positions, the stored dtype of cos) of a cache, bfloat16 read bit by bit."""
+    try:
+        z = load_safetensors(path)
+        return (
+            z["cos"].astype(np.float64),
+            z["sin"].astype(np.float64),
+            z["positions"],
+            str(z["cos"].dtype),
+        )
+    except (TypeError, ValueError):
+        raw = path.read_bytes()
+        header = json.loads(raw[8 : 8 + int.from_bytes(raw[:8], "little")])
+        positions = load_safetensors_key(path, header, "positions")
+        stored = {"BF16": "bfloat16"}.get(header["cos"]["dtype"], header["cos"]["dtype"])
+        return bf16_safetensors(path, "cos"), bf16_safetensors(path, "sin"), positions, stored
+
+
+def load_safetensors_key(path: Path, header: dict, key: str) -> np.ndarray:
+    """One integer or float tensor (not bfloat16) of a safetensors file, by its header."""
+    kinds = {"I64": "<i8", "I32": "<i4", "F32": "<f4", "F64": "<f8", "F16": "<f2"}
+    info = header[key]
+    raw = path.read_bytes()
+    start = 8 + int.from_bytes(raw[:8], "little")
+    a, b = info["data_offsets"]
+    return np.frombuffer(raw[start + a : start + b], dtype=kinds[info["dtype"]]).reshape(
+        info["shape"]
+    )
+
+
+def with_pass_through(e: dict, wc: np.ndarray, ws: np.ndarray, ang: np.ndarray) -> tuple:
+    """The cache as wide as the head when the truth's head_dim exceeds its rotary_dim and the
+    file holds every component: the components past rotary_dim pass through (cos 1, sin 0)."""
+    extra = e["head_dim"] - e["rotary_dim"]
+    rows = wc.shape[0]
+    return (
+        np.hstack([wc, np.ones((rows, extra))]),
+        np.hstack([ws, np.zeros((rows, extra))]),
+        np.hstack([ang, np.zeros((rows, extra))]),
+    )
+
+
+def check_rope(folder: Path, truth_file: str) -> bool:
+    truth = json.loads((folder / truth_file).read_text())
     ok = True
-    print(f"{folder.name}: {len(truth['entries'])} entries")
+    print(f"{folder.name}/{truth_file}: {len(truth['entries'])} entries")
     for e in truth["entries"]:
         if e.get("kind") == "weights":
             ok &= check_weights(folder, e)
             continue
-        z = load_safetensors(folder / e["file"])
-        pos = z["positions"]
-        cos, sin = z["cos"].astype(np.float64), z["sin"].astype(np.float64)
+        cos, sin, pos, dtype = load_cache(folder / e["file"])
         built = as_built(e)
         wc, ws, ang = expected_cache(built, pos)
-        inv = np.asarray(e["inv_freq"])
-        rel_inv = float(np.max(np.abs(rope_inv_freq(built) - inv) / inv))
+        if cos.shape[1] == e["head_dim"] > ang.shape[1]:
+            wc, ws, ang = with_pass_through(e, wc, ws, ang)
+        if cos.shape != wc.shape:
+            print(f"  {e['file']:40s} shape {cos.shape}, the truth's {wc.shape}  OFF")
+            ok = False
+            continue
+        rel_inv = 0.0
+        if e["inv_freq"] is not None:  # the library's own, when it has one list
+            inv = np.asarray(e["inv_freq"])
+            rel_inv = float(np.max(np.abs(rope_inv_freq(built) - inv) / inv))
         u = UNIT[built["computed_in"]]
         m = abs(built["attention_factor"])
         bound = 8 * u * (ang + 1) * max(1.0, m) + UNIT[e["stored_dtype"]] * max(1.0, m)
@@ -293,7 +352,7 @@ def check_rope(folder: Path) -> bool:
         d = np.maximum(np.abs(cos - wc), np.abs(sin - ws))
         bad = (d > bound) & mask
         ok_e = not bad.any() and rel_inv < 64 * UNIT["float32"]
-        ok_e &= list(cos.shape) == [len(pos), ang.shape[1]]
+        ok_e &= dtype == e["stored_dtype"]
         extra = ""
         if e["bug"]:
             ic, is_, _ = expected_cache(e, pos)
@@ -301,7 +360,7 @@ def check_rope(folder: Path) -> bool:
             extra = f"  bug {e['bug']}: max|cache - intended| {gap:.3e}"
             if e["bug"] == "fp16_cache" and not e.get("as_built"):
                 # the values are right to float16 rounding: the bug is the stored dtype
-                ok_e &= e["stored_dtype"] == "float16" and str(z["cos"].dtype) == "float16"
+                ok_e &= e["stored_dtype"] == "float16" and dtype == "float16"
             else:
                 ok_e &= gap > 4 * float(bound[mask].min())
         ok &= ok_e
@@ -342,15 +401,56 @@ def check_weights(folder: Path, e: dict) -> bool:
     return ok
 
 
+def truth_files(folder: Path) -> list[str]:
+    """The folder's truth files: truth.json first, then truth_*.json."""
+    return sorted(
+        (p.name for p in folder.glob("truth*.json")), key=lambda n: (n != "truth.json", n)
+    )
+
+
+def named_files(folder: Path) -> set[str]:
+    """Every file the folder's truth entries name (artifacts and the configs beside them)."""
+    names = set()
+    for truth in truth_files(folder):
+        for e in json.loads((folder / truth).read_text())["entries"]:
+            names.update(e.get(k) for k in ("file", "config_file"))
+    return names - {None}
+
+
+def unnamed(folder: Path) -> list[str]:
+    """The folder's files that are neither a truth file nor named by a truth entry."""
+    known = named_files(folder) | set(truth_files(folder))
+    return sorted(p.name for p in folder.iterdir() if p.is_file() and p.name not in known)
+
+
+def check_nd(folder: Path) -> bool:
+    """real_rope_nd/, by check_truth_nd.py's rebuilding of each grid, M-RoPE and xPos cache."""
+    sys.path.insert(0, str(HERE))
+    import check_truth_nd
+
+    entries = json.loads((folder / "truth.json").read_text())["entries"]
+    print(f"{folder.name}/truth.json: {len(entries)} entries")
+    return all([check_truth_nd.check(e) for e in entries])
+
+
 def main(argv: list[str]) -> int:
-    names = argv or ["real_tables", "real_rope"]
+    names = argv or ["real_tables", "real_rope", "real_rope_nd"]
     ok = True
     for name in names:
         folder = HERE / name
         if not (folder / "truth.json").exists():
             print(f"{name}: no truth.json", file=sys.stderr)
             return 2
-        ok &= check_tables(folder) if name == "real_tables" else check_rope(folder)
+        if name == "real_rope_nd":
+            ok &= check_nd(folder)
+        for truth in truth_files(folder) if name != "real_rope_nd" else []:
+            ok &= (
+                check_tables(folder, truth) if name == "real_tables" else check_rope(folder, truth)
+            )
+        stray = unnamed(folder)
+        if stray:
+            print(f"{name}: no truth entry names {', '.join(stray)}")
+            ok = False
     print("all artifacts agree with their truth" if ok else "SOME ARTIFACTS DISAGREE")
     return 0 if ok else 1
 

@@ -96,8 +96,10 @@ def build() -> None:
         rotary_dim=64,
         head_dim=64,
         base=10000.0,
-        scaling={"type": "custom"},
         bug="interleaved_frequencies_with_rotate_half",
+        # The intent (cat(freqs, freqs) for rotate_half: pair i at θ_i) above; as built, pair i
+        # turns at θ_{i//2}, the repeat_interleave order.
+        as_built={"scaling": {"type": "custom", "frequency_order": "repeat_interleave"}},
         notes="columns j and j + 32 equal (cat layout), frequencies θ_{j//2} for j < 32: the"
         " repeat_interleave order where cat(freqs, freqs) wants θ_j; only 16 of the 32"
         " frequencies are used",

@@ -276,3 +276,28 @@ def test_one_bfloat16_array_never_comes_back_a_false_fault(name, role):
     assert f"the {other} array (a second file or --key)" in alone.decided_by
     both = audit_rope(cache.cos, cache.sin, positions=cache.positions)
     assert both.outcome == "sound"
+
+
+def test_gpt_oss_one_column_per_pair_is_not_called_interleaved():
+    """gpt-oss's cache (GptOssRotaryEmbedding(GptOssConfig(...))) holds one column per pair and
+    its _apply_rotary_emb turns the halves (i, i + d/2) with it: the cache alone names no
+    pairing (it was "interleaved pairs (2i, 2i + 1)"); the config's model_type names
+    rotate_half, as the truth read from the source says."""
+    name = "round2_gpt_oss_yarn"
+    truth, arrays = ROUND2[name], load(name)
+    alone = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert alone.cache_layout == truth["cache_layout"] == "freqs"
+    assert alone.convention is None and alone.convention_source is None
+    assert "interleaved pairs" not in alone.findings[0]
+    assert alone.findings[0].startswith("RoPE with pairs the cache does not name")
+    nested = json.loads((DATA / f"{name}.config.json").read_text())
+    with_config = audit_rope(
+        arrays["cos"], arrays["sin"], positions=arrays["positions"], config=nested
+    )
+    assert with_config.convention == truth["convention"] == "rotate_half"
+    assert with_config.convention_source == "config (model_type)"
+    assert with_config.outcome == "sound"
+    stated = audit_rope(
+        arrays["cos"], arrays["sin"], positions=arrays["positions"], convention="rotate_half"
+    )
+    assert stated.outcome == "sound" and stated.faults == ()
