@@ -237,8 +237,8 @@ def compare_rope(
         findings.append(
             f"{'B' if narrow_is_b else 'A'} rotates {min(audit_a.rotary_dim, audit_b.rotary_dim)}"
             f" components, {'A' if narrow_is_b else 'B'} {wide.rotary_dim}: the other "
-            "columns hold cos = 1 on every row, as the slowest pairs do in its format with cos "
-            "alone; compared on all of them"
+            "columns hold one cos on every row (1, or the amplitude m as stored), as the slowest "
+            "pairs do in its format with cos alone; compared on all of them"
         )
     # Each pair is held to its own float32 cap: the faster of A's and B's frequency for it.
     theta = np.maximum(freqs_a, freqs_b)

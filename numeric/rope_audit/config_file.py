@@ -33,6 +33,7 @@ from numeric.audit.errors import BadValueError, InputError, UnreadableFileError
 from numeric.audit.regular_file import read_small_file
 from numeric.rope.config import RopeConfig, rope_config
 from numeric.rope.methods import no_scaling
+from numeric.rope_audit.nope_layers import RopeLayers, read_rope_layers
 from numeric.shown import shown
 
 MAX_CONFIG_BYTES = 2**24
@@ -42,6 +43,7 @@ MAX_FACTOR = 2.0**20
 MAX_BASE = 1e100
 _SIZES = ("head_dim", "hidden_size", "num_attention_heads", "n_embd", "n_head", "rotary_dim")
 _LENGTHS = ("max_position_embeddings", "original_max_position_embeddings", "n_positions")
+_ROPE_KEYS = ("rope_parameters", "rope_scaling", "rope_theta", "head_dim", "hidden_size")
 
 
 @dataclass(frozen=True)
@@ -50,12 +52,14 @@ class ConfigFacts:
     convention: "interleaved" when the config sets rope_interleave, else None (the config
     does not say); where: how messages name the config; model_type: the config's, when it is
     a string (numeric.rope_audit.model_pairing reads the pairing of a one-column-per-pair
-    cache from it)."""
+    cache from it); rope_layers: which layers apply RoPE, from no_rope_layers
+    (numeric.rope_audit.nope_layers), or None when the config does not say."""
 
     layers: dict[str | None, RopeConfig]
     convention: str | None
     where: str
     model_type: str | None = None
+    rope_layers: RopeLayers | None = None
 
 
 def _reject_constant(name: str) -> float:
@@ -210,8 +214,10 @@ def read_config(config: Mapping | str | Path, *, layer_type: str | None = None) 
         config = load_json(config)
     if not isinstance(config, Mapping):
         raise TypeError(f"config must be a dict or a path, got {type(config).__name__}")
+    config = _text_config(config)
     try:
         layers, interleave = _settings(config, layer_type)
+        rope_layers = read_rope_layers(config)
     except InputError:
         raise
     except ValueError as error:
@@ -224,7 +230,17 @@ def read_config(config: Mapping | str | Path, *, layer_type: str | None = None) 
         "interleaved" if interleave else None,
         where,
         model_type if isinstance(model_type, str) else None,
+        rope_layers,
     )
+
+
+def _text_config(config: Mapping) -> Mapping:
+    """The config whose RoPE fields apply: a multimodal config's text_config (Llama4Config
+    nests Llama4TextConfig there) when the top level holds none of them."""
+    text = config.get("text_config")
+    if isinstance(text, Mapping) and not any(config.get(key) is not None for key in _ROPE_KEYS):
+        return text
+    return config
 
 
 def _settings(

@@ -11,7 +11,9 @@ threads that reported them:
   ... (the layouts that conversions mix up: llama.cpp #2376, TinyLlama #24);
 - position_offset: rows shifted by a whole offset where the config or the caller says
   position 0 is the identity (offset_findings: the offset rule);
-- not_identity_at_zero, amplitude, unrotated_not_identity, reversed: structure.
+- not_identity_at_zero, amplitude, unrotated_not_identity, reversed: structure;
+- no_rope_layers: a cache that rotates for a layer the config's no_rope_layers makes a NoPE
+  layer, or the identity for one with RoPE (numeric.rope_audit.nope_layers).
 The configuration's classes (scaling_mismatch, attention_factor, rotary_width, and each
 scaling method's own, from its file in numeric/rope/methods) are named in
 numeric.rope_audit.config_check.
@@ -471,21 +473,27 @@ def one_array_in_16_bits(found: list[Finding], have: str, precision: str) -> lis
     return [*undecided, Finding(None, text, False, decided_by)]
 
 
-def unseen_slow_pairs(found: list[Finding], columns: Columns, precision: str) -> list[Finding]:
-    """With cos alone, columns whose cos is 1 on every row and that pair among themselves in
-    the cache's layout may be pass-through components or pairs turning too slowly to move a
-    cos stored in this precision (bfloat16 rounds cos x to 1 below x ≈ 0.06): the rotary width,
-    the fitted base and scaling, and the grading read from the other pairs may then be wrong,
-    so what they would fault is undecided, and the sin array decides it."""
-    if not _still_pairs_fit(columns) or columns.still_not_identity:
+def unseen_slow_pairs(
+    found: list[Finding], columns: Columns, precision: str, held: float | None = None
+) -> list[Finding]:
+    """With cos alone, columns whose cos is the same on every row and that pair among
+    themselves in the cache's layout may be pass-through components or pairs turning too
+    slowly to move a cos stored in this precision (bfloat16 rounds cos x to 1 below x ≈ 0.06):
+    the rotary width, the fitted base and scaling, and the grading read from the other pairs
+    may then be wrong, so what they would fault is undecided, and the sin array decides it.
+    held: the one value those columns hold, when it is the cache's amplitude m rounded rather
+    than 1 (YaRN's m·cos x rounds to m: transformers' YaRN cache for a bfloat16 model); None
+    when they hold 1."""
+    if not _still_pairs_fit(columns) or (columns.still_not_identity and held is None):
         return found
     width = columns.rotary_dim
+    value = "1" if held is None else f"{held:.6g} (the amplitude m, rounded)"
     text = (
-        f"columns {listed(columns.still)} hold cos = 1 on every row and pair among themselves "
-        f"({columns.layout}): with cos alone they cannot be told from pairs turning too slowly "
-        f"to move a {precision} cos, so the rotary width is {width} to {columns.width}, and "
-        "what was read from the other pairs (base, scaling, arithmetic) may be wrong; give "
-        "the sin array to decide"
+        f"columns {listed(columns.still)} hold cos = {value} on every row and pair among "
+        f"themselves ({columns.layout}): with cos alone they cannot be told from pairs turning "
+        f"too slowly to move a {precision} cos, so the rotary width is {width} to "
+        f"{columns.width}, and what was read from the other pairs (base, scaling, arithmetic) "
+        "may be wrong; give the sin array to decide"
     )
     undecided = [Finding(f.bug, f.text, False, DECIDED_BY_SIN) if f.fault else f for f in found]
     return [*undecided, Finding(None, text, False, DECIDED_BY_SIN)]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from numeric.audit.errors import BadValueError
 from numeric.audit.findings import Finding
 from numeric.audit.grading import grade
 from numeric.audit.outcome import Outcome
@@ -42,6 +43,7 @@ from numeric.rope_audit.families import Scaling, identify_scaling
 from numeric.rope_audit.grid_audit import grid_audit
 from numeric.rope_audit.measure import measure
 from numeric.rope_audit.model_pairing import freqs_pairing
+from numeric.rope_audit.nope_layers import check_layer, nope_findings
 from numeric.rope_audit.one_array import one_array_rotations
 from numeric.rope_audit.positions import fit_offset, read_positions
 from numeric.rope_audit.result import RopeAudit
@@ -133,6 +135,19 @@ def _bands(errors: np.ndarray, positions: np.ndarray) -> tuple[dict, ...]:
     return tuple(out)
 
 
+def _held_amplitude(cos: np.ndarray | None, columns: Columns, m: float) -> float | None:
+    """The one value the still columns' cos holds on the sampled rows when it is not 1 but the
+    amplitude m as stored (the largest |cos| of the rotating columns, the format's rounding of
+    m): pairs too slow to move a 16-bit cos scaled by m, else None."""
+    if cos is None or not columns.still_not_identity:
+        return None
+    values = np.unique(cos[:, list(columns.still)])
+    top = float(np.abs(cos[:, columns.first]).max(initial=0.0))
+    if len(values) == 1 and float(values[0]) != 1.0 and float(values[0]) == top:
+        return float(values[0])
+    return None
+
+
 def _choose_layer(
     facts: ConfigFacts, theta: np.ndarray, bound: np.ndarray, seq_len: int
 ) -> tuple[str | None, RopeConfig, Scaling]:
@@ -178,6 +193,7 @@ def audit_rope(
     layer_type: str | None = None,
     convention: str | None = None,
     what: str = "cache",
+    layer: int | None = None,
 ) -> RopeAudit:
     """Identify a RoPE cos/sin cache by fitting, and check and measure it.
 
@@ -186,7 +202,10 @@ def audit_rope(
     to config.json), read as data, to check the cache against; layer_type: the entry of a
     config nested by layer type (default: the one the cache matches); convention: how the code
     applying the cache pairs components ("rotate_half" or "interleaved"), when it is not what
-    the cache's layout says; what: the cache's name in messages.
+    the cache's layout says; what: the cache's name in messages; layer: the layer index the
+    cache is for, in a config whose no_rope_layers says which layers apply no RoPE
+    (numeric.rope_audit.nope_layers; without it, the cache is checked against the layers it
+    matches).
 
     >>> from numeric.rope import rope_cache, rope_frequencies
     >>> f = rope_frequencies({"head_dim": 64, "rope_theta": 10000.0})
@@ -197,6 +216,9 @@ def audit_rope(
     """
     source = cache_source(cos, sin, positions, what)
     facts = None if config is None else read_config(config, layer_type=layer_type)  # type: ignore[arg-type]
+    if layer is not None and facts is None:
+        raise BadValueError("layer applies with a config (its no_rope_layers); none was given")
+    layer = check_layer(layer, None if facts is None else facts.rope_layers)
     convention = check_convention(convention)
     rows = sample_rows(source.rows)
     sample = source.take(rows)
@@ -220,6 +242,7 @@ def audit_rope(
         kind="cache",
         positions_given=positions is not None,
         sample=(rows, *sample),
+        layer_index=layer,
     )
 
 
@@ -230,15 +253,24 @@ def _no_rotation(
     kind: str,
     extra: tuple[Finding, ...],
     text: str | None = None,
+    nope: tuple[Finding, ...] = (),
 ) -> RopeAudit:
-    """The audit of what is not RoPE: text says why (default: nothing rotates)."""
+    """The audit of what is not RoPE: text says why (default: nothing rotates); nope: what the
+    config's no_rope_layers says of it (numeric.rope_audit.nope_layers): when that is no
+    fault, the identity is a NoPE layer's, and sound."""
+    identity = bool(nope) and not any(f.fault for f in nope)
+    if identity:
+        text = nope[0].text
+        nope = nope[1:]
     text = text or (
         "no column rotates: sin is 0 on every row (or cos is constant), so this is not a RoPE cache"
         if kind == "cache"
         else "no pair of components rotates: the function does not apply RoPE"
     )
-    faults = [{"bug": "not_rope", "text": text}]
+    extra = (*nope, *extra)
+    faults = [] if identity else [{"bug": "not_rope", "text": text}]
     faults += [{"bug": f.bug or "fault", "text": f.text} for f in extra if f.fault]
+    outcome = Outcome.FAULT if faults else Outcome.SOUND
     return RopeAudit(
         kind="rope",
         source=kind,
@@ -265,13 +297,16 @@ def _no_rotation(
         max_abs_error=None,
         worst_position=None,
         error_by_position=(),
-        structure={"verdict": "fault", "faults": ["not_rope"]},
+        structure={
+            "verdict": "sound" if identity else "fault",
+            "faults": [] if identity else ["not_rope"],
+        },
         config=None,
         bugs=tuple(dict.fromkeys(f["bug"] for f in faults)),
         faults=tuple(faults),
         findings=(text, *(f.text for f in extra)),
-        sound=False,
-        outcome=Outcome.FAULT,
+        sound=outcome is Outcome.SOUND,
+        outcome=outcome,
         decided_by=(),
     )
 
@@ -287,6 +322,7 @@ def audit_source(
     extra: tuple[Finding, ...] = (),
     positions_given: bool = True,
     sample: tuple | None = None,
+    layer_index: int | None = None,
 ) -> RopeAudit:
     """The audit of a cache whose rotating columns are known (the steps of the module doc).
 
@@ -294,10 +330,12 @@ def audit_source(
     the caller made (a probe's structure), added after the structure's own; positions_given:
     whether the rows' positions were stated (then, as with a config, an offset is a fault:
     findings.offset_findings); sample: (rows, cos, sin) of sample_rows, when
-    already read.
+    already read; layer_index: the config's layer the cache is for (audit_rope's layer).
     """
+    rope_layers = None if facts is None else facts.rope_layers
     if columns.pairs == 0:
-        return _no_rotation(source, columns, consumer, kind, extra)
+        nope = nope_findings(layer_index, rope_layers, rotates=False)
+        return _no_rotation(source, columns, consumer, kind, extra, nope=tuple(nope))
     if sample is None:
         rows = sample_rows(source.rows)
         cos, sin = source.take(rows)
@@ -422,6 +460,7 @@ def audit_source(
     )
     found += say.offset_findings(offset, positions_given, facts is not None)
     found += say.pairing_findings(consumer.convention, consumer.source, columns.layout, kind)
+    found += nope_findings(layer_index, rope_layers, rotates=True)
     found += list(extra)
     found += say.precision_findings(
         precision,
@@ -445,7 +484,7 @@ def audit_source(
     if scaling.type == "custom" and not repeated:
         found.append(Finding(None, _fits_none(facts is None), False))
     if kind == "cache" and source.sin is None:
-        found = say.unseen_slow_pairs(found, columns, precision)
+        found = say.unseen_slow_pairs(found, columns, precision, _held_amplitude(cos, columns, m))
     if kind == "cache" and (source.sin is None) != (source.cos is None):
         have = "cos" if source.sin is None else "sin"
         found = say.one_array_in_16_bits(found, have, precision)

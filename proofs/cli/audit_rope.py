@@ -2,7 +2,7 @@
 
 The audit reads FILE as a RoPE cos/sin cache, not a sinusoidal table, when any of these holds:
 - --rope is given;
-- a RoPE option is given (--config, --layer-type, --convention, --positions-key);
+- a RoPE option is given (--config, --layer-type, --layer, --convention, --positions-key);
 - there are two files (cos, then sin), or two --key options (cos, then sin);
 - FILE is an .npz or .safetensors file holding arrays named "cos" and "sin" and no --key is
   given.
@@ -39,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--layer-type", metavar="TYPE", help="the entry of a config nested by layer type"
     )
     group.add_argument(
+        "--layer",
+        metavar="N",
+        type=int,
+        help="the layer the cache is for, in a config with no_rope_layers (Llama 4's NoPE layers)",
+    )
+    group.add_argument(
         "--convention",
         choices=("rotate_half", "interleaved"),
         help="how the code applying the cache pairs q/k components, when not what its layout says",
@@ -53,6 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def wanted(args: argparse.Namespace) -> bool:
     """Whether the command line asks for a RoPE audit (module docstring)."""
     if args.rope or args.config or args.layer_type or args.convention or args.positions_key:
+        return True
+    if args.layer is not None:
         return True
     if len(args.file) >= 2 or len(args.key or []) >= 2:
         return True
@@ -128,6 +136,8 @@ def rope_hint(
 def _check(args: argparse.Namespace) -> None:
     if args.layer_type is not None and args.config is None:
         raise UsageError("--layer-type picks an entry of the --config file; give --config")
+    if args.layer is not None and args.config is None:
+        raise UsageError("--layer picks a layer of the --config file; give --config")
     if args.against is not None and (args.config or args.layer_type or args.convention):
         raise UsageError(
             "--config, --layer-type and --convention check one cache; give them without --against"
@@ -156,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
                     positions=cache.positions,
                     config=args.config,
                     layer_type=args.layer_type,
+                    layer=args.layer,
                     convention=args.convention,
                     what=cache.what,
                 )

@@ -145,6 +145,12 @@ def test_against_tells_equivalent_caches_from_different_ones(caches, capsys):
     [
         (("--config", "missing.json"), "missing.json: no such config file"),
         (("--layer-type", "global"), "--layer-type picks an entry of the --config file"),
+        (("--layer", "3"), "--layer picks a layer of the --config file"),
+        (("--layer", "x"), "argument --layer: invalid int value: 'x'"),
+        (
+            ("--config", REAL / "round2_llama4.config.json", "--layer", "8"),
+            "layer must be an integer from 0 to 7, got 8",
+        ),
         (("--positions-key", "nope"), "has no array 'nope' of positions"),
     ],
 )
@@ -152,6 +158,16 @@ def test_bad_input_is_one_line_and_exit_2(caches, capsys, argv, message):
     status, out, err = run(capsys, caches / "cache.npz", "--key", "c", "--key", "s", *argv)
     assert status == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_layer_of_a_config_with_nope_layers(capsys):
+    """--layer N checks a cache against layer N of a config with no_rope_layers: Llama 4's
+    layer 0 cache (transformers' own) is sound for layer 0 and a fault for NoPE layer 3."""
+    cache, config = REAL / "round2_llama4_layer0.safetensors", REAL / "round2_llama4.config.json"
+    status, _, _ = run(capsys, cache, "--config", config, "--layer", "0")
+    assert status == 0
+    status, out, _ = run(capsys, cache, "--config", config, "--layer", "3", "--json")
+    assert status == 1 and json.loads(out)["bugs"] == ["no_rope_layers"]
 
 
 def test_what_the_cache_alone_cannot_decide_exits_3_and_names_the_config(capsys):

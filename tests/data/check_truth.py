@@ -249,7 +249,12 @@ def rope_inv_freq(e: dict) -> np.ndarray:
 
 
 def expected_cache(e: dict, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(cos, sin, |angle|) with the columns laid out as the artifact's cache_layout."""
+    """(cos, sin, |angle|) with the columns laid out as the artifact's cache_layout; the
+    identity (cos 1, sin 0, head_dim // 2 columns in freqs) for a NoPE layer's."""
+    if e["scaling"]["type"] == "identity":
+        width = e["head_dim"] // 2 if e["cache_layout"] == "freqs" else e["head_dim"]
+        zero = np.zeros((len(positions), width))
+        return zero + 1.0, zero, zero
     w = rope_inv_freq(e)
     if e.get("inv_freq_rounded_to"):
         w = round_to(w, e["inv_freq_rounded_to"])
@@ -353,6 +358,9 @@ def check_rope(folder: Path, truth_file: str) -> bool:
         bad = (d > bound) & mask
         ok_e = not bad.any() and rel_inv < 64 * UNIT["float32"]
         ok_e &= dtype == e["stored_dtype"]
+        if "layer" in e:  # a layer's cache: RoPE where no_rope_layers[layer] is 1, else identity
+            uses = bool(e["no_rope_layers"][e["layer"]])
+            ok_e &= uses == e["use_rope"] == (e["scaling"]["type"] != "identity")
         extra = ""
         if e["bug"]:
             ic, is_, _ = expected_cache(e, pos)

@@ -18,6 +18,10 @@ own code, and their truth: ``tests/data/real_rope/round2_*.safetensors`` (keys `
 
 - ``round2_gpt_oss_yarn``: gpt-oss's YaRN with truncate false (per-layer stretch goal).
 
+- ``round2_llama4_layer0``, ``round2_llama4_layer3`` and ``round2_llama4.config.json``: Llama
+  4's per-layer RoPE (``no_rope_layers``, built by ``Llama4Config``): the cache layer 0's
+  attention applies (RoPE) and layer 3's (a NoPE layer: the identity).
+
 Reproduce (a venv outside the repository; the tests never import torch or transformers)::
 
     python3 -m venv /work/venvs/rope31
@@ -216,12 +220,79 @@ def build_gpt_oss() -> None:
     )
 
 
+LLAMA4_POS = torch.arange(0, 4096, 32)  # 128 rows: a cache of a few KB
+
+
+def build_llama4() -> None:
+    """Llama 4's NoPE layers, per layer: Llama4Config(text_config=...) with the config class's
+    own no_rope_layers (no_rope_layer_interval 4: layers 3 and 7 of 8 are NoPE), saved whole.
+    Each layer's cache is what its Llama4TextAttention applies: the rotary module's freqs_cis
+    (cos = real, sin = imag, one column per pair, paired (2i, 2i + 1) by view_as_complex)
+    where the attention's own use_rope is 1, the identity (cos 1, sin 0) where it is 0, since
+    forward then never calls apply_rotary_emb."""
+    from transformers import Llama4Config
+    from transformers.models.llama4 import modeling_llama4 as l4
+
+    cfg = Llama4Config(
+        text_config={
+            "hidden_size": 128,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,
+            "head_dim": 32,
+            "num_hidden_layers": 8,
+            "intermediate_size": 64,
+            "intermediate_size_mlp": 64,
+            "num_local_experts": 2,
+            "vocab_size": 128,
+            "max_position_embeddings": 8192,
+        }
+    )
+    text = cfg.text_config
+    (base.OUT / "round2_llama4.config.json").write_text(cfg.to_json_string(use_diff=False))
+    rotary = l4.Llama4TextRotaryEmbedding(text)
+    with torch.no_grad():
+        freqs_cis = rotary(torch.zeros(1), LLAMA4_POS[None])[0]
+    for layer in (0, 3):
+        use_rope = bool(l4.Llama4TextAttention(text, layer).use_rope)
+        if use_rope:
+            cos, sin = freqs_cis.real, freqs_cis.imag
+        else:
+            cos, sin = torch.ones_like(freqs_cis.real), torch.zeros_like(freqs_cis.imag)
+        name = f"round2_llama4_layer{layer}"
+        base.write(name, cos, sin, LLAMA4_POS)
+        add(
+            name,
+            config_file="round2_llama4.config.json",
+            source=base.where(l4.Llama4TextRotaryEmbedding.forward)
+            + "; "
+            + base.where(l4.Llama4TextAttention.__init__, "self.use_rope = no_rope_layers[idx]")
+            + "; "
+            + base.where(l4.Llama4TextAttention.forward, "if self.use_rope: apply_rotary_emb")
+            + "; "
+            + base.where(l4.apply_rotary_emb, "view_as_complex: pairs (2i, 2i + 1)"),
+            convention="interleaved",
+            cache_layout="freqs",
+            rotary_dim=32 if use_rope else 0,
+            head_dim=32,
+            base=float(text.rope_parameters["rope_theta"]),
+            scaling={"type": "none" if use_rope else "identity"},
+            inv_freq=base.f64(rotary.inv_freq) if use_rope else None,
+            layer=layer,
+            use_rope=use_rope,
+            no_rope_layers=list(text.no_rope_layers),
+            notes=f"layer {layer} of Llama4TextConfig's 8 (no_rope_layers "
+            f"{list(text.no_rope_layers)}: 1 = RoPE, 0 = NoPE): "
+            + ("the rotary module's freqs_cis" if use_rope else "a NoPE layer: the identity"),
+        )
+
+
 def main() -> None:
     base.OUT.mkdir(parents=True, exist_ok=True)
     build()
     build_bf16()
     build_passthrough()
     build_gpt_oss()
+    build_llama4()
     doc = {
         "description": "Round-2 caches (make_real_rope_round2.py); fields as in truth.json.",
         "versions": {

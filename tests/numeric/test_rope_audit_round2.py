@@ -301,3 +301,108 @@ def test_gpt_oss_one_column_per_pair_is_not_called_interleaved():
         arrays["cos"], arrays["sin"], positions=arrays["positions"], convention="rotate_half"
     )
     assert stated.outcome == "sound" and stated.faults == ()
+
+
+LLAMA4_CONFIG = DATA / "round2_llama4.config.json"
+
+
+@pytest.mark.parametrize("name", ["round2_llama4_layer0", "round2_llama4_layer3"])
+def test_llama4_caches_are_audited_against_their_layer(name):
+    """Per-layer settings: Llama4Config's no_rope_layers ([1, 1, 1, 0, 1, 1, 1, 0]: 1 means
+    RoPE, 0 a NoPE layer, as Llama4TextAttention reads it). Each layer's cache (the rotary
+    module's for layer 0, the identity for NoPE layer 3) is sound for its own layer and a fault
+    for the other; without a layer, each matches the layers it is for."""
+    truth, arrays = ROUND2[name], load(name)
+    layer, other = truth["layer"], 3 - truth["layer"]
+    assert truth["no_rope_layers"][layer] == truth["use_rope"]
+    own = audit_rope(
+        arrays["cos"],
+        arrays["sin"],
+        positions=arrays["positions"],
+        config=LLAMA4_CONFIG,
+        layer=layer,
+    )
+    assert own.outcome == "sound", own.findings
+    wrong = audit_rope(
+        arrays["cos"],
+        arrays["sin"],
+        positions=arrays["positions"],
+        config=LLAMA4_CONFIG,
+        layer=other,
+    )
+    assert wrong.outcome == "fault" and "no_rope_layers" in wrong.bugs
+    (text,) = [f["text"] for f in wrong.faults if f["bug"] == "no_rope_layers"]
+    assert f"no_rope_layers[{other}] is {int(not truth['use_rope'])}" in text
+    assert "1 means RoPE and 0 a NoPE layer" in text
+    unnamed = audit_rope(
+        arrays["cos"], arrays["sin"], positions=arrays["positions"], config=LLAMA4_CONFIG
+    )
+    assert unnamed.outcome == "sound"
+    assert any("layers 3, 7" in f for f in unnamed.findings)
+    if truth["use_rope"]:
+        # The config's text_config (Llama4TextConfig) and its model_type name the pairing.
+        assert own.convention == truth["convention"] == "interleaved"
+        assert own.base == truth["base"] and own.rotary_dim == truth["rotary_dim"]
+        assert np.allclose(own.frequencies, truth["inv_freq"], rtol=1e-6)
+    else:
+        # Without the config, an identity is no RoPE cache at all.
+        alone = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+        assert alone.outcome == "fault" and alone.bugs == ("not_rope",)
+
+
+@pytest.mark.parametrize("layer", [-1, 8, True, 2.0])
+def test_a_layer_outside_the_config_is_one_clear_error(layer):
+    arrays = load("round2_llama4_layer0")
+    with pytest.raises(ValueError, match="layer must be an integer from 0 to 7"):
+        audit_rope(arrays["cos"], arrays["sin"], config=LLAMA4_CONFIG, layer=layer)
+
+
+def test_a_layer_needs_a_config_with_no_rope_layers():
+    arrays = load("llama_default")
+    with pytest.raises(ValueError, match="layer applies with a config"):
+        audit_rope(arrays["cos"], arrays["sin"], layer=0)
+    with pytest.raises(ValueError, match="applies to a config with no_rope_layers"):
+        audit_rope(arrays["cos"], arrays["sin"], config=DATA / "llama_default.config.json", layer=0)
+
+
+@pytest.mark.parametrize("value", [[1, 2, 1], "1,1,1,0", [1.0, 0.0], [1, 1, 1]])
+def test_a_bad_no_rope_layers_is_one_clear_error(value):
+    nested = json.loads(LLAMA4_CONFIG.read_text())
+    nested["text_config"]["no_rope_layers"] = value
+    arrays = load("round2_llama4_layer0")
+    with pytest.raises(ValueError, match="no_rope_layers"):
+        audit_rope(arrays["cos"], arrays["sin"], config=nested)
+
+
+def first_rows(name: str, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cos, sin, positions) of a cache's first n rows, bfloat16 read by the audit's reader."""
+    from numeric.rope_audit.source import cache_source
+
+    cache = open_rope([str(DATA / f"{name}.safetensors")])
+    source = cache_source(cache.cos, cache.sin, cache.positions, name)
+    cos, sin = source.take(np.arange(n))
+    return cos, sin, np.asarray(cache.positions)[:n]
+
+
+def test_cos_alone_of_a_short_bfloat16_yarn_cache_is_undecided_not_narrower():
+    """Point 5 on transformers' YaRN for a bfloat16 model, its first 13 rows (positions 0 to
+    60), cos alone: the 22 slowest columns hold m·cos x rounded to bfloat16, which is m
+    (1.140625), not 1, so they were read as pass-through components that are not the identity
+    and the cache as 42 components wide. They are named as the slow pairs they may be, the
+    outcome is undecided (the sin array decides), and with sin it is YaRN over 64."""
+    truth = ROUND2["round2_llama_yarn_bf16"]
+    cos, sin, at = first_rows("round2_llama_yarn_bf16", 13)
+    alone = audit_rope(cos, None, positions=at)
+    assert alone.outcome == "undecided" and alone.faults == ()
+    assert "the sin array (a second file or --key)" in alone.decided_by
+    assert any(
+        "hold cos = 1.14062 (the amplitude m, rounded)" in f and "rotary width is 42 to 64" in f
+        for f in alone.findings
+    )
+    both = audit_rope(cos, sin, positions=at)
+    assert both.outcome == "sound" and both.rotary_dim == truth["rotary_dim"]
+    assert both.scaling["type"] == "yarn"
+    assert math.isclose(both.attention_factor, truth["attention_factor"], rel_tol=1e-6)
+    wide, _, wide_at = first_rows("llama_yarn", 13)
+    same = compare_rope(wide, None, cos, None, positions_a=wide_at, positions_b=at)
+    assert same.same and same.findings[0].startswith("B rotates 42 components, A 64")
