@@ -46,6 +46,7 @@ def test_every_committed_artifact_agrees_with_its_truth():
         assert f"{name}/truth.json" in done.stdout
     assert "real_tables/truth_round2.json: 4 entries" in done.stdout
     assert "real_rope/truth_round2.json: 8 entries" in done.stdout
+    assert "real_rope/truth_passthrough.json: 5 entries" in done.stdout
     # One verdict line per entry; the one real_tables entry too big to commit is named as such.
     checked = len(re.findall(r"^ok |\bok$|\bok  bug ", done.stdout, flags=re.MULTILINE))
     uncommitted = done.stdout.count("(not committed)")
@@ -75,24 +76,53 @@ def set_field(name: str, key: str, value, inner: str | None = None):
     return change
 
 
+R2 = "truth_round2.json"
+
+
 @pytest.mark.parametrize(
-    ("folder", "change"),
+    ("folder", "truth", "change"),
     [
-        ("real_rope", set_field("round2_gpt_oss_yarn.safetensors", "truncate", True, "scaling")),
         (
             "real_rope",
+            R2,
+            set_field("round2_gpt_oss_yarn.safetensors", "truncate", True, "scaling"),
+        ),
+        (
+            "real_rope",
+            R2,
             set_field("round2_rotary_embedding_torch_partial.safetensors", "head_dim", 48),
         ),
-        ("real_rope", set_field("round2_llama_yarn_bf16.safetensors", "stored_dtype", "float32")),
-        ("real_rope", set_field("round2_gptj_freqs_in_cat.safetensors", "as_built", None)),
-        ("real_rope", set_field("round2_llama4_layer3.safetensors", "scaling", {"type": "none"})),
-        ("real_tables", set_field("patchtst_sincos.npy", "constant_added", 0.0)),
-        ("real_tables", set_field("timm_fourier_pixel_1d.npy", "layout", "interleaved")),
-        ("real_tables", set_field("speechbrain_relposxl_1999.npy", "position_transform", None)),
+        (
+            "real_rope",
+            R2,
+            set_field("round2_llama_yarn_bf16.safetensors", "stored_dtype", "float32"),
+        ),
+        ("real_rope", R2, set_field("round2_gptj_freqs_in_cat.safetensors", "as_built", None)),
+        (
+            "real_rope",
+            R2,
+            set_field("round2_llama4_layer3.safetensors", "scaling", {"type": "none"}),
+        ),
+        ("real_rope", R2, set_field("round2_llama4_layer0.safetensors", "use_rope", False)),
+        (
+            "real_rope",
+            "truth_passthrough.json",
+            set_field("passthrough_litgpt.safetensors", "head_dim", 8),
+        ),
+        (
+            "real_rope",
+            "truth_passthrough.json",
+            set_field(
+                "passthrough_mlx_traditional.safetensors", "cache_layout", "cat(freqs,freqs)"
+            ),
+        ),
+        ("real_tables", R2, set_field("patchtst_sincos.npy", "constant_added", 0.0)),
+        ("real_tables", R2, set_field("timm_fourier_pixel_1d.npy", "layout", "interleaved")),
+        ("real_tables", R2, set_field("speechbrain_relposxl_1999.npy", "position_transform", None)),
     ],
 )
-def test_a_wrong_round2_truth_field_fails_the_check(tmp_path, folder, change):
-    here = copy_with(tmp_path, folder, "truth_round2.json", change)
+def test_a_wrong_round2_truth_field_fails_the_check(tmp_path, folder, truth, change):
+    here = copy_with(tmp_path, folder, truth, change)
     done = run(here, folder)
     assert done.returncode == 1, done.stdout
     assert "OFF" in done.stdout and "SOME ARTIFACTS DISAGREE" in done.stdout

@@ -406,3 +406,33 @@ def test_cos_alone_of_a_short_bfloat16_yarn_cache_is_undecided_not_narrower():
     wide, _, wide_at = first_rows("llama_yarn", 13)
     same = compare_rope(wide, None, cos, None, positions_a=wide_at, positions_b=at)
     assert same.same and same.findings[0].startswith("B rotates 42 components, A 64")
+
+
+PASSTHROUGH = {
+    e["file"].removesuffix(".safetensors"): e
+    for e in json.loads((DATA / "truth_passthrough.json").read_text())["entries"]
+}
+
+
+@pytest.mark.parametrize("name", sorted(PASSTHROUGH))
+def test_pass_through_columns_give_the_head_dim_in_more_libraries(name):
+    """Point 4 on four more libraries' own partial rotary (x-transformers, litgpt, keras-hub,
+    mlx and mlx's traditional pairing; make_real_rope_passthrough.py): 8 of 16 components
+    rotate, the rest pass through, and the cache alone gives the head dim, the pairing the
+    library's code uses, and its frequencies."""
+    truth, arrays = PASSTHROUGH[name], load(name)
+    result = audit_rope(arrays["cos"], arrays["sin"], positions=arrays["positions"])
+    assert result.outcome == "sound", result.findings
+    assert (result.rotary_dim, result.head_dim) == (truth["rotary_dim"], truth["head_dim"])
+    assert result.unrotated == tuple(range(truth["rotary_dim"], truth["head_dim"]))
+    assert result.convention == truth["convention"]
+    assert result.cache_layout == truth["cache_layout"]
+    assert result.base == truth["base"] and result.scaling["type"] == truth["scaling"]["type"]
+    theta = truth["base"] ** (-np.arange(0, truth["rotary_dim"], 2) / truth["rotary_dim"])
+    assert np.allclose(result.frequencies, theta, rtol=1e-6)
+    # Without the pass-through columns the width of the head is not known.
+    rotary = list(range(truth["rotary_dim"]))
+    alone = audit_rope(
+        arrays["cos"][:, rotary], arrays["sin"][:, rotary], positions=arrays["positions"]
+    )
+    assert alone.head_dim is None and alone.outcome == "sound"
