@@ -257,20 +257,18 @@ def _no_rotation(
 ) -> RopeAudit:
     """The audit of what is not RoPE: text says why (default: nothing rotates); nope: what the
     config's no_rope_layers says of it (numeric.rope_audit.nope_layers): when that is no
-    fault, the identity is a NoPE layer's, and sound."""
+    fault, the identity is a NoPE layer's (sound for one, undecided without the layer)."""
     identity = bool(nope) and not any(f.fault for f in nope)
     if identity:
         text = nope[0].text
-        nope = nope[1:]
     text = text or (
         "no column rotates: sin is 0 on every row (or cos is constant), so this is not a RoPE cache"
         if kind == "cache"
         else "no pair of components rotates: the function does not apply RoPE"
     )
-    extra = (*nope, *extra)
-    faults = [] if identity else [{"bug": "not_rope", "text": text}]
-    faults += [{"bug": f.bug or "fault", "text": f.text} for f in extra if f.fault]
-    outcome = Outcome.FAULT if faults else Outcome.SOUND
+    said = (*nope, *extra) if identity else (Finding("not_rope", text, True), *nope, *extra)
+    faults = [{"bug": f.bug or "fault", "text": f.text} for f in said if f.fault]
+    outcome = Outcome.of(said)
     return RopeAudit(
         kind="rope",
         source=kind,
@@ -302,12 +300,12 @@ def _no_rotation(
             "faults": [] if identity else ["not_rope"],
         },
         config=None,
-        bugs=tuple(dict.fromkeys(f["bug"] for f in faults)),
+        bugs=tuple(dict.fromkeys(f.bug for f in said if f.bug and (f.fault or f.undecided))),
         faults=tuple(faults),
-        findings=(text, *(f.text for f in extra)),
+        findings=tuple(f.text for f in said),
         sound=outcome is Outcome.SOUND,
         outcome=outcome,
-        decided_by=(),
+        decided_by=outcome.decided_by(said),
     )
 
 

@@ -30,6 +30,7 @@ from numeric.audit.findings import Finding
 from numeric.shown import shown
 
 MAX_LAYERS = 2**16
+DECIDED_BY_LAYER = "the layer the cache is for (--layer)"
 _FIELD = "no_rope_layers"
 _MEANING = (
     "(transformers' Llama 4, SmolLM3: use_rope = no_rope_layers[layer_idx], so 1 means RoPE and "
@@ -123,11 +124,13 @@ def nope_findings(layer: int | None, rope_layers: RopeLayers | None, *, rotates:
     if not nope:
         return []
     if not rotates:
+        # The rotary module's cache is never the identity: sound only for a NoPE layer.
         text = (
             f"no column rotates: the identity, which the config's NoPE layers ({_FIELD} 0: "
-            f"layers {_listed(nope)}) apply"
+            f"layers {_listed(nope)}) apply and its other layers must not; which layer the "
+            "cache is for decides it"
         )
-        return [Finding(None, text, False)]
+        return [Finding("no_rope_layers", text, False, DECIDED_BY_LAYER)]
     if len(nope) == len(rope_layers.uses_rope):
         text = (
             f"the config's {_FIELD} is 0 for every layer: no layer applies RoPE, but the cache "
