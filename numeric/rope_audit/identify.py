@@ -44,7 +44,7 @@ from numeric.rope_audit.grid_audit import grid_audit
 from numeric.rope_audit.measure import measure
 from numeric.rope_audit.model_pairing import freqs_pairing
 from numeric.rope_audit.nope_layers import check_layer, nope_findings
-from numeric.rope_audit.one_array import one_array_rotations
+from numeric.rope_audit.one_array import one_array_rotations, peak_slack
 from numeric.rope_audit.positions import fit_offset, read_positions
 from numeric.rope_audit.result import RopeAudit
 from numeric.rope_audit.source import CacheSource, cache_source
@@ -65,6 +65,7 @@ STRUCTURE_CLASSES = frozenset(
     }
 )
 _SAMPLE_HEAD = 2048
+_PEAK_SLACK_CAP = 2.0**-12  # relative: rows within 0.022 rad of a peak
 _SAMPLE_SPREAD = 2048
 # The pairing a layout implies; one column per pair ("freqs") implies none: gpt-oss applies it
 # to halves, a complex freqs_cis to neighbours (numeric.rope_audit.model_pairing).
@@ -376,6 +377,19 @@ def audit_source(
     else:
         scaling = identify_scaling(theta, bound, seq_len=seq_len)
     m_tolerance = 4 * rounding_bound(precision, max(m, 1e-300)) + 2.0**-23 * m
+    if not both:
+        # One array's largest |value| is m only where a row falls on a peak. A slack small
+        # enough to be no attention factor (YaRN's is 0.1·ln s) is allowed; a larger one is
+        # not, so that it never turns a factor dropped into one as expected.
+        slack = peak_slack(
+            reading.effective,
+            reading.fit.theta,
+            reading.fit.intercept,
+            reading.fit.worst_residual,
+            m,
+            cos is not None,
+        )
+        m_tolerance += slack if slack <= _PEAK_SLACK_CAP * m else 0.0
     attention = read_attention(m, m_tolerance, scaling, layer)
     # m is named as the value its rule gives when the amplitudes agree with it.
     if attention.expected is not None and attention.verdict == "as expected":

@@ -5,6 +5,11 @@ taken from the line fitted so far, and the fit repeated. m is the largest |value
 reaching ±m somewhere is assumed: a pair that turns less than π/2 over the cache cannot tell
 m from θ with sin alone). cos alone cannot tell θ from −θ, nor an offset from its negative: the
 direction is taken as forward and the offset as at least 0.
+
+That largest |value| is m only where a row falls on a peak (cos at angle kπ, sin at π/2 + kπ);
+rows that miss every peak by δ read m·cos δ, so m is known only within [max, max / cos δ]
+(peak_slack: sin alone of a float32 cache whose rows miss the peaks by 1e-3 rad reads
+m = 0.999999, which is no attention factor).
 """
 
 from __future__ import annotations
@@ -61,3 +66,35 @@ def one_array_rotations(
         fit = fit_phases(p, z)
         theta, intercept = fit.theta, fit.intercept
     return z, m, float(np.sqrt(2 * rounding / m))
+
+
+def peak_slack(
+    positions: np.ndarray,
+    theta: np.ndarray,
+    intercept: np.ndarray,
+    worst_residual: np.ndarray,
+    m: float,
+    have_cos: bool,
+) -> float:
+    """How far above m (the largest |value| of one array) the amplitude can be: m·(1/cos δ − 1),
+    δ the least distance of a row's fitted angle (plus the fit's largest residual) to a peak of
+    the array given.
+
+    >>> p, zero = np.arange(0, 700 * 16, 16.0), np.zeros(1)
+    >>> peak_slack(p, np.array([0.01]), zero, zero, 1.0, True)  # row 0 is cos's peak
+    0.0
+    >>> f"{peak_slack(p, np.array([0.01]), zero, zero, 1.0, False):.2g}"  # sin's: 1.2e-3 off
+    '7.7e-07'
+    >>> f"{peak_slack(p, np.array([1e-4]), zero, zero, 1.0, False):.2g}"  # turns 1.1 rad in all
+    '0.11'
+    """
+    phase = np.outer(positions.astype(np.float64), theta) + intercept
+    if not have_cos:
+        phase = phase - np.pi / 2
+    r = np.mod(phase, np.pi)
+    distance = np.minimum(r, np.pi - r)
+    residual = worst_residual[np.isfinite(worst_residual)]
+    delta = float(distance.min(initial=np.pi / 2)) + float(residual.max(initial=0.0))
+    if delta >= 1.5:
+        return float(m)  # no row near a peak: m is barely bounded
+    return float(m * (1 / np.cos(delta) - 1))

@@ -440,3 +440,19 @@ def test_pass_through_columns_give_the_head_dim_in_more_libraries(name):
         arrays["cos"][:, rotary], arrays["sin"][:, rotary], positions=arrays["positions"]
     )
     assert alone.head_dim is None and alone.outcome == "sound"
+
+
+@pytest.mark.parametrize(
+    ("name", "every"),
+    [("gpt_neox_partial", 3), ("round2_llama4_layer0", 2), ("passthrough_litgpt", 1)],
+)
+def test_sin_alone_whose_rows_miss_the_peaks_is_no_attention_factor(name, every):
+    """Sin alone of sound float32 caches (transformers' GPT-NeoX and Llama 4, litgpt's) whose
+    rows never fall on a peak of the sine: the largest |sin| (0.99999 to 0.999999) is m·cos δ,
+    δ the rows' least distance to a peak, not m; it was read as an attention factor m < 1,
+    "FAULTS FOUND". m is known within [max, max / cos δ], which holds 1: sound."""
+    arrays = load(name)
+    sin, at = arrays["sin"][::every], arrays["positions"][::every]
+    assert np.abs(sin).max() < 1 - 2.0**-23
+    result = audit_rope(None, sin, positions=at)
+    assert result.outcome == "sound" and result.attention_factor == 1.0, result.findings
