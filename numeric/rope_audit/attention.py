@@ -44,12 +44,19 @@ def config_attention(config: RopeConfig) -> tuple[float, str]:
 
 
 def read_attention(
-    value: float, tolerance: float, scaling: Scaling, config: RopeConfig | None
+    value: float,
+    tolerance: float,
+    scaling: Scaling,
+    config: RopeConfig | None,
+    above: float = 0.0,
 ) -> AttentionReading:
-    """Name m against the configuration's factor, or the identified method's without one."""
+    """Name m against the configuration's factor, or the identified method's without one.
+    above: how much higher than value m may be (one array read alone: its largest |value| is
+    m only on a peak); when that leaves the expected factor and its dropped or doubled form
+    both possible, the reading is undecided."""
 
-    def near(a: float, b: float) -> bool:
-        return abs(a - b) <= tolerance + 2.0**-23 * abs(b)
+    def near(a: float, b: float, slack: float = above) -> bool:
+        return -tolerance - slack <= a - b <= tolerance + 2.0**-23 * abs(b)
 
     method = by_name(scaling.type)
     verdicts = (method is not None and method.attention_verdicts) or (
@@ -68,6 +75,9 @@ def read_attention(
     else:
         expected, rule = rule_without_config
     if near(value, expected):
+        others = (1.0, expected * expected) if verdicts else ()
+        if any(near(value, x) and abs(x - expected) > tolerance for x in others):
+            return AttentionReading(value, expected, "undecided", rule)
         return AttentionReading(value, expected, "as expected", rule)
     if verdicts and near(value, 1.0):
         verdict = "dropped" if config is not None else "undecided"

@@ -65,7 +65,6 @@ STRUCTURE_CLASSES = frozenset(
     }
 )
 _SAMPLE_HEAD = 2048
-_PEAK_SLACK_CAP = 2.0**-12  # relative: rows within 0.022 rad of a peak
 _SAMPLE_SPREAD = 2048
 # The pairing a layout implies; one column per pair ("freqs") implies none: gpt-oss applies it
 # to halves, a complex freqs_cis to neighbours (numeric.rope_audit.model_pairing).
@@ -377,10 +376,9 @@ def audit_source(
     else:
         scaling = identify_scaling(theta, bound, seq_len=seq_len)
     m_tolerance = 4 * rounding_bound(precision, max(m, 1e-300)) + 2.0**-23 * m
+    slack = 0.0
     if not both:
-        # One array's largest |value| is m only where a row falls on a peak. A slack small
-        # enough to be no attention factor (YaRN's is 0.1·ln s) is allowed; a larger one is
-        # not, so that it never turns a factor dropped into one as expected.
+        # One array's largest |value| is m only where a row falls on a peak: m may be higher.
         slack = peak_slack(
             reading.effective,
             reading.fit.theta,
@@ -389,12 +387,11 @@ def audit_source(
             m,
             cos is not None,
         )
-        m_tolerance += slack if slack <= _PEAK_SLACK_CAP * m else 0.0
-    attention = read_attention(m, m_tolerance, scaling, layer)
+    attention = read_attention(m, m_tolerance, scaling, layer, above=slack)
     # m is named as the value its rule gives when the amplitudes agree with it.
     if attention.expected is not None and attention.verdict == "as expected":
         m = attention.expected
-    elif abs(m - 1) <= m_tolerance:
+    elif -m_tolerance - slack <= m - 1 <= m_tolerance:
         m = 1.0
 
     intended = scaling.theta if scaling.theta is not None else theta

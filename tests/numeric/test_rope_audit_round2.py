@@ -456,3 +456,22 @@ def test_sin_alone_whose_rows_miss_the_peaks_is_no_attention_factor(name, every)
     assert np.abs(sin).max() < 1 - 2.0**-23
     result = audit_rope(None, sin, positions=at)
     assert result.outcome == "sound" and result.attention_factor == 1.0, result.findings
+
+
+@pytest.mark.parametrize("role", ["cos", "sin"])
+@pytest.mark.parametrize("every", [1, 7])
+def test_one_array_never_hides_a_dropped_yarn_factor(role, every):
+    """The room one array leaves above its largest |value| never makes transformers' YaRN
+    cache with its factor dropped (m = 1 where 0.1·ln 4 + 1 is due) sound: m = 1 with no config
+    stays undecided, and the doubled factor stays a fault."""
+    for name, outcome in (
+        ("llama_yarn_bug_factor_dropped", "undecided"),
+        ("llama_yarn_bug_factor_twice", "fault"),
+    ):
+        arrays = load(name)
+        one = arrays[role][::every]
+        result = audit_rope(
+            *((one, None) if role == "cos" else (None, one)),
+            positions=arrays["positions"][::every],
+        )
+        assert result.outcome == outcome, (name, result.findings)
