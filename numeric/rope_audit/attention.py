@@ -56,7 +56,8 @@ def read_attention(
     both possible, the reading is undecided."""
 
     def near(a: float, b: float, slack: float = above) -> bool:
-        return -tolerance - slack <= a - b <= tolerance + 2.0**-23 * abs(b)
+        room = tolerance + 2.0**-23 * abs(b)
+        return -room - slack <= a - b <= room
 
     method = by_name(scaling.type)
     verdicts = (method is not None and method.attention_verdicts) or (
