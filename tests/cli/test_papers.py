@@ -119,7 +119,7 @@ def test_a_terminal_without_unicode_gets_ascii_and_exit_0():
 # ledger started from (../shared/papers.md, where it is present) ----
 
 DOC = (ROOT / "docs" / "reference" / "papers.md").read_text(encoding="utf-8")
-SHARED = ROOT.parent.parent / "shared" / "papers.md"
+SHARED = ROOT.parent / "shared" / "papers.md"
 KS = (1000, 1024)
 LABELS = ("1K", "2K", "4K", "8K", "16K", "32K", "64K", "128K", "256K", "512K", "1M")
 

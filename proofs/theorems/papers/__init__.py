@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import pkgutil
 from typing import TYPE_CHECKING
@@ -44,6 +45,15 @@ def checked(only: str | None = None) -> tuple[list[Entry], list[Fact]]:
         raise ValueError(
             f"only must name a claim module, got {only!r} (modules: {', '.join(claim_modules())})"
         )
+    found, facts = _computed(only)
+    return list(found), list(facts)
+
+
+# The ledger's values are computed once per process: `pe-proofs prove papers`, the papers
+# command and the Coq export each need them, and they are the same every time (exact inputs,
+# ball arithmetic at fixed precision). The facts are verified wherever they are used.
+@functools.cache
+def _computed(only: str | None) -> tuple[tuple[Entry, ...], tuple[Fact, ...]]:
     chosen = claim_modules() if only is None else [only]
     found: list[Entry] = []
     facts: dict[str, Fact] = {}
@@ -57,4 +67,4 @@ def checked(only: str | None = None) -> tuple[list[Entry], list[Fact]]:
             for fact in given:
                 facts.setdefault(fact.name, fact)
             found.append(dataclasses.replace(entry, facts=tuple(f.name for f in given)))
-    return found, list(facts.values())
+    return tuple(found), tuple(facts.values())
