@@ -16,7 +16,14 @@ import pytest
 
 from proofs.cli.main import main
 
-mpmath.mp.dps = 40
+
+@pytest.fixture(autouse=True)
+def _forty_digits():
+    """mpmath at 40 digits in this file's tests only (its global context is shared)."""
+    with mpmath.workdps(40):
+        yield
+
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 # Men et al.'s lengths whose tabulated base fails, by reading ("K" = 1000 or 1024): the
 # other entries of Table 2 hold.

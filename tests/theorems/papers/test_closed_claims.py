@@ -12,7 +12,13 @@ import pytest
 from proofs.theorems.papers import claim_modules, gptoss2025, ledger, liu2023, t5
 from proofs.theorems.papers.common.entry import Entry
 
-mpmath.mp.dps = 40
+
+@pytest.fixture(autouse=True)
+def _forty_digits():
+    """mpmath at 40 digits in this file's tests only (its global context is shared)."""
+    with mpmath.workdps(40):
+        yield
+
 
 PINNED = {
     "vaswani2017.wavelengths": "fails",

@@ -13,11 +13,11 @@ from proofs.theorems.papers import ledger
 from proofs.theorems.papers.common.balls import decided_sign
 from proofs.theorems.papers.common.rope_sum import COS_ERROR, REDUCTION, Criterion
 
-mpmath.mp.dps = 40
-
 
 def big_b(base: int, m: int) -> mpmath.mpf:
-    return sum(mpmath.cos(m * mpmath.power(base, mpmath.mpf(-2 * i) / 128)) for i in range(64))
+    """B(m) at 40 digits (set here, not on mpmath's global context: other tests share it)."""
+    with mpmath.workdps(40):
+        return sum(mpmath.cos(m * mpmath.power(base, mpmath.mpf(-2 * i) / 128)) for i in range(64))
 
 
 def test_the_library_cos_and_sin_are_within_the_allowance_at_the_largest_arguments():
