@@ -13,6 +13,18 @@ from proofs import registry
 from proofs.engine.theorem import TheoremRun
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked long first, the longest first (long(seconds): about how long it runs
+    on two quiet cores), then the others in their order: with the tests handed out one at a
+    time (--maxschedchunk 1), the two workers end within a short test of each other."""
+
+    def seconds(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("long")
+        return 0.0 if mark is None else float(mark.args[0] if mark.args else 30)
+
+    items.sort(key=lambda item: -seconds(item))
+
+
 @pytest.fixture(autouse=True)
 def _terminal_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Printed text is wrapped to COLUMNS when stdout is not a terminal: every test sees the

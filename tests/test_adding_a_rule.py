@@ -86,6 +86,7 @@ def _changed(tree: Path) -> set[str]:
     return out
 
 
+@pytest.mark.long(40)
 @pytest.mark.slow
 def test_a_toy_rule_needs_its_file_and_its_test_only(tmp_path: Path) -> None:
     tree = tmp_path / "tree"

@@ -95,6 +95,7 @@ def test_toy_is_proved_and_a_wrong_variant_refuted():
 """
 
 
+@pytest.mark.long(180)
 @pytest.mark.slow
 def test_a_toy_theorem_needs_four_files_only(tmp_path: Path) -> None:
     tree = tmp_path / "tree"

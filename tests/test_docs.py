@@ -301,7 +301,7 @@ def test_every_python_name_named_exists(page, name):
 
 def _params(slow: bool) -> list:
     return [
-        pytest.param(c, id=c.id, marks=[pytest.mark.slow] if slow else [])
+        pytest.param(c, id=c.id, marks=[pytest.mark.slow, pytest.mark.long(15)] if slow else [])
         for c in COMMAND_LIST
         if _slow(c) == slow
     ]

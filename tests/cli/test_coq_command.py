@@ -134,6 +134,7 @@ def interval_installed(folder: Path) -> bool:
     return run(folder, "coqc", "-q", "Probe.v").returncode == 0
 
 
+@pytest.mark.long(150)
 @needs_coqc
 @pytest.mark.slow
 def test_the_whole_development_compiles_with_coq_makefile_and_make(written, tmp_path) -> None:

@@ -154,6 +154,7 @@ def test_prove_json_end_to_end_on_the_theorem_whose_twin_holds_numpy_bools():
     check_prove_output("json", done.stdout, ["rope_decay"])
 
 
+@pytest.mark.long(14)
 @pytest.mark.slow
 @pytest.mark.parametrize("fmt", PROVE_FORMATS)
 def test_prove_every_theorem_in_every_format_end_to_end(fmt, names):

@@ -216,6 +216,7 @@ def test_random_encodings_quick(components, affine):
     _check_answer(components, affine)
 
 
+@pytest.mark.long(38)
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(component, min_size=1, max_size=3), st.booleans())

@@ -164,6 +164,7 @@ def test_an_npy_header_claiming_more_than_the_file_is_refused(tmp_path):
     assert "truncated .npy file" in outcome and mb < 128
 
 
+@pytest.mark.long(25)
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["npy", "safetensors BF16", "npy big-endian float64"])
 def test_a_valid_gigabyte_table_is_read_in_bounded_memory(tmp_path, kind):

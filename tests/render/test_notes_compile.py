@@ -119,6 +119,7 @@ def test_without_matplotlib_the_notes_still_build(monkeypatch, checked_notes, le
     assert list(files) == ["main.tex"]
 
 
+@pytest.mark.long(80)
 @pytest.mark.slow
 def test_two_runs_are_byte_identical_in_every_format(tmp_path):
     env = {**os.environ, "PYTHONHASHSEED": "1"}
