@@ -218,6 +218,10 @@ def cli_rows() -> list[Row]:
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/words.json",
         "pe-proofs audit $TMP/audit/rope.npz --layer-type global",
         "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/ntk.json --layer-type global",
+        "pe-proofs audit $TMP/audit/rope.npz --layer 3",
+        "pe-proofs audit $TMP/audit/rope.npz --layer three",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/llama.json --layer 3",
+        "pe-proofs audit $TMP/audit/rope.npz --config $TMP/audit/nope.json --layer 4",
         "pe-proofs audit $TMP/audit/rope.npz --convention neox",
         "pe-proofs audit $TMP/audit/rope.npz --positions-key weights",
         "pe-proofs audit $TMP/audit/rope.npz --against $TMP/audit/rope.npz --config $TMP/file",
@@ -391,6 +395,8 @@ def _audit_files(folder: Path) -> None:
         ("ntk", {**llama, "rope_scaling": {"rope_type": "ntk", "factor": 2.0}}),
         ("huge", {**llama, "head_dim": 2**40}),
         ("words", {**llama, "rope_theta": "10000"}),
+        ("llama", llama),
+        ("nope", {**llama, "num_hidden_layers": 4, "no_rope_layers": [1, 1, 1, 0]}),
     ):
         (folder / f"{name}.json").write_text(json.dumps(config))
     (folder / "nan.json").write_text('{"head_dim": 8, "rope_theta": NaN}')
