@@ -105,10 +105,13 @@ def _(piece: Link, pdf_string: bool) -> str:
 
 @piece_tex.register
 def _(piece: Mono, pdf_string: bool) -> str:
-    # A long identifier may break after an inner underscore between two words of four letters
-    # or more (rotate_/half); a short name (d_model, max_len, sinusoidal_pe) is never split.
+    # A long identifier may break after an inner underscore between two words of three letters
+    # or more, one of them four or more (rotate_/half, dynamic_/ntk_/parameters); a short name
+    # (d_model, max_len, sinusoidal_pe) is never split.
     code = re.sub(
-        r"(?<=[A-Za-z0-9]{4})\\_(?=[A-Za-z0-9]{4})", r"\\_\\allowbreak{}", tex_code(piece.text)
+        r"(?:(?<=[A-Za-z0-9]{4})\\_(?=[A-Za-z0-9]{3})|(?<=[A-Za-z0-9]{3})\\_(?=[A-Za-z0-9]{4}))",
+        r"\\_\\allowbreak{}",
+        tex_code(piece.text),
     )
     return rf"\texttt{{{code}}}"
 
@@ -362,11 +365,27 @@ def _(block: Figure, options: RenderOptions) -> str:
     )
 
 
+def mostly_code(items: Sequence[Sequence[Piece]]) -> bool:
+    """Whether code (Mono) makes up most of a list's text.
+
+    >>> mostly_code([("read as ", Mono("L = 1000; m_max = 1000; base = 4300"), ": holds")])
+    True
+    >>> mostly_code([("Permute ", Mono("W_k"), " with the number of key heads")])
+    False
+    """
+    code = sum(len(p.text) for item in items for p in item if isinstance(p, Mono))
+    text = sum(len(p) for item in items for p in item if isinstance(p, str))
+    return code > text
+
+
 @block_tex.register
 def _(block: Items, options: RenderOptions) -> str:
     env = "enumerate" if block.numbered else "itemize"
     items = "\n".join(f"\\item {inline(item)}" for item in block.items)
-    return f"\\begin{{{env}}}\n{items}\n\\end{{{env}}}"
+    listed = f"\\begin{{{env}}}\n{items}\n\\end{{{env}}}"
+    # A fixed-width font's spaces do not stretch, so justified lines of code overrun the margin:
+    # a list that is mostly code is set ragged right.
+    return f"{{\\raggedright\n{listed}\\par}}" if mostly_code(block.items) else listed
 
 
 @block_tex.register

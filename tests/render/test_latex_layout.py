@@ -12,7 +12,7 @@ import sympy as sp
 from proofs.render.latex_lesson import PREAMBLE, block_tex, lesson_tex, piece_tex
 from proofs.render.latex_math import latex_math
 from proofs.render.lesson import build_lesson
-from proofs.render.lesson_blocks import Mono, TheoremStatement
+from proofs.render.lesson_blocks import Items, Mono, TheoremStatement
 from proofs.render.options import RenderOptions
 from proofs.render.tex_prose import tex_text
 
@@ -61,6 +61,14 @@ def test_a_short_name_in_code_is_never_split_across_lines():
     assert "allowbreak" not in piece_tex(Mono("d_model"), False)
     assert "allowbreak" not in piece_tex(Mono("sinusoidal_pe(max_len, d_model)"), False)
     assert r"rotate\_\allowbreak{}half" in piece_tex(Mono("rotate_half"), False)
+    assert r"ntk\_\allowbreak{}parameters" in piece_tex(Mono("dynamic_ntk_parameters"), False)
+
+
+def test_a_list_of_code_is_set_ragged_right_and_a_list_of_prose_justified():
+    code = Items((("read as ", Mono("L = 1000; m_max = 1000; base = 4300; table = true")),))
+    prose = Items((("Permute ", Mono("W_k"), " with the number of key heads, not query heads"),))
+    assert block_tex(code, RenderOptions()).startswith("{\\raggedright\n\\begin{itemize}")
+    assert block_tex(prose, RenderOptions()).startswith("\\begin{itemize}")
 
 
 @pytest.mark.parametrize(
