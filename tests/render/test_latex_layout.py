@@ -12,7 +12,7 @@ import sympy as sp
 from proofs.render.latex_lesson import PREAMBLE, block_tex, lesson_tex, piece_tex
 from proofs.render.latex_math import latex_math
 from proofs.render.lesson import build_lesson
-from proofs.render.lesson_blocks import Items, Mono, TheoremStatement
+from proofs.render.lesson_blocks import Items, Mono, ProseTable, TheoremStatement
 from proofs.render.options import RenderOptions
 from proofs.render.tex_prose import tex_text
 
@@ -118,3 +118,12 @@ def test_no_lesson_pdf_prints_a_dense_matrix_a_ceiling_of_an_integer_or_splits_d
 )
 def test_a_power_of_a_greek_primed_bracketed_or_raised_base_is_no_literal_caret(prose, tex):
     assert tex_text(prose) == tex
+
+
+def test_a_long_prose_table_may_break_across_pages_and_a_column_of_symbols_is_narrow():
+    rows = tuple((("$d$",), ("the width of one attention head, even",)) for _ in range(12))
+    long = block_tex(ProseTable((("Symbol",), ("Meaning",)), rows), RenderOptions())
+    assert "\\begin{longtable}" in long and "\\endhead" in long
+    assert long.count("p{0.2") == 1  # the symbols' column takes the narrowest share
+    short = block_tex(ProseTable((("Symbol",), ("Meaning",)), rows[:3]), RenderOptions())
+    assert "\\begin{tabular}" in short and "longtable" not in short
