@@ -85,10 +85,11 @@ _SCRIPTS = str.maketrans(
 )
 _SUPERSCRIPTS = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵀⁱⁿ")
 _SUBSCRIPTS = set("₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼₖₘₙₚ₍₎")
-# A name with a subscript in prose, such as d_model, ω_i or PE_i: set in math like the formulas.
-# Short names only: a longer word with an underscore is an identifier and stays text.
+# A name with a subscript in prose, such as d_model, ω_i, PE_i or the d_h of 2d_h (a number's
+# multiple): set in math like the formulas. Short names only: a longer word with an underscore is
+# an identifier and stays text.
 _SUBSCRIPTED = re.compile(
-    r"(?:(?<![A-Za-z0-9_.])([A-Za-z]{1,2})|([\u0370-\u03ff]))_([A-Za-z0-9]{1,5}|\([^()\s]{1,8}\))(?![A-Za-z0-9_])"
+    r"(?:(?<![A-Za-z_.])([A-Za-z]{1,2})|([\u0370-\u03ff]))_([A-Za-z0-9]{1,5}|\([^()\s]{1,8}\))(?![A-Za-z0-9_])"
 )
 # A power in prose, such as 2^-53, 2^(10), 10000^(−2i/d_model), e^λ, b′^0, ξ^m or (7/2)^(1/2):
 # set as a superscript; a bracketed exponent is taken whole, up to its matching bracket (one
