@@ -465,13 +465,15 @@ PREAMBLE = r"""\documentclass[FONTSIZE]{article}
 \usepackage[skip=4pt,font=small]{caption}
 \usepackage[hidelinks]{hyperref}
 % A figure never lands inside a proof: one that waits (for room) is set out before the next
-% theorem starts (\FloatBarrier, as placeins defines it), and none floats above the text it
-% follows (flafter), so none is set at the top of a page a proof runs onto.
+% theorem starts (\FloatBarrier), and none floats above the text it follows (flafter), so none
+% is set at the top of a page a proof runs onto. The barrier ends the page (\newpage, not
+% placeins' \clearpage): the waiting figure heads the next page with the theorem below it,
+% instead of a page of its own.
 \usepackage{flafter}
 \makeatletter
 \newcommand\FloatBarrier{\par\begingroup\let\@elt\relax
   \edef\@tempa{\@botlist\@deferlist\@dbldeferlist}%
-  \ifx\@tempa\@empty\endgroup\else\endgroup\clearpage\fi}
+  \ifx\@tempa\@empty\endgroup\else\endgroup\newpage\fi}
 \makeatother
 \newtheorem{theorem}{Theorem}
 \setlength{\parskip}{PARSKIP\baselineskip}
