@@ -88,6 +88,8 @@ def test_a_figure_waiting_for_room_is_set_out_before_the_next_theorem():
     statement = TheoremStatement(1, "thm", "Title", ("Every x.",), ())
     assert block_tex(statement, RenderOptions()).startswith("\\FloatBarrier\n\\begin{theorem}")
     assert "\\usepackage{flafter}" in PREAMBLE and "\\newcommand\\FloatBarrier" in PREAMBLE
+    # The barrier ends the page; it does not clear it, which set a waiting figure alone on a page.
+    assert "\\endgroup\\newpage\\fi}" in PREAMBLE and "\\endgroup\\clearpage" not in PREAMBLE
 
 
 @pytest.mark.slow
