@@ -14,7 +14,7 @@ from proofs.render.lesson import build_lesson
 from proofs.render.lesson_math import read_math
 from proofs.render.lesson_source import lesson_folder, section_names
 from proofs.render.options import RenderOptions
-from proofs.theorems.rope import decay, group, scaling
+from proofs.theorems.rope import decay, group, precision, scaling
 
 FOLDER = lesson_folder(11)
 MATH = re.compile(r"\{math\}`([^`]*)`")
@@ -141,3 +141,13 @@ def test_the_student_edition_has_no_sentence_for_the_author(student_tex):
 def test_the_appendix_rows_use_the_lessons_letters(module, foreign):
     used = {p.name: m.group(0) for p in module.build().parts if (m := re.search(foreign, p.title))}
     assert not used, f"parts whose titles use a letter the lesson gives another meaning: {used}"
+
+
+def test_the_precision_rows_write_bits_as_nu_and_a_position_as_m():
+    # The lesson writes ν significant bits and the query at m; the appendix once wrote p for both
+    # (issue 29: "p becomes a number of bits in the precision section").
+    titles = {p.name: p.title for p in precision.build().parts}
+    used = {name: title for name, title in titles.items() if re.search(r"\bp\b", title)}
+    assert not used, used
+    assert "ν bits" in titles["scaled_significand"]
+    assert "every position m" in titles["bound_2_to_9_refuted"]
