@@ -165,8 +165,8 @@ def _math_text(text: str) -> str:
 def _power(match: re.Match[str]) -> str:
     name, bracket, bracketed, plain = match.groups()
     base = _math_text(name or bracket)
-    # A base that ends in a superscript (10⁴) is braced, so its power is not a double script.
-    base = f"{{{base}}}" if name and name[-1] in _SUPERSCRIPTS else base
+    # A base that ends in a superscript (10⁴) is bracketed, so its power reads as a power of it.
+    base = f"({base})" if name and name[-1] in _SUPERSCRIPTS else base
     exponent = _SUBSCRIPTED.sub(lambda m: _subscript(m)[1:-1], bracketed or plain)
     tex = "".join(_math_char(c) + " " if _math_char(c) else c for c in exponent)
     # Function names in an exponent are upright, as in the formulas: \max, not max.
