@@ -105,10 +105,13 @@ def _(piece: Link, pdf_string: bool) -> str:
 
 @piece_tex.register
 def _(piece: Mono, pdf_string: bool) -> str:
-    # A long identifier may break after an inner underscore between two words of four letters
-    # or more (rotate_/half); a short name (d_model, max_len, sinusoidal_pe) is never split.
+    # A long identifier may break after an inner underscore between two words of three letters
+    # or more, one of them four or more (rotate_/half, dynamic_/ntk_/parameters); a short name
+    # (d_model, max_len, sinusoidal_pe) is never split.
     code = re.sub(
-        r"(?<=[A-Za-z0-9]{4})\\_(?=[A-Za-z0-9]{4})", r"\\_\\allowbreak{}", tex_code(piece.text)
+        r"(?:(?<=[A-Za-z0-9]{4})\\_(?=[A-Za-z0-9]{3})|(?<=[A-Za-z0-9]{3})\\_(?=[A-Za-z0-9]{4}))",
+        r"\\_\\allowbreak{}",
+        tex_code(piece.text),
     )
     return rf"\texttt{{{code}}}"
 
@@ -240,14 +243,53 @@ def table_tex(block: TableBlock) -> str:
     )
 
 
+def column_shares(rows: Sequence[Sequence[str]], n: int) -> list[float]:
+    """Each column's share of a table's width: its cells' mean length, no share below 0.2 (or
+    half an equal share, for more than two and a half columns).
+
+    >>> column_shares([["$d$", "the width of one attention head"]], 2)
+    [0.2, 0.8]
+    >>> column_shares([["ab", "cd"]], 2)
+    [0.5, 0.5]
+    """
+    mean = [sum(len(row[j]) for row in rows) / max(len(rows), 1) + 1 for j in range(n)]
+    floor = min(0.2, 1 / (2 * n))
+    narrow = [m / sum(mean) < floor for m in mean]
+    rest = sum(m for m, small in zip(mean, narrow, strict=True) if not small)
+    room = 1 - floor * sum(narrow)
+    return [
+        floor if small else round(room * m / rest, 3) for m, small in zip(mean, narrow, strict=True)
+    ]
+
+
+# A prose table of more rows than this may break across pages (a longtable, its header repeated),
+# so that a long one (module 11's notation) neither runs off its page nor leaves the page before
+# it half empty.
+LONG_PROSE_TABLE = 10
+
+
 def prose_table_tex(block: ProseTable) -> str:
     """A table of prose: columns of equal share of the line, ragged right, small type."""
     n = len(block.header)
-    # The columns and the space between them fill the line, and no more.
-    width = f"\\dimexpr(\\linewidth-{2 * (n - 1)}\\tabcolsep)/{n}\\relax"
-    spec = "".join(f">{{\\raggedright\\arraybackslash}}p{{{width}}}" for _ in range(n))
+    # The columns and the space between them fill the line, and no more; each column's share
+    # follows the length of its cells (a column of symbols is narrower than one of meanings).
+    shares = column_shares([[inline(c) for c in row] for row in block.rows], n)
+    spec = "".join(
+        f">{{\\raggedright\\arraybackslash}}p{{{share:.3f}\\dimexpr\\linewidth-{2 * (n - 1)}\\tabcolsep\\relax}}"
+        for share in shares
+    )
     rows = [" & ".join(rf"\textbf{{{inline(h)}}}" for h in block.header) + r" \\", r"\midrule"]
-    rows += [" & ".join(inline(c) for c in row) + r" \\" for row in block.rows]
+    body = [" & ".join(inline(c) for c in row) + r" \\" for row in block.rows]
+    if len(block.rows) > LONG_PROSE_TABLE:
+        return (
+            "\\nopagebreak[4]{\\small\\setlength{\\LTpre}{6pt}\\setlength{\\LTpost}{6pt}\n"
+            f"\\begin{{longtable}}{{@{{}}{spec}@{{}}}}\n\\toprule\n"
+            + "\n".join(rows)
+            + "\n\\endhead\n\\bottomrule\n\\endlastfoot\n"
+            + "\n".join(body)
+            + "\n\\end{longtable}}"
+        )
+    rows += body
     # The sentence that introduces the table stays on its page.
     return (
         "\\nopagebreak[4]\\begin{center}\\small\n"
@@ -269,10 +311,15 @@ def with_lead(rows: list[str], lead: sp.Basic | None) -> list[str]:
     return [f"{math(lead)} {first}", *rows[1:]]
 
 
+SHORT_CHAIN = 3
+
+
 def chain_tex(block: Chain) -> str:
     rows = with_lead(derivation_rows(block.derivation, names=NAMES), block.lead)
-    # A lead on its own row ends in \\* and stays on the page of what follows it.
-    body = " \\\\\n".join(rows).replace("\\\\* \\\\", "\\\\*")
+    # A lead on its own row ends in \\* and stays on the page of what follows it; a chain of
+    # three rows or fewer is never split across pages (its last line alone on the next).
+    end = " \\\\*\n" if len(rows) <= SHORT_CHAIN else " \\\\\n"
+    body = end.join(rows).replace("\\\\* \\\\*", "\\\\*").replace("\\\\* \\\\", "\\\\*")
     intro = inline(block.intro) + "\n" if block.intro else ""
     return intro + "\\begin{align*}\n" + body + "\n\\end{align*}"
 
@@ -362,11 +409,27 @@ def _(block: Figure, options: RenderOptions) -> str:
     )
 
 
+def mostly_code(items: Sequence[Sequence[Piece]]) -> bool:
+    """Whether code (Mono) makes up most of a list's text.
+
+    >>> mostly_code([("read as ", Mono("L = 1000; m_max = 1000; base = 4300"), ": holds")])
+    True
+    >>> mostly_code([("Permute ", Mono("W_k"), " with the number of key heads")])
+    False
+    """
+    code = sum(len(p.text) for item in items for p in item if isinstance(p, Mono))
+    text = sum(len(p) for item in items for p in item if isinstance(p, str))
+    return code > text
+
+
 @block_tex.register
 def _(block: Items, options: RenderOptions) -> str:
     env = "enumerate" if block.numbered else "itemize"
     items = "\n".join(f"\\item {inline(item)}" for item in block.items)
-    return f"\\begin{{{env}}}\n{items}\n\\end{{{env}}}"
+    listed = f"\\begin{{{env}}}\n{items}\n\\end{{{env}}}"
+    # A fixed-width font's spaces do not stretch, so justified lines of code overrun the margin:
+    # a list that is mostly code is set ragged right.
+    return f"{{\\raggedright\n{listed}\\par}}" if mostly_code(block.items) else listed
 
 
 @block_tex.register
@@ -402,13 +465,15 @@ PREAMBLE = r"""\documentclass[FONTSIZE]{article}
 \usepackage[skip=4pt,font=small]{caption}
 \usepackage[hidelinks]{hyperref}
 % A figure never lands inside a proof: one that waits (for room) is set out before the next
-% theorem starts (\FloatBarrier, as placeins defines it), and none floats above the text it
-% follows (flafter), so none is set at the top of a page a proof runs onto.
+% theorem starts (\FloatBarrier), and none floats above the text it follows (flafter), so none
+% is set at the top of a page a proof runs onto. The barrier ends the page (\newpage, not
+% placeins' \clearpage): the waiting figure heads the next page with the theorem below it,
+% instead of a page of its own.
 \usepackage{flafter}
 \makeatletter
 \newcommand\FloatBarrier{\par\begingroup\let\@elt\relax
   \edef\@tempa{\@botlist\@deferlist\@dbldeferlist}%
-  \ifx\@tempa\@empty\endgroup\else\endgroup\clearpage\fi}
+  \ifx\@tempa\@empty\endgroup\else\endgroup\newpage\fi}
 \makeatother
 \newtheorem{theorem}{Theorem}
 \setlength{\parskip}{PARSKIP\baselineskip}

@@ -48,10 +48,12 @@ def claim_pieces(title: str) -> tuple[Piece, ...]:
     ['M_{j+k}', ' holds']
     >>> [str(piece) for piece in claim_pieces("θ′_i = θ_i/s")]
     ["\\\\theta_{i}'", ' = ', '\\\\theta_{i}', '/s']
+    >>> [str(piece) for piece in claim_pieces("θ′_(i+1) = b′^0")]
+    ["\\\\theta_{i+1}'", ' = ', "b'^{0}"]
     """
     # e^{imθ} in a title is the power e^(imθ), and θ′_i is θ_i′, which prose_runs sets as math.
     text = re.sub(r"\^\{([^{}]*)\}", r"^(\1)", title)
-    text = re.sub(r"′_([A-Za-z0-9]+)", r"_\1′", text)
+    text = re.sub(r"′_([A-Za-z0-9]+|\([^()\s]{1,8}\))", r"_\1′", text)
     return tuple(
         Tex(run.replace(" \\prime", "'")) if math else run for math, run in prose_runs(text)
     )

@@ -127,6 +127,8 @@ def _symbols() -> dict[str, sp.Symbol]:
         "nu": sp.Symbol("nu", integer=True, positive=True),
         "N": sp.Symbol("N", integer=True),
         "sigma": sp.Symbol("sigma", nonnegative=True),
+        # xPos's factor of pair i (module 11's variants section).
+        "xi_i": sp.Symbol("xi_i", positive=True),
         "W_q": sp.Symbol("W_q"),
         "W_k": sp.Symbol("W_k"),
         # The two numbers of one pair of a query and of a key, as the RoPE chains name them.

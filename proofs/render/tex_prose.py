@@ -85,15 +85,19 @@ _SCRIPTS = str.maketrans(
 )
 _SUPERSCRIPTS = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵀⁱⁿ")
 _SUBSCRIPTS = set("₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼₖₘₙₚ₍₎")
-# A name with a subscript in prose, such as d_model, ω_i or PE_i: set in math like the formulas.
-# Short names only: a longer word with an underscore is an identifier and stays text.
+# A name with a subscript in prose, such as d_model, ω_i, PE_i or the d_h of 2d_h (a number's
+# multiple): set in math like the formulas. Short names only: a longer word with an underscore is
+# an identifier and stays text.
 _SUBSCRIPTED = re.compile(
-    r"(?:(?<![A-Za-z0-9_.])([A-Za-z]{1,2})|([\u0370-\u03ff]))_([A-Za-z0-9]{1,5}|\([^()\s]{1,8}\))(?![A-Za-z0-9_])"
+    r"(?:(?<![A-Za-z_.])([A-Za-z]{1,2})|([\u0370-\u03ff]))_([A-Za-z0-9]{1,5}|\([^()\s]{1,8}\))(?![A-Za-z0-9_])"
 )
-# A power in prose, such as 2^-53, 2^(10) or 10000^(−2i/d_model): set as a superscript; a
-# bracketed exponent is taken whole, up to its matching bracket (one level of nesting).
+# A power in prose, such as 2^-53, 2^(10), 10000^(−2i/d_model), e^λ, b′^0, ξ^m or (7/2)^(1/2):
+# set as a superscript; a bracketed exponent is taken whole, up to its matching bracket (one
+# level of nesting). The base is a name or number (Greek, primed, with Unicode superscripts) or
+# a bracket without brackets inside.
 _POWER = re.compile(
-    r"(?<![A-Za-z0-9_.])([A-Za-z0-9.]+)\^(?:\(((?:[^()]|\([^()]*\))*)\)|([-−]?[A-Za-z0-9]+))"
+    r"(?:(?<![A-Za-z0-9_.\u0370-\u03ff])([A-Za-z0-9.\u0370-\u03ff]+′?[⁰¹²³⁴⁵⁶⁷⁸⁹]*)|(\([^()]*\)))"
+    r"\^(?:\(((?:[^()]|\([^()]*\))*)\)|([-−]?[A-Za-z0-9\u0370-\u03ff]+))"
 )
 
 
@@ -143,8 +147,26 @@ def _subscript(match: re.Match[str]) -> str:
     return f"\x00{base_tex}_{{{sub_tex}}}\x01"
 
 
+def _math_text(text: str) -> str:
+    """Plain characters of prose as math: symbols and Greek as LaTeX, superscripts raised."""
+    out = []
+    for char in text:
+        if char in _SUPERSCRIPTS:
+            out.append("^{" + char.translate(_SCRIPTS) + "}")
+        elif char == "…":
+            out.append(r"\dots ")
+        elif char == "′":
+            out.append("'")
+        else:
+            out.append(_math_char(char) + " " if _math_char(char) else char)
+    return "".join(out)
+
+
 def _power(match: re.Match[str]) -> str:
-    base, bracketed, plain = match.groups()
+    name, bracket, bracketed, plain = match.groups()
+    base = _math_text(name or bracket)
+    # A base that ends in a superscript (10⁴) is bracketed, so its power reads as a power of it.
+    base = f"({base})" if name and name[-1] in _SUPERSCRIPTS else base
     exponent = _SUBSCRIPTED.sub(lambda m: _subscript(m)[1:-1], bracketed or plain)
     tex = "".join(_math_char(c) + " " if _math_char(c) else c for c in exponent)
     # Function names in an exponent are upright, as in the formulas: \max, not max.

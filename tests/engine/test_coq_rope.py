@@ -134,10 +134,10 @@ def test_the_rope_modules_compile_and_rest_only_on_the_real_number_axioms(compil
 def test_coq_rejects_a_wrong_rope_step_and_accepts_the_right_one() -> None:
     foundation = {name: (COQ_DIR / name).read_text(encoding="utf-8") for name in FOUNDATION}
     text = theorem_module(registry.build("rope_group")).text()
-    # R(p)·R(Δ)'s top-left entry is cos Δθ cos pθ − sin Δθ sin pθ; a + there is wrong.
+    # G(nθ)·G(Δθ)'s top-left entry is cos Δθ cos nθ − sin Δθ sin nθ; a + there is wrong.
     start = text.index("Lemma rope_group_pair_compose_link1 :")
     end = text.index("Proof.", start)
-    right = "rows [[cos (Delta * theta) * cos (p * theta) - sin (Delta * theta) * sin (p * theta);"
+    right = "rows [[cos (Delta * theta) * cos (n * theta) - sin (Delta * theta) * sin (n * theta);"
     assert text[start:end].count(right) == 1
     wrong = right.replace(" - sin", " + sin")
     broken = text[:start] + text[start:end].replace(right, wrong) + text[end:]

@@ -12,7 +12,7 @@ import sympy as sp
 from proofs.render.latex_lesson import PREAMBLE, block_tex, lesson_tex, piece_tex
 from proofs.render.latex_math import latex_math
 from proofs.render.lesson import build_lesson
-from proofs.render.lesson_blocks import Mono, TheoremStatement
+from proofs.render.lesson_blocks import Items, Mono, ProseTable, TheoremStatement
 from proofs.render.options import RenderOptions
 from proofs.render.tex_prose import tex_text
 
@@ -61,6 +61,14 @@ def test_a_short_name_in_code_is_never_split_across_lines():
     assert "allowbreak" not in piece_tex(Mono("d_model"), False)
     assert "allowbreak" not in piece_tex(Mono("sinusoidal_pe(max_len, d_model)"), False)
     assert r"rotate\_\allowbreak{}half" in piece_tex(Mono("rotate_half"), False)
+    assert r"ntk\_\allowbreak{}parameters" in piece_tex(Mono("dynamic_ntk_parameters"), False)
+
+
+def test_a_list_of_code_is_set_ragged_right_and_a_list_of_prose_justified():
+    code = Items((("read as ", Mono("L = 1000; m_max = 1000; base = 4300; table = true")),))
+    prose = Items((("Permute ", Mono("W_k"), " with the number of key heads, not query heads"),))
+    assert block_tex(code, RenderOptions()).startswith("{\\raggedright\n\\begin{itemize}")
+    assert block_tex(prose, RenderOptions()).startswith("\\begin{itemize}")
 
 
 @pytest.mark.parametrize(
@@ -80,6 +88,8 @@ def test_a_figure_waiting_for_room_is_set_out_before_the_next_theorem():
     statement = TheoremStatement(1, "thm", "Title", ("Every x.",), ())
     assert block_tex(statement, RenderOptions()).startswith("\\FloatBarrier\n\\begin{theorem}")
     assert "\\usepackage{flafter}" in PREAMBLE and "\\newcommand\\FloatBarrier" in PREAMBLE
+    # The barrier ends the page; it does not clear it, which set a waiting figure alone on a page.
+    assert "\\endgroup\\newpage\\fi}" in PREAMBLE and "\\endgroup\\clearpage" not in PREAMBLE
 
 
 @pytest.mark.slow
@@ -97,3 +107,25 @@ def test_no_lesson_pdf_prints_a_dense_matrix_a_ceiling_of_an_integer_or_splits_d
         # Every figure sits outside the theorems and their proofs in the source.
         for theorem in re.findall(r"\\begin\{theorem\}.*?\\hfill\$\\square\$", tex, flags=re.S):
             assert "\\begin{figure}" not in theorem, (module, edition, theorem[:200])
+
+
+@pytest.mark.parametrize(
+    ("prose", "tex"),
+    [
+        ("s = e^λ", r"s = $e^{\lambda }$"),
+        ("b′^0 = 1", r"$b'^{0}$ = 1"),
+        ("b·(…)^(d/(d−2))", r"$b \cdot (\dots )^{d/(d- 2)}$"),
+        ("10⁴^(−19/32)", r"$(10^{4})^{- 19/32}$"),
+    ],
+)
+def test_a_power_of_a_greek_primed_bracketed_or_raised_base_is_no_literal_caret(prose, tex):
+    assert tex_text(prose) == tex
+
+
+def test_a_long_prose_table_may_break_across_pages_and_a_column_of_symbols_is_narrow():
+    rows = tuple((("$d$",), ("the width of one attention head, even",)) for _ in range(12))
+    long = block_tex(ProseTable((("Symbol",), ("Meaning",)), rows), RenderOptions())
+    assert "\\begin{longtable}" in long and "\\endhead" in long
+    assert long.count("p{0.2") == 1  # the symbols' column takes the narrowest share
+    short = block_tex(ProseTable((("Symbol",), ("Meaning",)), rows[:3]), RenderOptions())
+    assert "\\begin{tabular}" in short and "longtable" not in short

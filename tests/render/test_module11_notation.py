@@ -14,6 +14,7 @@ from proofs.render.lesson import build_lesson
 from proofs.render.lesson_math import read_math
 from proofs.render.lesson_source import lesson_folder, section_names
 from proofs.render.options import RenderOptions
+from proofs.theorems.rope import decay, group, precision, scaling
 
 FOLDER = lesson_folder(11)
 MATH = re.compile(r"\{math\}`([^`]*)`")
@@ -120,3 +121,33 @@ def test_the_student_edition_has_no_sentence_for_the_author(student_tex):
         assert phrase not in student_tex.lower(), phrase
     body = student_tex.split(r"\begin{document}")[1]
     assert not re.search(r"\\#\s*\d", body), "an issue or pull-request number"
+
+
+# The appendix states each part of a theorem in the words of its title. The lesson's letters keep
+# their meaning there too (issue 29): the decay's bound once wrote w_j = ρ_j e^(iφ_j), with ρ_j
+# and φ_j a modulus and an angle (ρ_i are YaRN's turns, φ the ramp's angle), σ_j = |S_j| (σ is
+# s − 1), τ_j and Δ_j; scaling wrote s = e^λ beside the wavelengths λ_i, b = e^β_b (β is the
+# ramp's end) and d = 2m_d + 2 (m is the query's position); the cache's group law moved a key
+# at p, module 10's letter for the query.
+@pytest.mark.parametrize(
+    ("module", "foreign"),
+    [
+        (decay, r"[ρφστΔ]"),
+        (scaling, r"λ(?!_i)|β_b|m_d|α = s|\bl = L \+ t\b"),
+        (group, r"(?<![A-Za-z_])p(?![A-Za-z_])"),
+    ],
+    ids=["decay", "scaling", "group"],
+)
+def test_the_appendix_rows_use_the_lessons_letters(module, foreign):
+    used = {p.name: m.group(0) for p in module.build().parts if (m := re.search(foreign, p.title))}
+    assert not used, f"parts whose titles use a letter the lesson gives another meaning: {used}"
+
+
+def test_the_precision_rows_write_bits_as_nu_and_a_position_as_m():
+    # The lesson writes ν significant bits and the query at m; the appendix once wrote p for both
+    # (issue 29: "p becomes a number of bits in the precision section").
+    titles = {p.name: p.title for p in precision.build().parts}
+    used = {name: title for name, title in titles.items() if re.search(r"\bp\b", title)}
+    assert not used, used
+    assert "ν bits" in titles["scaled_significand"]
+    assert "every position m" in titles["bound_2_to_9_refuted"]

@@ -63,17 +63,24 @@ def pdf_info(folder: Path) -> dict[str, str]:
     return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
 
 
-# The brief, whose page limit matters most, compiles in the fast suite; the full notes in the slow.
-@pytest.fixture(scope="module", params=[pytest.param("full", marks=pytest.mark.slow), "brief"])
+# The brief, whose page limit matters most, compiles in the fast suite; the full notes of both
+# modules, author editions (their papers' witnesses are long lines of code), in the slow.
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param("full", marks=pytest.mark.slow),
+        "brief",
+        pytest.param("module11", marks=pytest.mark.slow),
+    ],
+)
 def compiled(request, checked_notes, lesson_tables, tmp_path_factory):
     """(version, folder, log) of the compiled notes."""
     folder = tmp_path_factory.mktemp(request.param)
     brief = request.param == "brief"
     edition = "student" if brief else "author"
-    write_files(
-        folder,
-        latex_files(checked_notes, lesson_tables, RenderOptions(edition=edition, brief=brief)),
-    )
+    module = 11 if request.param == "module11" else 10
+    options = RenderOptions(module=module, edition=edition, brief=brief)
+    write_files(folder, latex_files(checked_notes, lesson_tables, options))
     if shutil.which("latexmk") is None or shutil.which("pdfinfo") is None:
         pytest.skip("latexmk or pdfinfo is not on PATH (no TeX or poppler-utils installed)")
     return request.param, folder, compile_pdf(folder)
@@ -94,7 +101,8 @@ def test_no_overfull_box_no_hyperref_warning_no_error(compiled):
 def test_brief_fits_eleven_pages_and_the_pdf_has_its_title(compiled):
     version, folder, _ = compiled
     info = pdf_info(folder)
-    assert info["Title"].startswith("The sinusoidal positional encoding")
+    title = "Rotary position embeddings" if version == "module11" else "The sinusoidal"
+    assert info["Title"].startswith(title)
     if version == "brief":
         assert int(info["Pages"]) <= 11
 

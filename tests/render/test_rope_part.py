@@ -139,3 +139,17 @@ def test_what_looking_at_the_pages_fixed(editions):
     # In HTML, punctuation after inline math stays on the math's line.
     page = html.html_pages(lesson)["06-rope_scaling.html"]
     assert '<span class="nowrap"><span class="math">\\mu</span>.</span>' in page
+
+
+def test_both_editions_say_what_axial_rope_m_rope_and_xpos_keep_and_lose(editions):
+    # rope_axial, rope_mrope and rope_xpos are proved beyond the five stated theorems; the
+    # lesson says each in words, its refutations as refutations and the measured fp16 overflow
+    # as measured, and the author edition points to their appendix tables.
+    for edition, lesson in editions.items():
+        (section,) = [s for s in lesson.sections if s.name == "variants"]
+        text = latex_lesson.lesson_tex(lesson)
+        words = text[text.index(r"\label{sec:variants}") :][:6000]
+        for said in ("2-D axial RoPE", "M-RoPE", "xPos", "Refuted:", "measured, not proved"):
+            assert said in words, (edition, said)
+        assert ("Also checked" in words) == (edition == "author"), edition
+        assert not any(isinstance(b, TheoremStatement) for b in section.blocks)

@@ -88,9 +88,11 @@ def abel_derivation(n: int) -> Derivation:
 
 
 def bound_facts(n: int) -> tuple[NonNegative, NonNegative]:
-    """The bound in two steps: the triangle inequality, then each |Δ_j| ≤ M."""
-    rho = _symbols("rho", n, nonnegative=True)
-    phi = _symbols("phi", n, real=True)
+    """The bound in two steps: the triangle inequality, then each |h_(j+1) − h_j| ≤ M. The
+    letters are none of the lesson's (ρ_i are YaRN's turns, φ and τ angles of its own, σ = s − 1,
+    Δ a cache shift): a_j, ψ_j for a modulus and an angle, A_j for |S_(j+1)|, χ_j."""
+    rho = _symbols("a", n, nonnegative=True)
+    phi = _symbols("psi", n, real=True)
     real = sp.Add(*(rho[j] * sp.cos(phi[j]) for j in range(n)))
     imaginary = sp.Add(*(rho[j] * sp.sin(phi[j]) for j in range(n)))
     turning = sp.Add(
@@ -100,24 +102,25 @@ def bound_facts(n: int) -> tuple[NonNegative, NonNegative]:
             for k in range(j + 1, n)
         )
     )
-    sigma = _symbols("sigma", n, nonnegative=True)
-    tau = _symbols("tau", n, real=True)
+    sigma = _symbols("A", n, nonnegative=True)
+    tau = _symbols("chi", n, real=True)
     big = sp.Symbol("M", nonnegative=True)
     return (
         NonNegative(
             "triangle_inequality",
-            f"The bound, first step ({n} pairs): for w_j = ρ_j e^(iφ_j), "
-            "(Σ|w_j|)² − |Σ w_j|² = Σ_(j<k) 4ρ_jρ_k sin²((φ_j − φ_k)/2) ≥ 0, so "
-            "|Σ S_jΔ_j| ≤ Σ |S_j|·|Δ_j| (w_j = S_jΔ_j, both sides ≥ 0)",
+            f"The bound, first step ({n} pairs): for w_j = a_j e^(iψ_j), "
+            "(Σ|w_j|)² − |Σ w_j|² = Σ_(j<k) 4a_j a_k sin²((ψ_j − ψ_k)/2) ≥ 0, so "
+            "|Σ S_(j+1)(h_(j+1) − h_j)| ≤ Σ |S_(j+1)|·|h_(j+1) − h_j| "
+            "(w_j = S_(j+1)(h_(j+1) − h_j), both sides ≥ 0)",
             sp.Add(*rho) ** 2 - real**2 - imaginary**2,
             turning,
             (ANGLE_SUBTRACTION, COMMON_ANGLE, PYTHAGOREAN),
         ),
         NonNegative(
             "max_step_bound",
-            f"Second step ({n} pairs): if every |Δ_j| ≤ M, write |Δ_j| = M·cos²τ_j; then "
-            "M·Σσ_j − Σσ_j·|Δ_j| = M·Σσ_j sin²τ_j ≥ 0 (σ_j = |S_j|), so Σ|S_j|·|Δ_j| ≤ "
-            "max_j |Δ_j|·Σ|S_j|",
+            f"Second step ({n} pairs): if every |h_(j+1) − h_j| ≤ M, write it as M·cos²χ_j; "
+            "then with A_j = |S_(j+1)|, M·ΣA_j − ΣA_j·M·cos²χ_j = M·ΣA_j sin²χ_j ≥ 0, so "
+            "Σ|S_(j+1)|·|h_(j+1) − h_j| ≤ M·Σ|S_(j+1)|, M the largest |h_(j+1) − h_j|",
             big * sp.Add(*sigma)
             - sp.Add(*(sigma[j] * big * sp.cos(tau[j]) ** 2 for j in range(n))),
             big * sp.Add(*(sigma[j] * sp.sin(tau[j]) ** 2 for j in range(n))),
@@ -206,9 +209,9 @@ def build(d_model: int = 8) -> Theorem:
             "engine's certified numeric check cannot sample as an indexed family: it is written "
             "out and checked at the head width shown, as is the bound (whose witness has a term "
             "for every pair of pairs).",
-            "The bound is proved squared, for all S_j and all Δ_j with |Δ_j| ≤ M (every such Δ_j "
-            "has |Δ_j| = M·cos²τ_j for some τ_j); both sides are ≥ 0, so it holds unsquared, "
-            "and M = max_j |h_{j+1} − h_j| is RoFormer's choice.",
+            "The bound is proved squared, for all S_j and all differences h_(j+1) − h_j of "
+            "modulus at most M (each such modulus is M·cos²χ_j for some χ_j); both sides are "
+            "≥ 0, so it holds unsquared, and M = max_j |h_(j+1) − h_j| is RoFormer's choice.",
             "The bound itself is true; what fails is the paper's reading of it: its factor "
             "Σ_j |S_j(r)| does not decrease with r.",
         ),

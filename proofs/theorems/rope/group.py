@@ -38,7 +38,6 @@ STATEMENT = (
     "by Δ is exactly the key at n + Δ, in either layout."
 )
 
-P = sp.Symbol("p", real=True)
 DELTA = sp.Symbol("Delta", real=True)
 N = sp.Symbol("n", real=True)
 
@@ -51,11 +50,11 @@ def _sum_entries(a: sp.Expr, c: sp.Expr) -> sp.ImmutableMatrix:
 
 
 def compose_derivation() -> Derivation:
-    """G(pθ)·G(Δθ) = G((p + Δ)θ)."""
-    a, c = P * THETA, DELTA * THETA
+    """G(nθ)·G(Δθ) = G((n + Δ)θ)."""
+    a, c = N * THETA, DELTA * THETA
     return Derivation(
         "pair_compose",
-        "One pair: rotating by pθ after Δθ is rotating by (p + Δ)θ: G(pθ)·G(Δθ) = G((p + Δ)θ)",
+        "One pair: rotating by nθ after Δθ is rotating by (n + Δ)θ: G(nθ)·G(Δθ) = G((n + Δ)θ)",
         (
             Step(sp.MatMul(rope_rotation(a), rope_rotation(c), evaluate=False)),
             Step(_sum_entries(a, c), by=MATRIX_PRODUCT, note="both rows have G's shape"),
@@ -66,7 +65,7 @@ def compose_derivation() -> Derivation:
                 by=ANGLE_ADDITION,
                 note="cos a cos c − sin a sin c = cos(a + c), sin a cos c + cos a sin c = sin(a + c)",
             ),
-            Step(rope_rotation((P + DELTA) * THETA), by=ALGEBRA, note="pθ + Δθ = (p + Δ)θ"),
+            Step(rope_rotation((N + DELTA) * THETA), by=ALGEBRA, note="nθ + Δθ = (n + Δ)θ"),
         ),
     )
 
@@ -110,15 +109,15 @@ def _theta_bindings(d: int):
 
 
 def head_compose_fact(layout: str, d: int, lemma: Derivation) -> Blockwise:
-    """RoPE(·, p)∘RoPE(·, Δ) = RoPE(·, p + Δ) for a head of width d in the layout."""
+    """RoPE(·, n)∘RoPE(·, Δ) = RoPE(·, n + Δ) for a head of width d in the layout."""
     where = "(2i, 2i+1)" if layout == "interleaved" else "(i, i + d/2)"
     return Blockwise(
         f"head_compose_{layout}",
         f"The whole head, {layout} layout (d = {d}, pair i on {where}): "
-        "RoPE(p)·RoPE(Δ) = RoPE(p + Δ)",
+        "RoPE(n)·RoPE(Δ) = RoPE(n + Δ)",
         BlockEquation(
-            Product((rope_blocks(P, layout, d), rope_blocks(DELTA, layout, d))),
-            rope_blocks(P + DELTA, layout, d),
+            Product((rope_blocks(N, layout, d), rope_blocks(DELTA, layout, d))),
+            rope_blocks(N + DELTA, layout, d),
         ),
         lemma,
         _theta_bindings(d),
@@ -159,9 +158,9 @@ def build(d_model: int = 8) -> Theorem:
         formulas=(
             sp.Eq(
                 sp.MatMul(
-                    rope_rotation(P * THETA_I), rope_rotation(DELTA * THETA_I), evaluate=False
+                    rope_rotation(N * THETA_I), rope_rotation(DELTA * THETA_I), evaluate=False
                 ),
-                rope_rotation((P + DELTA) * THETA_I),
+                rope_rotation((N + DELTA) * THETA_I),
                 evaluate=False,
             ),
         ),

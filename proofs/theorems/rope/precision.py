@@ -40,7 +40,8 @@ STATEMENT = (
     "position m within m·θ_i·2^(−8) of m·θ_i, not within m·θ_i·2^(−9)."
 )
 
-P_BITS = sp.Symbol("p", integer=True, positive=True)
+# The lesson's letters: ν significant bits, m a position (the query's), N an integer nearest.
+P_BITS = sp.Symbol("nu", integer=True, positive=True)
 N_INT = sp.Symbol("n", integer=True, positive=True)
 K_INT = sp.Symbol("k", integer=True, nonnegative=True)
 T = sp.Symbol("t", nonnegative=True)
@@ -88,14 +89,14 @@ BINADE_INTEGERS = (257, 2049, 10000, 10002, 2**24 + 1)
 
 
 def binades_derivation() -> Derivation:
-    """⌊log₂ x⌋ for every number rounded here: the binade fixes the spacing 2^(e + 1 − p)."""
+    """⌊log₂ x⌋ for every number rounded here: the binade fixes the spacing 2^(e + 1 − ν)."""
     xs = [*map(sp.Integer, BINADE_INTEGERS), theta_24()]
     exact = [*(sp.Integer(x.bit_length() - 1) for x in BINADE_INTEGERS), sp.Integer(-5)]
     return Derivation(
         "binades",
         "The binades e = floor(log₂ x) of 257, 2049, 10000, 10002, 2^24 + 1 and θ_24 = 10⁴^(−3/8) "
-        "(those of 256 = 2^8 and 2^24 are 8 and 24): each fixes the spacing 2^(e + 1 − p) of a "
-        "p-bit format there",
+        "(those of 256 = 2^8 and 2^24 are 8 and 24): each fixes the spacing 2^(e + 1 − ν) of a "
+        "ν-bit format there",
         (
             Step(sp.ImmutableMatrix([binade(x) for x in xs])),
             Step(
@@ -136,13 +137,13 @@ def nearest_fixes_integers() -> tuple[Derivation, Derivation]:
 
 
 def exact_integers() -> Derivation:
-    """u·(n/u) = n with u = 2^(e + 1 − p) and e = p − 1 − k: the spacing times n/u."""
+    """u·(n/u) = n with u = 2^(e + 1 − ν) and e = ν − 1 − k: the spacing times n/u."""
     spacing = sp.Pow(2, _add(_add(P_BITS, -1, -K_INT), 1, -P_BITS), evaluate=False)
     return Derivation(
         "integers_exact_below_2_to_p",
-        "So every integer 1 ≤ n < 2^p is exact in p bits: its binade is e = p − 1 − k with "
-        "k ≥ 0, the spacing u = 2^(e + 1 − p) = 2^(−k), n/u = n·2^k is an integer (even or "
-        "odd), so RNE(n/u) = n/u and fl_p(n) = u·(n/u) = n",
+        "So every integer 1 ≤ n < 2^ν is exact with ν bits: its binade is e = ν − 1 − k with "
+        "k ≥ 0, the spacing u = 2^(e + 1 − ν) = 2^(−k), n/u = n·2^k is an integer (even or "
+        "odd), so RNE(n/u) = n/u and fl(n) = u·(n/u) = n",
         (
             Step(_mul(spacing, _mul(N_INT, sp.Pow(spacing, -1, evaluate=False)))),
             Step(
@@ -150,7 +151,7 @@ def exact_integers() -> Derivation:
                     sp.Pow(2, -K_INT, evaluate=False), _mul(N_INT, sp.Pow(2, K_INT, evaluate=False))
                 ),
                 by=POWER_LAWS,
-                note="(p − 1 − k) + 1 − p = −k",
+                note="(ν − 1 − k) + 1 − ν = −k",
             ),
             Step(N_INT, by=POWER_LAWS, note="2^(−k)·2^k = 1"),
         ),
@@ -174,7 +175,7 @@ def float_facts() -> tuple[Derivation, ...]:
     return (
         rounding_derivation(
             "fp32_2_to_24_exact",
-            "2^24 itself is exact in fp32 (p = 24, binade 24): fl_fp32(16777216) = 16777216",
+            "2^24 itself is exact in fp32 (ν = 24, binade 24): fl_fp32(16777216) = 16777216",
             2**24,
             24,
             2**24,
@@ -189,14 +190,14 @@ def float_facts() -> tuple[Derivation, ...]:
         ),
         rounding_derivation(
             "bf16_257",
-            "bf16 (p = 8): 257 is a tie between 256 and 258 and rounds to 256",
+            "bf16 (ν = 8): 257 is a tie between 256 and 258 and rounds to 256",
             257,
             8,
             256,
         ),
         rounding_derivation(
             "fp16_2049",
-            "fp16 (p = 11): 2049 is a tie between 2048 and 2050 and rounds to 2048",
+            "fp16 (ν = 11): 2049 is a tie between 2048 and 2050 and rounds to 2048",
             2049,
             11,
             2048,
@@ -275,32 +276,32 @@ def fp16_refuted(scores: Derivation) -> Refutation:
 
 
 def scaled_significand() -> Derivation:
-    """2^(−p)·y = 1/2 + 2^(−p)·t for y = 2^(p−1) + t."""
+    """2^(−ν)·y = 1/2 + 2^(−ν)·t for y = 2^(ν−1) + t."""
     low = sp.Pow(2, P_BITS - 1, evaluate=False)
     scale = sp.Pow(2, -P_BITS, evaluate=False)
     return Derivation(
         "scaled_significand",
-        "Round to nearest with p bits: write x = u·y, y = 2^(p−1) + t in [2^(p−1), 2^p) "
-        "(t ≥ 0); then 2^(−p)·y = 1/2 + 2^(−p)·t",
+        "Round to nearest with ν bits: write x = u·y, y = 2^(ν−1) + t in [2^(ν−1), 2^ν) "
+        "(t ≥ 0); then 2^(−ν)·y = 1/2 + 2^(−ν)·t",
         (
             Step(_mul(scale, _add(low, T))),
             Step(_add(_mul(scale, low), _mul(scale, T)), by=ALGEBRA),
             Step(
-                _add(sp.Rational(1, 2), _mul(scale, T)), by=POWER_LAWS, note="2^(−p)·2^(p−1) = 1/2"
+                _add(sp.Rational(1, 2), _mul(scale, T)), by=POWER_LAWS, note="2^(−ν)·2^(ν−1) = 1/2"
             ),
         ),
     )
 
 
 def relative_error_fact() -> NonNegative:
-    """Round to nearest in p bits: |fl(x) − x| ≤ 2^(−p)·x, shown squared."""
+    """Round to nearest with ν bits: |fl(x) − x| ≤ 2^(−ν)·x, shown squared."""
     w = sp.Symbol("w", nonnegative=True)
     miss = sp.cos(PHI) / 2
     return NonNegative(
         "nearest_relative_error",
-        "fl(x) = u·n with |n − y| ≤ 1/2 (n − y = cos(φ)/2), and 2^(−p)·y = 1/2 + w (w ≥ 0): "
-        "(2^(−p)·y)² − (n − y)² = sin²φ/4 + w + w² ≥ 0, so |fl(x) − x| = u·|n − y| ≤ "
-        "2^(−p)·u·y = 2^(−p)·x: the unit roundoff of bf16 (p = 8) is 2^(−8)",
+        "fl(x) = u·N with |N − y| ≤ 1/2 (N − y = cos(φ)/2), and 2^(−ν)·y = 1/2 + w (w ≥ 0): "
+        "(2^(−ν)·y)² − (N − y)² = sin²φ/4 + w + w² ≥ 0, so |fl(x) − x| = u·|N − y| ≤ "
+        "2^(−ν)·u·y = 2^(−ν)·x: the unit roundoff of bf16 (ν = 8) is 2^(−8)",
         (sp.Rational(1, 2) + w) ** 2 - miss**2,
         sp.sin(PHI) ** 2 / 4 + w + w**2,
         PYTHAGOREAN,
@@ -310,7 +311,7 @@ def relative_error_fact() -> NonNegative:
 def transformers_path_facts() -> tuple[NonNegative, NonNegative]:
     """transformers' path compounds three roundings, each fl(x) = x·(1 + δ) with |δ| at most the
     format's unit roundoff (nearest_relative_error): fp32 inv_freq (u = 2^(−24)), its bf16 cast
-    (2^(−8)), the fp32 phase (2^(−24)). The phase is p·θ·(1 + δ₁)(1 + δ₂)(1 + δ₃); the two facts
+    (2^(−8)), the fp32 phase (2^(−24)). The phase is m·θ·(1 + δ₁)(1 + δ₂)(1 + δ₃); the two facts
     bound that product within 1 ± (2^(−8) + 2^(−22)), for every δ in range."""
     u8, u24 = sp.Rational(1, 2**8), sp.Rational(1, 2**24)
     stated = _add(u8, sp.Rational(1, 2**22))
@@ -334,8 +335,8 @@ def transformers_path_facts() -> tuple[NonNegative, NonNegative]:
     return (
         NonNegative(
             "float32_path_bound",
-            "transformers' path (inv_freq in fp32, cast to bf16, phase p·θ_b in fp32, θ_b the "
-            "bf16 inv_freq) compounds three roundings, the phase p·θ·(1 + δ₁)(1 + δ₂)(1 + δ₃) "
+            "transformers' path (inv_freq in fp32, cast to bf16, phase m·θ_b in fp32, θ_b the "
+            "bf16 inv_freq) compounds three roundings, the phase m·θ·(1 + δ₁)(1 + δ₂)(1 + δ₃) "
             "with |δ₁|, |δ₃| ≤ 2^(−24) and |δ₂| ≤ 2^(−8): above, writing 1 + δ_j = "
             "(1 + u_j)·cos²τ_j, 2^(−8) + 2^(−22) + 1 − (1 + δ₁)(1 + δ₂)(1 + δ₃) ≥ 0 for every "
             "τ_j, the twin's bound",
@@ -356,8 +357,8 @@ def transformers_path_facts() -> tuple[NonNegative, NonNegative]:
 
 
 D_PRECISION, B_PRECISION, PAIR = 128, 10000, 24
-# A position, in the claim that the phase error at every position is at most p·θ_i·2^(−9).
-POSITION = sp.Symbol("p", integer=True, positive=True)
+# A position, in the claim that the phase error at every position is at most m·θ_i·2^(−9).
+POSITION = sp.Symbol("m", integer=True, positive=True)
 
 
 def theta_24() -> sp.Expr:
@@ -387,15 +388,15 @@ def pair_24_facts(rounded_24: sp.Expr) -> tuple[NonNegative | Refutation, ...]:
         enclosure_fact(
             "bf16_pair_24_error",
             "Certified: fl_bf16(θ_24)/θ_24 − 1 lies in {interval}, above 2^(−9) = 0.001953…, so "
-            "at every position p the phase p·fl_bf16(θ_24) misses p·θ_24 by more than "
-            "p·θ_24·2^(−9)",
+            "at every position m the phase m·fl_bf16(θ_24) misses m·θ_24 by more than "
+            "m·θ_24·2^(−9)",
             error,
             4,
         ),
         Refutation(
             "bound_2_to_9_refuted",
-            "The phase error of a bf16 inv_freq is at most p·θ_i·2^(−9) at every position p "
-            "(tried at pair 24, p = 1)",
+            "The phase error of a bf16 inv_freq is at most m·θ_i·2^(−9) at every position m "
+            "(tried at pair 24, m = 1)",
             sp.Le(
                 sp.Abs(_add(_mul(POSITION, rounded_24), -_mul(POSITION, theta))),
                 _mul(POSITION, theta, sp.Pow(2, -9, evaluate=False)),
@@ -453,12 +454,12 @@ def build(d_model: int = 8) -> Theorem:
             "The rounding formula is round to nearest, ties to even, written with floor and "
             "ceiling; every floor and ceiling of an irrational number is decided by a certified "
             "ball.",
-            "pe-proofs issue 24 states the phase error bound as p·θ_i·2^(−9). With 8 significant bits the "
+            "pe-proofs issue 24 states the phase error bound as m·θ_i·2^(−9). With 8 significant bits the "
             "unit roundoff is 2^(−8) (Higham, Accuracy and Stability of Numerical Algorithms, "
             "section 2.1: u = β^(1−t)/2, t = 8), and pair 24 at d = 128, b = 10⁴ attains 0.003653·θ_24 > "
             "2^(−9)·θ_24; the numeric twin finds 21 of the 64 pairs above 2^(−9).",
             "nearest_relative_error takes the defining property of rounding to nearest, "
-            "|n − y| ≤ 1/2 at spacing 1, as its hypothesis: the floor-and-ceiling formula has it, "
+            "|N − y| ≤ 1/2 at spacing 1, as its hypothesis: the floor-and-ceiling formula has it, "
             "but that is not a step the engine checks for symbolic y.",
         ),
     )

@@ -66,17 +66,19 @@ POS = sp.Symbol("m", real=True)
 L = sp.Symbol("L", positive=True)
 ALPHA = sp.Symbol("alpha", positive=True)
 BETA = sp.Symbol("beta", positive=True)
-T = sp.Symbol("t", nonnegative=True)
-# Parameters that carry the hypotheses of the inequalities: s = e^λ with λ = ln s ≥ 0,
-# s = 1 + σ, b = e^β_b, d = 2m_d + 2 (m_d = d/2 − 1 ≥ 1), ramp values cos²φ ∈ [0, 1].
-LAMBDA = sp.Symbol("lambda", nonnegative=True)
+# How far the sequence runs past the trained length (t is YaRN's temperature).
+PAST = sp.Symbol("v", nonnegative=True)
+# Parameters that carry the hypotheses of the inequalities: s = e^(g_s) with g_s = ln s ≥ 0,
+# s = 1 + σ, b = e^(g_b), d = 2d_h + 2 (d_h = d/2 − 1 ≥ 1), ramp values cos²φ ∈ [0, 1]. Their
+# letters are none of the lesson's (λ_i is a wavelength, β a ramp's end, m the query's position).
+LOG_S = sp.Symbol("g_s", nonnegative=True)
 SIGMA = sp.Symbol("sigma", nonnegative=True)
 SIGMA_POSITIVE = sp.Symbol("sigma", positive=True)
-LOG_BASE = sp.Symbol("beta_b", nonnegative=True)
-HALF = sp.Symbol("m_d", integer=True, positive=True)
+LOG_BASE = sp.Symbol("g_b", nonnegative=True)
+HALF = sp.Symbol("d_h", integer=True, positive=True)
 J = sp.Symbol("j", integer=True, nonnegative=True)
 PHI = sp.Symbol("phi", real=True)
-PSI = sp.Symbol("psi", real=True)
+CHI = sp.Symbol("chi", real=True)
 MU = sp.Symbol("mu", real=True)
 # Any positive frequency: the Llama 3 and YaRN formulas agree at every θ_i > 0.
 FREQ = sp.Symbol("theta_i", positive=True)
@@ -174,33 +176,33 @@ def ntk_step_derivation() -> Derivation:
 
 
 def _ntk_ratio_at(i: sp.Expr) -> sp.Expr:
-    """θ′_i/θ_i = s^(−2i/(d−2)) with s = e^λ and d = 2m_d + 2: e^(−iλ/m_d)."""
-    return (S ** (-2 * sp.sympify(i) / (D - 2))).subs({S: sp.exp(LAMBDA), D: 2 * HALF + 2})
+    """θ′_i/θ_i = s^(−2i/(d−2)) with s = e^(g_s) and d = 2d_h + 2: e^(−i·g_s/d_h)."""
+    return (S ** (-2 * sp.sympify(i) / (D - 2))).subs({S: sp.exp(LOG_S), D: 2 * HALF + 2})
 
 
 def ntk_inequalities() -> tuple[NonNegative, ...]:
-    x = LAMBDA / (2 * HALF)
+    x = LOG_S / (2 * HALF)
     return (
         NonNegative(
             "ntk_ratio_at_most_1",
-            "NTK-aware: θ′_i/θ_i ≤ 1. With s = e^λ (λ = ln s ≥ 0) and d = 2m_d + 2: "
-            "1 − e^(−iλ/m_d) = 2e^(−iλ/2m_d)·sinh(iλ/2m_d) ≥ 0",
+            "NTK-aware: θ′_i/θ_i ≤ 1. With s = e^(g_s) (g_s = ln s ≥ 0) and d = 2d_h + 2: "
+            "1 − e^(−i·g_s/d_h) = 2e^(−i·g_s/2d_h)·sinh(i·g_s/2d_h) ≥ 0",
             1 - _ntk_ratio_at(I),
             2 * sp.exp(-I * x) * sp.sinh(I * x),
             EXPONENTIAL_FORM,
         ),
         NonNegative(
             "ntk_ratio_at_least_1_over_s",
-            "NTK-aware: θ′_i/θ_i ≥ 1/s for i ≤ d/2 − 1 = m_d. With i = m_d − j (j ≥ 0): "
-            "e^(−(m_d − j)λ/m_d) − e^(−λ) = 2e^(−λ + jλ/2m_d)·sinh(jλ/2m_d) ≥ 0",
-            _ntk_ratio_at(HALF - J) - 1 / sp.exp(LAMBDA),
-            2 * sp.exp(-LAMBDA + J * x) * sp.sinh(J * x),
+            "NTK-aware: θ′_i/θ_i ≥ 1/s for i ≤ d/2 − 1 = d_h. With i = d_h − j (j ≥ 0): "
+            "e^(−(d_h − j)g_s/d_h) − e^(−g_s) = 2e^(−g_s + j·g_s/2d_h)·sinh(j·g_s/2d_h) ≥ 0",
+            _ntk_ratio_at(HALF - J) - 1 / sp.exp(LOG_S),
+            2 * sp.exp(-LOG_S + J * x) * sp.sinh(J * x),
             EXPONENTIAL_FORM,
         ),
         NonNegative(
             "ntk_ratio_falls",
-            "NTK-aware: θ′_i/θ_i falls with i: e^(−iλ/m_d) − e^(−(i+1)λ/m_d) = "
-            "2e^(−(2i+1)λ/2m_d)·sinh(λ/2m_d) ≥ 0",
+            "NTK-aware: θ′_i/θ_i falls with i: e^(−i·g_s/d_h) − e^(−(i+1)g_s/d_h) = "
+            "2e^(−(2i+1)g_s/2d_h)·sinh(g_s/2d_h) ≥ 0",
             _ntk_ratio_at(I) - _ntk_ratio_at(I + 1),
             2 * sp.exp(-(2 * I + 1) * x) * sp.sinh(x),
             EXPONENTIAL_FORM,
@@ -222,7 +224,7 @@ def ntk_not_linear() -> Refutation:
 
 
 def dynamic_base(length: sp.Expr, d: sp.Expr = D, factor: sp.Expr = S) -> sp.Expr:
-    """b·(s·l/L − (s − 1))^(d/(d−2)), s = factor (transformers' α), unevaluated."""
+    """b·(s·l/L − (s − 1))^(d/(d−2)), s = factor (transformers' alpha), unevaluated."""
     grown = sp.Add(
         sp.Mul(factor, length, 1 / L, evaluate=False),
         sp.Mul(-1, factor - 1, evaluate=False),
@@ -244,16 +246,16 @@ def dynamic_at_original() -> Derivation:
 
 def dynamic_base_fact() -> NonNegative:
     grown = sp.Add(
-        sp.Mul(S, L + T, 1 / L, evaluate=False),
+        sp.Mul(S, L + PAST, 1 / L, evaluate=False),
         sp.Mul(-1, S - 1, evaluate=False),
         evaluate=False,
     )
     return NonNegative(
         "dynamic_base_at_least_1",
-        "Dynamic NTK: for l = L + t ≥ L the power's base s·l/L − (s − 1) = 1 + s·t/L is ≥ 1, so "
+        "Dynamic NTK: for l = L + v ≥ L the power's base s·l/L − (s − 1) = 1 + s·v/L is ≥ 1, so "
         "b·(…)^(d/(d−2)) is a real power of a positive continuous function of l",
         sp.Add(grown, -1, evaluate=False),
-        S * T / L,
+        S * PAST / L,
         ALGEBRA,
     )
 
@@ -267,7 +269,7 @@ def vllm_refuted() -> Refutation:
     return Refutation(
         "vllm_constant_base_refuted",
         "A base free of l (vllm #41236: b·(s² − s + 1)^(d/(d−2))) equals the dynamic base with "
-        f"α = s, even at l = L: at d = {VLLM_D}, s = {VLLM_S}, b·57^(64/63) = b for every b and L",
+        f"factor s, even at l = L: at d = {VLLM_D}, s = {VLLM_S}, b·57^(64/63) = b for every b and L",
         sp.Eq(constant, dynamic_base(L, d, factor=s), evaluate=False),
         ((L, sp.Integer(4096)), (B, sp.Integer(10**4))),
     )
@@ -340,16 +342,16 @@ def yarn_falls() -> NonNegative:
     theta = sp.exp(-2 * LOG_BASE * I / d)
     theta_next = sp.exp(-2 * LOG_BASE * (I + 1) / d)
     s = 1 + SIGMA
-    gamma, gamma_next = sp.cos(PHI) ** 2, sp.cos(PHI) ** 2 * sp.cos(PSI) ** 2
+    gamma, gamma_next = sp.cos(PHI) ** 2, sp.cos(PHI) ** 2 * sp.cos(CHI) ** 2
     weight = 1 / s + gamma * SIGMA / s
     drop = 2 * sp.exp(-LOG_BASE * (2 * I + 1) / d) * sp.sinh(LOG_BASE / d)
     return NonNegative(
         "yarn_falls_with_i",
-        "YaRN falls with i whenever its ramp weights do: with b = e^β_b ≥ 1, s = 1 + σ and "
-        "1 ≥ γ_i = cos²φ ≥ γ_(i+1) = cos²φ·cos²ψ ≥ 0, θ′_i − θ′_(i+1) = "
+        "YaRN falls with i whenever its ramp weights do: with b = e^(g_b) ≥ 1, s = 1 + σ and "
+        "1 ≥ γ_i = cos²φ ≥ γ_(i+1) = cos²φ·cos²χ ≥ 0, θ′_i − θ′_(i+1) = "
         "(θ_i − θ_(i+1))·w_i + θ_(i+1)·(w_i − w_(i+1)) ≥ 0, w = 1/s + γ·σ/s",
         yarn_map(theta, gamma, s) - yarn_map(theta_next, gamma_next, s),
-        drop * weight + theta_next * sp.cos(PHI) ** 2 * sp.sin(PSI) ** 2 * SIGMA / s,
+        drop * weight + theta_next * sp.cos(PHI) ** 2 * sp.sin(CHI) ** 2 * SIGMA / s,
         (EXPONENTIAL_FORM, PYTHAGOREAN, CANCEL),
     )
 
@@ -690,8 +692,8 @@ def build(d_model: int = 8) -> Theorem:
             "quoted in llama.cpp PR #8676; vLLM's constant base, vllm #41236. The papers' own "
             "text could not be consulted here (no network): the statements proved are the "
             "formulas as transcribed.",
-            "Hypotheses are carried by parameters: s ≥ 1 is s = e^λ (λ ≥ 0) or s = 1 + σ "
-            "(σ ≥ 0), b ≥ 1 is b = e^β_b, d ≥ 4 is d = 2m_d + 2, and a ramp value in [0, 1] is "
+            "Hypotheses are carried by parameters: s ≥ 1 is s = e^(g_s) (g_s ≥ 0) or s = 1 + σ "
+            "(σ ≥ 0), b ≥ 1 is b = e^(g_b), d ≥ 4 is d = 2d_h + 2, and a ramp value in [0, 1] is "
             "cos²φ (every value in [0, 1] is one). With them, SymPy's assumptions see each "
             "witness is ≥ 0.",
             "Continuity of dynamic NTK in l is dynamic_at_original_length and "

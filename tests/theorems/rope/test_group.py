@@ -23,14 +23,14 @@ def test_composition_with_the_wrong_sign_is_refuted() -> None:
 
     claim = Derivation(
         "claim",
-        "p − Δ",
+        "n − Δ",
         (
             Step(
                 sp.MatMul(
-                    rope_rotation(rg.P * THETA), rope_rotation(rg.DELTA * THETA), evaluate=False
+                    rope_rotation(rg.N * THETA), rope_rotation(rg.DELTA * THETA), evaluate=False
                 )
             ),
-            Step(rope_rotation((rg.P - rg.DELTA) * THETA)),
+            Step(rope_rotation((rg.N - rg.DELTA) * THETA)),
         ),
     )
     assert claim.verify().status == "refuted"

@@ -108,14 +108,14 @@ def test_the_vllm_base_equals_the_dynamic_base_only_at_l_equal_s_l() -> None:
 
 
 def test_ntk_bounds_are_not_proved_for_a_factor_below_one() -> None:
-    # With s = e^λ and λ < 0 the ratio exceeds 1: the witness is then not ≥ 0.
-    negative = sp.Symbol("lambda", negative=True)
+    # With s = e^(g_s) and g_s < 0 the ratio exceeds 1: the witness is then not ≥ 0.
+    negative = sp.Symbol("g_s", negative=True)
     fact = rs.ntk_inequalities()[0]
     flipped = NonNegative(
         "wrong",
         "w",
-        fact.expr.subs(rs.LAMBDA, negative),
-        fact.witness.subs(rs.LAMBDA, negative),
+        fact.expr.subs(rs.LOG_S, negative),
+        fact.witness.subs(rs.LOG_S, negative),
         fact.by,
     )
     assert flipped.verify().status != "proved"
