@@ -16,14 +16,7 @@ from proofs.cli.main import main
 from proofs.engine.coq.development import NO_TAUTOLOGY, REPORT, build_development
 from proofs.engine.coq.module import Entry
 from proofs.registry import build
-
-needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
-REAL_AXIOMS = {
-    "ClassicalDedekindReals.sig_forall_dec",
-    "ClassicalDedekindReals.sig_not_dec",
-    "FunctionalExtensionality.functional_extensionality_dep",
-    "Classical_Prop.classic",
-}
+from tests.engine.coq_tools import REAL_AXIOMS, assumptions, coqc, needs_coqc
 
 
 def run(folder: Path, *command: str) -> subprocess.CompletedProcess:
@@ -131,7 +124,7 @@ def test_the_summary_counts_parts_links_and_facts_apart() -> None:
 
 def interval_installed(folder: Path) -> bool:
     (folder / "Probe.v").write_text("From Interval Require Import Tactic.\n")
-    return run(folder, "coqc", "-q", "Probe.v").returncode == 0
+    return coqc(folder, "Probe.v").returncode == 0
 
 
 @needs_coqc
@@ -163,10 +156,9 @@ def test_the_whole_development_compiles_with_coq_makefile_and_make(written, tmp_
         ", ".join(f"PeProofs.{m}.{name}" for m, name in names)
     )
     (build_dir / "Query.v").write_text(query)
-    printed = run(build_dir, "coqc", "-q", "-R", ".", "PeProofs", "Query.v")
+    printed = coqc(build_dir, "Query.v")
     assert printed.returncode == 0, printed.stderr
-    axioms = {line.split()[0] for line in printed.stdout.splitlines() if line and line[0] != " "}
-    axioms.discard("Axioms:")
+    (axioms,) = assumptions(printed.stdout)
     assert axioms and axioms <= REAL_AXIOMS, axioms - REAL_AXIOMS
 
 
