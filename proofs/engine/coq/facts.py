@@ -330,7 +330,10 @@ def _refuted_by_partial_sums(
     point = dict(fact.at)
     # The Σs as the instance E writes them: each bound symbol replaced by its value's text.
     names = {
-        b.symbol: (f"IZR {point[b.symbol]}", APPLICATION)
+        b.symbol: (
+            f"IZR {point[b.symbol]}" if point[b.symbol] >= 0 else f"IZR ({point[b.symbol]})",
+            APPLICATION,
+        )
         if b.type == "Z"
         else (f"({printer.term(point[b.symbol])})", ATOM)
         for b in claim.binders
