@@ -13,17 +13,11 @@ import pytest
 from proofs import registry
 from proofs.cli import coq_check
 from proofs.cli.main import main
-from proofs.engine.coq.development import NO_TAUTOLOGY, REPORT, build_development
-from proofs.engine.coq.module import Entry
+from proofs.engine.coq.development import EVERY_SIZE, NO_TAUTOLOGY, REPORT, build_development
+from proofs.engine.coq.module import COQ_DIR, Entry
+from proofs.engine.facts import Blockwise
 from proofs.registry import build
-
-needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
-REAL_AXIOMS = {
-    "ClassicalDedekindReals.sig_forall_dec",
-    "ClassicalDedekindReals.sig_not_dec",
-    "FunctionalExtensionality.functional_extensionality_dep",
-    "Classical_Prop.classic",
-}
+from tests.engine.coq_tools import REAL_AXIOMS, assumptions, coqc, needs_coqc
 
 
 def run(folder: Path, *command: str) -> subprocess.CompletedProcess:
@@ -55,6 +49,31 @@ def test_the_command_writes_the_development_and_lists_what_has_no_theorem(writte
         assert re.search(
             rf"^  {name}: \d+/\d+ parts, \d+/\d+ links, \d+/\d+ facts$", stdout, re.MULTILINE
         ), name
+
+
+def test_the_report_says_why_each_part_stated_at_one_size_stays_there() -> None:
+    development = build_development([build(n) for n in registry.names()])
+    section = development.report().split("# Parts stated for one d_model", 1)[1]
+    headline = (COQ_DIR / "Headline.v").read_text()
+    blockwise = {
+        (m.theorem.name, p.name)
+        for m in development.modules
+        for p in m.theorem.parts
+        if isinstance(p, Blockwise)
+    }
+    assert len(blockwise) == 25
+    # Every every-size theorem named is a Headline theorem, for a part stated at one size.
+    assert set(EVERY_SIZE) <= blockwise
+    for names in EVERY_SIZE.values():
+        assert all(re.search(rf"^Theorem {n} :", headline, re.MULTILINE) for n in names), names
+    for theorem, part in blockwise:
+        (line,) = [
+            x
+            for x in section.splitlines()
+            if x.startswith(f"- {theorem} part ") and f"({part})," in x
+        ]
+        said = "shift_inverse (Headline.v)" if part == "inverse_concrete" else "every number"
+        assert said in line, line
 
 
 def test_a_bad_out_is_one_line_and_status_2(tmp_path: Path, capsys) -> None:
@@ -131,7 +150,7 @@ def test_the_summary_counts_parts_links_and_facts_apart() -> None:
 
 def interval_installed(folder: Path) -> bool:
     (folder / "Probe.v").write_text("From Interval Require Import Tactic.\n")
-    return run(folder, "coqc", "-q", "Probe.v").returncode == 0
+    return coqc(folder, "Probe.v").returncode == 0
 
 
 @pytest.mark.long(150)
@@ -164,10 +183,9 @@ def test_the_whole_development_compiles_with_coq_makefile_and_make(written, tmp_
         ", ".join(f"PeProofs.{m}.{name}" for m, name in names)
     )
     (build_dir / "Query.v").write_text(query)
-    printed = run(build_dir, "coqc", "-q", "-R", ".", "PeProofs", "Query.v")
+    printed = coqc(build_dir, "Query.v")
     assert printed.returncode == 0, printed.stderr
-    axioms = {line.split()[0] for line in printed.stdout.splitlines() if line and line[0] != " "}
-    axioms.discard("Axioms:")
+    (axioms,) = assumptions(printed.stdout)
     assert axioms and axioms <= REAL_AXIOMS, axioms - REAL_AXIOMS
 
 

@@ -1,5 +1,6 @@
-"""What the Coq tests share: compiling with coqc, the real-number axioms a theorem may rest on,
-the commands that would assume instead of prove, and whitespace-insensitive comparison.
+"""What the Coq tests share: compiling with coqc, the real-number axioms a theorem may rest on
+and the axioms Print Assumptions lists, the commands that would assume instead of prove, and
+whitespace-insensitive comparison.
 
 >>> squash("forall x,\\n   x = x")
 'forall x, x = x'
@@ -46,6 +47,7 @@ def coqc(folder: Path, name: str) -> subprocess.CompletedProcess:
         cwd=folder,
         capture_output=True,
         text=True,
+        timeout=900,
         check=False,
     )
 
@@ -57,3 +59,20 @@ def compiled(folder: Path, names: tuple[str, ...]) -> Path:
         run = coqc(folder, name)
         assert run.returncode == 0, run.stdout + run.stderr
     return folder
+
+
+def assumptions(printed: str) -> list[set[str]]:
+    """The axioms each Print Assumptions in coqc's output lists, in order (an empty set for one
+    closed under the global context).
+
+    >>> assumptions("Axioms:\\nClassical_Prop.classic : forall P : Prop, P\\n"
+    ...             "Closed under the global context\\n")
+    [{'Classical_Prop.classic'}, set()]
+    """
+    sections: list[set[str]] = []
+    for line in printed.splitlines():
+        if line in ("Axioms:", "Closed under the global context"):
+            sections.append(set())
+        elif line and not line[0].isspace() and sections:
+            sections[-1].add(line.split()[0])
+    return sections

@@ -6,7 +6,6 @@ coqc skip, with that reason, where it is missing."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -15,21 +14,13 @@ import pytest
 from proofs import registry
 from proofs.engine.coq.agreement import ROUNDINGS
 from proofs.engine.coq.development import FOUNDATION, build_development
-from proofs.engine.coq.module import COQ_DIR, FLOCQ, theorem_module
+from proofs.engine.coq.module import FLOCQ, theorem_module
+from tests.engine.coq_tools import REAL_AXIOMS, assumptions, compiled, coqc, needs_coqc
 
-needs_coqc = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="coqc is not installed (Debian package coq)"
-)
 # Format -> (emin, prec) as Flocq's FLT_exp takes them: the least exponent of a subnormal's
 # spacing and the bits of the significand.
 FORMATS = {"bf16": (-133, 8), "fp16": (-24, 11), "fp32": (-149, 24)}
 ROUND = re.compile(r"round radix2 \(FLT_exp \((-?\d+)\) (\d+)\) ZnearestE")
-REAL_AXIOMS = {
-    "ClassicalDedekindReals.sig_forall_dec",
-    "ClassicalDedekindReals.sig_not_dec",
-    "FunctionalExtensionality.functional_extensionality_dep",
-    "Classical_Prop.classic",
-}
 
 
 @pytest.fixture(scope="module")
@@ -79,24 +70,9 @@ def test_flocq_is_imported_before_the_project_only_where_used(precision) -> None
 
 def compile_precision(folder: Path, text: str) -> subprocess.CompletedProcess:
     """Compile the foundation and RopePrecision.v (text) in folder; coqc's result for the module."""
-    for name in FOUNDATION:
-        shutil.copy(COQ_DIR / name, folder)
-        run = subprocess.run(
-            ["coqc", "-q", "-R", ".", "PeProofs", name],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert run.returncode == 0, run.stdout + run.stderr
+    compiled(folder, FOUNDATION)
     (folder / "RopePrecision.v").write_text(text)
-    return subprocess.run(
-        ["coqc", "-q", "-R", ".", "PeProofs", "RopePrecision.v"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return coqc(folder, "RopePrecision.v")
 
 
 @needs_coqc
@@ -110,20 +86,9 @@ def test_the_flocq_roundings_compile_on_the_real_number_axioms_only(precision, t
         "Require Import PeProofs.RopePrecision.\n"
         + "".join(f"Print Assumptions {n}.\n" for n in names)
     )
-    run = subprocess.run(
-        ["coqc", "-q", "-R", ".", "PeProofs", query.name],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = coqc(tmp_path, query.name)
     assert run.returncode == 0, run.stdout + run.stderr
-    sections: list[set[str]] = []
-    for line in run.stdout.splitlines():
-        if line in ("Axioms:", "Closed under the global context"):
-            sections.append(set())
-        elif line and not line[0].isspace():
-            sections[-1].add(line.split()[0])
+    sections = assumptions(run.stdout)
     assert len(sections) == len(names), run.stdout
     for name, axioms in zip(names, sections, strict=True):
         assert axioms and axioms <= REAL_AXIOMS, (name, axioms - REAL_AXIOMS)

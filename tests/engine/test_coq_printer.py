@@ -132,3 +132,14 @@ def test_names_coq_reserves_get_a_trailing_underscore() -> None:
     assert coq_name(sp.Symbol("omega")) == "omega_"
     assert coq_name(sp.Symbol("rows")) == "rows_"
     assert coq_name(sp.Symbol("omega_i")) == "omega_i"
+
+
+def test_a_sum_from_a_numeral_is_written_from_0_over_the_shifted_index() -> None:
+    j = sp.Symbol("j", integer=True, positive=True)
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    # Σ_{j=1}^{3} sin(x·j) is Σ_{j=0}^{2} sin(x·(1 + j)); an inner Σ up to j − 1 runs to j.
+    assert (
+        coq_term(sp.Sum(sp.sin(x * j), (j, 1, 3))) == "sum_f_R0 (fun j => sin (x * (1 + INR j))) 2"
+    )
+    nested = sp.Sum(sp.Sum(sp.cos(x * k), (k, 0, j - 1)) ** 2, (j, 1, 4))
+    assert coq_term(nested) == "sum_f_R0 (fun j => sum_f_R0 (fun k => cos (x * INR k)) j ^ 2) 3"

@@ -506,3 +506,81 @@ Ltac bpow_num :=
   unfold bpow;
   repeat match goal with |- context [Z.pow_pos ?r ?p] =>
     let v := eval vm_compute in (Z.pow_pos r p) in change (Z.pow_pos r p) with v end.
+
+(* ---------- Sums of the lengths of partial sums, bounded term by term. ---------- *)
+
+(* f k, f (k + 1), ... lie between the steps of the lists lo and hi of partial sums' bounds
+   (p, q: the entries before, 0 at the start): x - p <= f k <= y - q. A Fixpoint, so that cbv
+   unfolds it into one conjunction whose parts hold two numerals each. *)
+Fixpoint steps_within (f : nat -> R) (k : nat) (p q : R) (lo hi : list R) : Prop :=
+  match lo, hi with
+  | x :: lo', y :: hi' => x - p <= f k <= y - q /\ steps_within f (S k) x y lo' hi'
+  | _, _ => True
+  end.
+
+Lemma steps_within_sums : forall (f : nat -> R) (lo hi : list R) (k : nat) (p q : R),
+  steps_within f k p q lo hi -> forall j, (j < length lo)%nat -> (j < length hi)%nat ->
+  entry lo j - p <= sum_f_R0 (fun i => f (k + i)%nat) j <= entry hi j - q.
+Proof.
+  intros f lo. induction lo as [|x lo IH]; intros hi k p q H j Hlo Hhi; [simpl in Hlo; lia |].
+  destruct hi as [|y hi]; [simpl in Hhi; lia |].
+  destruct H as [Hk Hrest]. destruct j as [|j].
+  - simpl. rewrite Nat.add_0_r. exact Hk.
+  - simpl in Hlo, Hhi. rewrite decomp_sum by lia. cbv beta. change (Nat.pred (S j)) with j. rewrite Nat.add_0_r.
+    destruct (IH hi (S k) x y Hrest j ltac:(lia) ltac:(lia)) as [H1 H2].
+    rewrite (sum_eq (fun i => f (k + S i)%nat) (fun i => f (S k + i)%nat))
+      by (intros i _; f_equal; lia).
+    simpl entry. lra.
+Qed.
+
+(* For each j, sqrt (x² + y²) lies in [m, m'] over the box [a, a'] x [b, b'] of the j-th
+   entries of the six lists. *)
+Fixpoint boxes_within (al ah bl bh ml mh : list R) : Prop :=
+  match al, ah, bl, bh, ml, mh with
+  | a :: al', a' :: ah', b :: bl', b' :: bh', m :: ml', m' :: mh' =>
+      (forall x y, a <= x <= a' -> b <= y <= b' -> m <= sqrt (x ^ 2 + y ^ 2) <= m') /\
+      boxes_within al' ah' bl' bh' ml' mh'
+  | _, _, _, _, _, _ => True
+  end.
+
+Lemma boxes_within_entry : forall (al ah bl bh ml mh : list R),
+  boxes_within al ah bl bh ml mh -> forall j x y, (j < length al)%nat -> (j < length ah)%nat ->
+  (j < length bl)%nat -> (j < length bh)%nat -> (j < length ml)%nat -> (j < length mh)%nat ->
+  entry al j <= x <= entry ah j -> entry bl j <= y <= entry bh j ->
+  entry ml j <= sqrt (x ^ 2 + y ^ 2) <= entry mh j.
+Proof.
+  induction al as [|a al IH]; intros ah bl bh ml mh H j x y H1 H2 H3 H4 H5 H6 Hx Hy;
+    [simpl in H1; lia |].
+  destruct ah as [|a' ah]; [simpl in H2; lia |]. destruct bl as [|b bl]; [simpl in H3; lia |].
+  destruct bh as [|b' bh]; [simpl in H4; lia |]. destruct ml as [|m ml]; [simpl in H5; lia |].
+  destruct mh as [|m' mh]; [simpl in H6; lia |].
+  destruct H as [H0 Hrest]. destruct j as [|j]; simpl in H1, H2, H3, H4, H5, H6, Hx, Hy |- *.
+  - exact (H0 x y Hx Hy).
+  - apply (IH ah bl bh ml mh Hrest j x y); first [lia | assumption].
+Qed.
+
+(* Σ_{j<=N} |S_j| with S_j = Σ_{k<=j} (u k + i v k) (|S_j| = sqrt (Re² + Im²)) lies in [lo, hi]
+   when the partial sums of u and v are bounded by the lists al, ah and bl, bh (each term
+   between their steps), each sqrt (a² + b²) by ml, mh over the box those give a and b, and
+   the sums of ml and mh by lo and hi. *)
+Lemma partial_sums_abs_bounds :
+  forall (u v : nat -> R) (al ah bl bh ml mh : list R) (N : nat) (lo hi : R),
+  length al = S N -> length ah = S N -> length bl = S N -> length bh = S N ->
+  length ml = S N -> length mh = S N ->
+  steps_within u 0 0 0 al ah -> steps_within v 0 0 0 bl bh -> boxes_within al ah bl bh ml mh ->
+  lo <= sum_f_R0 (entry ml) N -> sum_f_R0 (entry mh) N <= hi ->
+  lo <= sum_f_R0 (fun j => sqrt (sum_f_R0 u j ^ 2 + sum_f_R0 v j ^ 2)) N <= hi.
+Proof.
+  intros u v al ah bl bh ml mh N lo hi L1 L2 L3 L4 L5 L6 Hu Hv Hb Hlo Hhi.
+  assert (Hs : forall j, (j <= N)%nat ->
+    entry ml j <= sqrt (sum_f_R0 u j ^ 2 + sum_f_R0 v j ^ 2) <= entry mh j).
+  { intros j HjN.
+    destruct (steps_within_sums u al ah 0 0 0 Hu j ltac:(lia) ltac:(lia)) as [U1 U2].
+    destruct (steps_within_sums v bl bh 0 0 0 Hv j ltac:(lia) ltac:(lia)) as [V1 V2].
+    change (fun i => u (0 + i)%nat) with u in U1, U2.
+    change (fun i => v (0 + i)%nat) with v in V1, V2.
+    apply (boxes_within_entry al ah bl bh ml mh Hb j); try lia; lra. }
+  split.
+  - apply Rle_trans with (1 := Hlo). apply sum_Rle. intros j HjN. apply (Hs j HjN).
+  - apply Rle_trans with (2 := Hhi). apply sum_Rle. intros j HjN. apply (Hs j HjN).
+Qed.

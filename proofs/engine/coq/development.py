@@ -4,7 +4,7 @@ the no-tautology check, and the list of what has no Coq theorem.
 `coq_makefile -f _CoqProject -o Makefile && make` compiles it. NoTautology.v restates every
 generated lemma and theorem and checks that `reflexivity` alone proves none of them (`Fail`):
 no step is X = X. NO_PROOF_FOUND.md lists every link, part and fact without a Coq theorem,
-with the reason.
+with the reason, and the parts stated for one d_model with their every-size Headline theorems.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from proofs.engine.coq.module import (
     with_flocq,
 )
 from proofs.engine.coq.statement import comment
+from proofs.engine.facts import Blockwise
 from proofs.engine.theorem import Theorem
 
 # The hand-written files, in an order in which each compiles after what it requires: Headline
@@ -99,6 +100,35 @@ HEADLINE_THEOREMS: dict[str, tuple[tuple[str, str], ...]] = {
     "rope_scaling": (("Headline.v", "rope_relative_any_freq"),),
     "rope_decay": (("Headline.v", "rope_decay_bound"),),
     "rope_precision": (("Headline.v", "fp_integers_exact"), ("Headline.v", "bf16_257")),
+}
+
+# The parts stated for one d_model (Blockwise: a whole vector, head or map written component
+# by component) -> the hand-written Headline theorems that state the same for every number of
+# pairs; a Blockwise part not listed has none yet.
+EVERY_SIZE: dict[tuple[str, str], tuple[str, ...]] = {
+    ("bounded", "norm_concrete"): ("pe_norm",),
+    ("rotation", "vector_shift"): ("rotation_vector", "shift_block_diagonal"),
+    ("dot_product", "dot_concrete"): ("pe_dot",),
+    ("dot_product", "even_concrete"): ("pe_dot_even",),
+    ("group", "compose_concrete"): ("shift_compose",),
+    ("group", "orthogonal_concrete"): ("shift_orthogonal",),
+    ("group", "inverse_concrete"): ("shift_inverse",),
+    ("layouts", "permutation_orthogonal"): ("concat_perm",),
+    ("layouts", "concatenated_is_permuted"): ("pe_concat_perm",),
+    ("layouts", "concatenated_shift_map"): ("shift_concat_blocks",),
+    ("layouts", "concatenated_shift"): ("pe_concat_shift",),
+    ("rope", "vector_relative"): ("rope_vector", "rope_relative_any_freq"),
+    ("rope_layouts", "head_relative_interleaved"): ("rope_relative_any_freq",),
+    ("rope_layouts", "head_relative_rotate_half"): ("rope_half_relative_any_freq",),
+    ("rope_layouts", "rotate_half_of_permuted"): ("rope_layout_conversion",),
+    ("rope_layouts", "converted_scores_equal"): (
+        "rope_layout_conversion",
+        "rope_relative_any_freq",
+    ),
+    ("rope_group", "head_compose_interleaved"): ("rope_compose_any_freq",),
+    ("rope_group", "head_compose_rotate_half"): ("rope_half_compose_any_freq",),
+    ("rope_group", "head_cache_shift_interleaved"): ("rope_compose_any_freq",),
+    ("rope_group", "head_cache_shift_rotate_half"): ("rope_half_compose_any_freq",),
 }
 
 # Hypotheses a hand-written theorem states explicitly, never as axioms, in words. pe_unique keeps
@@ -182,7 +212,34 @@ class Development:
                 lines += [f"Hand-written theorems for every d_model: {names}.", ""]
             lines += [f"- {e.where}, {e.title}: {e.reason}" for e in missing]
             lines.append("")
-        return "\n".join(lines)
+        return "\n".join(lines + self._one_size())
+
+    def _one_size(self) -> list[str]:
+        """The report's list of the parts stated for one d_model only, and why."""
+        lines = [
+            "# Parts stated for one d_model",
+            "",
+            "Each is a Coq theorem at the run's d_model (`--d-model`, 8 by default): the "
+            "generated statement writes the whole vector, head or map component by component, "
+            "and its proof goes through the components one by one, so it holds at that size only. "
+            "The same statement for every number of pairs is the hand-written theorem named "
+            "(Headline.v), proved for every size; where none is named, there is none "
+            "yet (no proof found).",
+            "",
+        ]
+        for module in self.modules:
+            name = module.theorem.name
+            for number, part in enumerate(module.theorem.parts, start=1):
+                if not isinstance(part, Blockwise):
+                    continue
+                general = EVERY_SIZE.get((name, part.name))
+                said = (
+                    f"for every number of pairs: {', '.join(general)} (Headline.v)"
+                    if general
+                    else "no proof found for every number of pairs"
+                )
+                lines.append(f"- {name} part {number} ({part.name}), {part.title}: {said}")
+        return [*lines, ""]
 
 
 def build_development(theorems: Sequence[Theorem]) -> Development:

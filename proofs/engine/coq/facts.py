@@ -20,8 +20,10 @@ from __future__ import annotations
 import sympy as sp
 
 from proofs.engine.citation import rules_of, substitute
+from proofs.engine.coq import partial_sums
 from proofs.engine.coq.links import Chain
-from proofs.engine.coq.printer import APPLICATION, Context, Printer, coq_name, positive_base
+from proofs.engine.coq.partial_sums import partial_abs_sums
+from proofs.engine.coq.printer import APPLICATION, ATOM, Context, Printer, coq_name, positive_base
 from proofs.engine.coq.script import NoProofError, has_division, matrix_proof, rule_proof
 from proofs.engine.coq.statement import (
     CoqLemma,
@@ -255,8 +257,10 @@ def refutation(name: str, fact: Refutation) -> CoqLemma:
     lhs, rhs = (_entry(side) for side in fact.claim.args)
     relation, sign, closer, contradiction = _REFUTED[type(fact.claim)]
     sums = [s for side in (lhs, rhs) for s in side.atoms(sp.Sum)]
-    if sums and all(limit[2].is_Integer for s in sums for limit in s.limits):
-        # Σs over numeral ranges (a claim at one d): no d to bind.
+    indices = {limit[0] for s in sums for limit in s.limits}
+    if sums and all(limit[2].free_symbols <= indices for s in sums for limit in s.limits):
+        # Σs over numeral ranges, or ranges set by an outer Σ's index (a claim at one d): no d
+        # to bind.
         context, pairs, size = Context(), (), frozenset()
         context.integers = integer_symbols([lhs, rhs], all_integers=True)
     else:
@@ -288,6 +292,8 @@ def refutation(name: str, fact: Refutation) -> CoqLemma:
         else f"({printer.term(point[b.symbol])})"
         for b in bound
     ]
+    if totals := partial_abs_sums(sp.Tuple(lhs, rhs)):
+        return _refuted_by_partial_sums(name, claim, fact, totals, printer, context, values, hyps)
     # The Σs at the point written out term by term, their d and indices numerals, for Interval.
     # (and the paper's frequencies unfolded, which Interval does not know).
     unfold = " try unfold omega in E." + (
@@ -302,6 +308,62 @@ def refutation(name: str, fact: Refutation) -> CoqLemma:
         f"{contradiction}.",
     )
     return CoqLemma(name, (), (), f"~ ({claim.statement})", proof)
+
+
+# The instance's difference a − b must lie on this side of 0 to contradict the claim (least,
+# greatest: its range when each Σ ranges over its bound).
+_BREAKS = {
+    sp.Equality: lambda least, most: least > 0 or most < 0,
+    sp.LessThan: lambda least, most: least > 0,
+    sp.StrictLessThan: lambda least, most: least >= 0,
+    sp.GreaterThan: lambda least, most: most < 0,
+    sp.StrictGreaterThan: lambda least, most: most <= 0,
+}
+
+
+def _refuted_by_partial_sums(
+    name: str, claim: CoqLemma, fact: Refutation, totals, printer, context, values, hyps
+) -> CoqLemma:
+    """The refutation's proof when its sides hold Σs of lengths of partial sums (RoFormer's
+    average): each Σ at the point bounded (proofs.engine.coq.partial_sums), then lra."""
+    lhs, rhs = (_entry(side) for side in fact.claim.args)
+    point = dict(fact.at)
+    # The Σs as the instance E writes them: each bound symbol replaced by its value's text.
+    names = {
+        b.symbol: (
+            f"IZR {point[b.symbol]}" if point[b.symbol] >= 0 else f"IZR ({point[b.symbol]})",
+            APPLICATION,
+        )
+        if b.type == "Z"
+        else (f"({printer.term(point[b.symbol])})", ATOM)
+        for b in claim.binders
+        if b.symbol is not None
+    }
+    at = Printer(Context(names, context.integers, context.naturals))
+    bounds = {total: partial_sums.bound(total, point, at) for total in totals}
+    least, most = partial_sums.linear_range(lhs - rhs, bounds, point)
+    if not _BREAKS[type(fact.claim)](least, most):
+        raise NoProofError("the Σs' bounds are too wide to contradict the claim at the point")
+    proof = (
+        f"intro H. pose proof ({' '.join(['H', *values, *[_AT_POINT] * len(hyps)])}) as E.",
+        *(b.assertion(f"B{i}") for i, b in enumerate(bounds.values())),
+        "lra.",
+    )
+    return CoqLemma(name, (), (), f"~ ({claim.statement})", proof)
+
+
+def _nonnegative_by_partial_sums(name: str, expr: sp.Expr, totals) -> CoqLemma:
+    """0 <= expr, a number built from Σs of lengths of partial sums (an enclosure of RoFormer's
+    average), linear or a product of linear factors: each Σ bounded, then lra."""
+    bounds = {total: partial_sums.bound(total, {}, Printer()) for total in totals}
+    factors = sp.Mul.make_args(expr) if isinstance(expr, sp.Mul) else (expr,)
+    if not all(partial_sums.linear_range(f, bounds, {})[0] >= 0 for f in factors):
+        raise NoProofError("the Σs' bounds are too wide to show the number is ≥ 0")
+    proof = (
+        *(b.assertion(f"B{i}") for i, b in enumerate(bounds.values())),
+        "first [lra | repeat apply Rmult_le_pos; lra].",
+    )
+    return CoqLemma(name, (), (), f"0 <= {Printer().term(expr)}", proof)
 
 
 # ---------- NonNegative ----------
@@ -345,6 +407,8 @@ def _signed(expr: sp.Expr) -> set[sp.Basic]:
 
 def nonnegative(name: str, fact: NonNegative) -> CoqLemma:
     expr, witness = fact.expr, fact.witness
+    if not expr.free_symbols and (totals := partial_abs_sums(expr)):
+        return _nonnegative_by_partial_sums(name, expr, totals)
     context, _, _ = pair_sums([expr])
     statement = Printer(context)
     bound, hyps = binders([expr, witness], context, signs=True)

@@ -39,8 +39,9 @@ HEADER = (
 # The Interval library's tactic over floats built on Z (as in UniqueBounded.v), required by the
 # modules whose scripts use it, before Headline (so that shift is Headline's). Its default
 # floats compute with the kernel's primitive integers and floats, whose specifications the
-# library states as axioms; every generated call asks for more than 53 bits (proofs.engine.coq
-# .facts.ENCLOSE, .integers.BOUND), since at 53 the tactic switches to primitive floats anyway.
+# library states as axioms; no generated call asks for 53 bits (proofs.engine.coq.facts.ENCLOSE,
+# .integers.BOUND and .partial_sums ask for more, or for 30 or 40), since at 53 the tactic
+# switches to primitive floats anyway.
 INTERVAL = (
     "From Interval Require Import Tactic Specific_stdz Specific_ops.\n"
     "Module StdZFloats := SpecificFloat StdZRadix2.\n"

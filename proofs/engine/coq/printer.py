@@ -325,18 +325,28 @@ class Printer:
     # ---- scalars ----
 
     def _sum_over_nat(self, expr: sp.Sum, *, written: bool = False) -> tuple[str, int]:
-        """Σ_{i=0}^{N} body as sum_f_R0 (fun i => body) N, i and N natural numbers; written:
-        the atoms that mention i as written (as the goal has them)."""
+        """Σ_{i=a}^{N} body as sum_f_R0 (fun i => body(i + a)) (N − a), i, a and N − a natural
+        numbers; written: the atoms that mention i as written (as the goal has them)."""
         (index, lower, upper), *more = expr.limits
-        if more or lower != 0:
-            raise NotExpressibleError(
-                f"the Σ over {index} = {lower} .. {upper} does not start at 0 (sum_f_R0)"
-            )
+        refused = NotExpressibleError(
+            f"the Σ over {index} = {lower} .. {upper} does not start at 0 (sum_f_R0)"
+        )
+        if more or not (lower.is_Integer and lower >= 0):
+            raise refused
+        function = expr.function
+        if lower != 0:
+            # Σ_{i=a}^{b} g(i) is Σ_{i=0}^{b−a} g(i + a): the same sum, over a natural index.
+            start = sp.Symbol(index.name, integer=True, nonnegative=True)
+            function, index, upper = function.xreplace({index: start + lower}), start, upper - lower
         name = coq_name(index)
+        try:
+            last = self.natural(upper)
+        except NotExpressibleError:
+            raise refused from None
         literal = frozenset({index}) if written else frozenset()
         inner = self.with_names({index: (f"INR {name}", APPLICATION)}, literal)
-        body = inner.term(expr.function)
-        return f"sum_f_R0 (fun {name} => {body}) {self.natural(upper)}", APPLICATION
+        body = inner.term(function)
+        return f"sum_f_R0 (fun {name} => {body}) {last}", APPLICATION
 
     def _sum(self, expr: sp.Add) -> tuple[str, int]:
         terms = list(expr.args)
