@@ -15,8 +15,9 @@ from proofs.engine.theorem import TheoremRun
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked long first, the longest first (long(seconds): about how long it runs
-    on two quiet cores), then the others in their order: with the tests handed out one at a
-    time (--maxschedchunk 1), the two workers end within a short test of each other."""
+    on two quiet cores), then the others in their order: the other worker takes short tests
+    off the end of the queue while the long ones run (--dist worksteal), so neither core is
+    left running a minutes-long test alone at the end."""
 
     def seconds(item: pytest.Item) -> float:
         mark = item.get_closest_marker("long")
