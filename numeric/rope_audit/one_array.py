@@ -9,7 +9,9 @@ direction is taken as forward and the offset as at least 0.
 That largest |value| is m only where a row falls on a peak (cos at angle kπ, sin at π/2 + kπ);
 rows that miss every peak by δ read m·cos δ, so m is known only within [max, max / cos δ]
 (peak_slack: sin alone of a float32 cache whose rows miss the peaks by 1e-3 rad reads
-m = 0.999999, which is no attention factor).
+m = 0.999999, which is no attention factor). Each rebuilt angle then carries the error of m
+as well (amplitude_spread): sin alone of a pass-through cache every 7th row peaks at 0.9906, and
+read at m = 0.9906 the slow pairs' angles come out 1% too fast, with a line fitting them well.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 from numeric.rope_audit.phases import fit_phases
 
 _ROUNDS = 3
+_REFITS = 8
 
 
 def _rebuilt(known: np.ndarray, m: float, sign: np.ndarray) -> np.ndarray:
@@ -98,3 +101,34 @@ def peak_slack(
     if delta >= 1.5:
         return float(m)  # no row near a peak: m is barely bounded
     return float(m * (1 / np.cos(delta) - 1))
+
+
+def through_origin(
+    positions: np.ndarray, known: np.ndarray, m: float, theta: np.ndarray, have_cos: bool
+) -> np.ndarray:
+    """Each pair's θ refitted to the array's own values: the least-squares fit of m·cos(θ·p)
+    (m·sin with sin alone) through the origin (angle 0 at position 0), from theta (aliases
+    resolved) by Gauss-Newton steps.
+
+    The reading fits angles rebuilt from one array, each line with its own intercept: a slow
+    pair's cos barely moves, so its rebuilt angle carries √(2·rounding) of noise and its θ is
+    loosely held, and the cache measured against that θ is off by p·Δθ with no fault of its
+    arithmetic (transformers' Llama 3.1 cos, every 2nd row). positions: each row's position
+    with its offset; known: the array given (cos when have_cos).
+
+    >>> p = np.arange(0.0, 700.0, 7.0)
+    >>> cos = np.cos(np.outer(p, [1e-4, 0.01]))
+    >>> [float(t) for t in through_origin(p, cos, 1.0, np.array([1.1e-4, 0.0101]), True).round(12)]
+    [0.0001, 0.01]
+    """
+    q = positions.astype(np.float64)[:, None]
+    for _ in range(_REFITS):
+        angle = q * theta
+        if have_cos:
+            residual, slope = known - m * np.cos(angle), -m * q * np.sin(angle)
+        else:
+            residual, slope = known - m * np.sin(angle), m * q * np.cos(angle)
+        den = (slope * slope).sum(axis=0)
+        step = np.divide((slope * residual).sum(axis=0), den, out=np.zeros_like(den), where=den > 0)
+        theta = theta + step
+    return theta
