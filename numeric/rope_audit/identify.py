@@ -387,6 +387,7 @@ def audit_source(
             m,
             cos is not None,
         )
+    read_m = m
     attention = read_attention(m, m_tolerance, scaling, layer, above=slack)
     # m is named as the value its rule gives when the amplitudes agree with it.
     if attention.expected is not None and attention.verdict == "as expected":
@@ -438,10 +439,10 @@ def audit_source(
     if not both and not accuracy.sound:
         # One array fits its frequencies loosely: what the pairs' best lines through the
         # origin leave is what the arithmetic must explain.
-        refit = through_origin(
+        refit, amplitude = through_origin(
             reading.effective + (offset or 0),
             cos[:, first] if sin is None else sign * sin[:, first],
-            m,
+            (min(m, read_m), max(m, read_m + slack)),
             theta,
             cos is not None,
         )
@@ -450,7 +451,7 @@ def audit_source(
             columns,
             intended_theta=refit,
             built_theta=refit,
-            attention=m,
+            attention=amplitude,
             offset=offset or 0,
             positions_rounded_to=reading.rounded_to,
             sign=sign,

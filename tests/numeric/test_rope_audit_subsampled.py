@@ -5,7 +5,9 @@ Before the refit of one_array.through_origin, three sound caches came back FAULT
 at a time: transformers' Llama 3.1 and gpt-oss YaRN caches as cos every 2nd or 3rd row
 ("computed in 16 bits": the slow pairs' θ fitted from rebuilt angles, which a cos near 1 holds
 loosely), and the pass-through caches of keras-hub, litgpt, mlx and x-transformers as sin every
-7th row (10 rows, none on a peak: m read as 0.9906, each rebuilt angle pulled by it). A cache
+7th row (10 rows, none on a peak: m read as 0.9906, each rebuilt angle pulled by it), and
+transformers' LongRoPE caches (Llama's sin and Phi-3's cos every 7th row: their m of 1.0871
+read from rows off the peaks, and loosely held slow pairs). A cache
 whose angles really were computed in 16 bits, read the same way, is still a fault.
 """
 
@@ -27,6 +29,8 @@ DATA = Path(__file__).parent.parent / "data" / "real_rope"
 SOUND = [
     "llama3_1",
     "round2_gpt_oss_yarn",
+    "llama_longrope_long",
+    "phi3_longrope_long",
     "passthrough_keras_hub",
     "passthrough_litgpt",
     "passthrough_mlx",
@@ -67,8 +71,8 @@ def angles_in_16_bits(fmt: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def test_a_sound_cache_read_every_kth_row_is_never_a_fault(name, k, given):
     result = read(load(name), k, given)
     assert result.outcome != "fault", result.findings
-    if given == "cos and sin":
-        assert result.outcome == "sound"
+    if given == "cos and sin" and "longrope" not in name:
+        assert result.outcome == "sound"  # LongRoPE's factor alone is undecided, config aside
 
 
 @pytest.mark.parametrize(
@@ -78,6 +82,7 @@ def test_a_sound_cache_read_every_kth_row_is_never_a_fault(name, k, given):
         ("llama3_1", 3, "cos"),
         ("round2_gpt_oss_yarn", 2, "cos"),
         ("passthrough_litgpt", 7, "sin"),
+        ("llama_longrope_long", 7, "sin"),
     ],
 )
 def test_the_grade_a_loose_fit_gives_is_undecided_with_its_reason(name, k, given):
