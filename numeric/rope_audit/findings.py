@@ -473,6 +473,27 @@ def one_array_in_16_bits(found: list[Finding], have: str, precision: str) -> lis
     return [*undecided, Finding(None, text, False, decided_by)]
 
 
+def precision_within_fit(found: list[Finding], have: str) -> list[Finding]:
+    """With cos or sin alone, the frequencies are fitted from angles rebuilt from that one
+    array, loosely for pairs whose values barely move (a slow pair's cos) or whose rows alias.
+    Where each pair's θ refitted to the array's own values (one_array.through_origin) leaves
+    errors a computation in float32 or finer explains, the precision grade was the fit's, not
+    the cache's (transformers' Llama 3.1 cos, every 2nd row): the precision fault is
+    undecided, and the other array decides it."""
+    other = "sin" if have == "cos" else "cos"
+    decided_by = f"the {other} array (a second file or --key)"
+    note = (
+        f" (undecided: {have} alone holds the frequencies loosely; with each pair's frequency "
+        f"refitted to the {have} values, a computation in float32 or finer explains every entry)"
+    )
+    return [
+        Finding(f.bug, f.text + note, False, decided_by)
+        if f.fault and f.bug in ("fp16_cache", "not_rope")
+        else f
+        for f in found
+    ]
+
+
 def unseen_slow_pairs(
     found: list[Finding], columns: Columns, precision: str, held: float | None = None
 ) -> list[Finding]:

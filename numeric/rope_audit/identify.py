@@ -44,7 +44,7 @@ from numeric.rope_audit.grid_audit import grid_audit
 from numeric.rope_audit.measure import measure
 from numeric.rope_audit.model_pairing import freqs_pairing
 from numeric.rope_audit.nope_layers import check_layer, nope_findings
-from numeric.rope_audit.one_array import one_array_rotations, peak_slack
+from numeric.rope_audit.one_array import one_array_rotations, peak_slack, through_origin
 from numeric.rope_audit.positions import fit_offset, read_positions
 from numeric.rope_audit.result import RopeAudit
 from numeric.rope_audit.source import CacheSource, cache_source
@@ -387,6 +387,7 @@ def audit_source(
             m,
             cos is not None,
         )
+    read_m = m
     attention = read_attention(m, m_tolerance, scaling, layer, above=slack)
     # m is named as the value its rule gives when the amplitudes agree with it.
     if attention.expected is not None and attention.verdict == "as expected":
@@ -434,6 +435,41 @@ def audit_source(
         say.NOT_ROPE,
         slack=8 * EPS["float64"] * m,
     )
+    within_fit = False
+    if not both and not accuracy.sound:
+        # One array fits its frequencies loosely: what the pairs' best lines through the
+        # origin leave is what the arithmetic must explain.
+        refit, amplitude = through_origin(
+            reading.effective + (offset or 0),
+            cos[:, first] if sin is None else sign * sin[:, first],
+            (min(m, read_m), max(m, read_m + slack)),
+            theta,
+            cos is not None,
+        )
+        again = measure(
+            source,
+            columns,
+            intended_theta=refit,
+            built_theta=refit,
+            attention=amplitude,
+            offset=offset or 0,
+            positions_rounded_to=reading.rounded_to,
+            sign=sign,
+            tolerance=None,
+            layout_tolerance=columns.tolerance,
+            rounding=2 * rounding_bound(precision, max(m, 1e-300)),
+        )
+        within_fit = grade(
+            again.error_built,
+            again.needed,
+            held,
+            float(refit.max()),
+            rounding_bound(precision, max(m, 1e-300)),
+            precision,
+            sixteen,
+            say.NOT_ROPE,
+            slack=8 * EPS["float64"] * m,
+        ).sound
     in_sixteen = accuracy.grade == "computed in 16 bits"
     inv_rounded = accuracy.computed_in if in_sixteen else scaling.rounded_to
     positions_rounded = accuracy.computed_in if in_sixteen else reading.rounded_to
@@ -497,12 +533,14 @@ def audit_source(
     if kind == "cache" and (source.sin is None) != (source.cos is None):
         have = "cos" if source.sin is None else "sin"
         found = say.one_array_in_16_bits(found, have, precision)
+        if within_fit:
+            found = say.precision_within_fit(found, have)
     # The identification first, then the faults, then what is only described.
     found = found[:1] + [f for f in found[1:] if f.fault] + [f for f in found[1:] if not f.fault]
     faults = [f.bug or "fault" for f in found if f.fault]
     structure_classes = STRUCTURE_CLASSES
     outcome = Outcome.of(found)
-    if not accuracy.sound and outcome is Outcome.SOUND:
+    if not accuracy.sound and not within_fit and outcome is Outcome.SOUND:
         outcome = Outcome.FAULT
     scaling_json = scaling.to_json()
     return RopeAudit(

@@ -9,7 +9,9 @@ direction is taken as forward and the offset as at least 0.
 That largest |value| is m only where a row falls on a peak (cos at angle kπ, sin at π/2 + kπ);
 rows that miss every peak by δ read m·cos δ, so m is known only within [max, max / cos δ]
 (peak_slack: sin alone of a float32 cache whose rows miss the peaks by 1e-3 rad reads
-m = 0.999999, which is no attention factor).
+m = 0.999999, which is no attention factor). Each rebuilt angle then carries the error of m
+as well (amplitude_spread): sin alone of a pass-through cache every 7th row peaks at 0.9906, and
+read at m = 0.9906 the slow pairs' angles come out 1% too fast, with a line fitting them well.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 from numeric.rope_audit.phases import fit_phases
 
 _ROUNDS = 3
+_REFITS = 8
 
 
 def _rebuilt(known: np.ndarray, m: float, sign: np.ndarray) -> np.ndarray:
@@ -98,3 +101,51 @@ def peak_slack(
     if delta >= 1.5:
         return float(m)  # no row near a peak: m is barely bounded
     return float(m * (1 / np.cos(delta) - 1))
+
+
+def through_origin(
+    positions: np.ndarray,
+    known: np.ndarray,
+    m: tuple[float, float],
+    theta: np.ndarray,
+    have_cos: bool,
+) -> tuple[np.ndarray, float]:
+    """(θ per pair, amplitude): the least-squares fit of amplitude·cos(θ·p) (·sin with sin
+    alone) to the array's own values, through the origin (angle 0 at position 0), by
+    Gauss-Newton steps from theta (aliases resolved), the amplitude held in m = (low, high).
+
+    The reading fits angles rebuilt from one array, each line with its own intercept: a slow
+    pair's cos barely moves, so its rebuilt angle carries √(2·rounding) of noise and its θ is
+    loosely held, and the cache measured against that θ is off by p·Δθ with no fault of its
+    arithmetic (transformers' Llama 3.1 cos, every 2nd row); the largest |value| is the
+    amplitude only within peak_slack. positions: each row's position with its offset; known:
+    the array given (cos when have_cos).
+
+    >>> p = np.arange(0.0, 700.0, 7.0)
+    >>> cos = 1.01 * np.cos(np.outer(p, [1e-4, 0.01]))
+    >>> theta, m = through_origin(p, cos, (1.0, 1.02), np.array([1.1e-4, 0.0101]), True)
+    >>> [float(t) for t in theta.round(9)], round(m, 9)
+    ([0.0001, 0.01], 1.01)
+    """
+    q = positions.astype(np.float64)[:, None]
+    wave = np.cos if have_cos else np.sin
+    amplitude = m[0]
+    for _ in range(_REFITS):
+        # One Gauss-Newton step on every θ and the shared amplitude together (they trade:
+        # a slow pair's cos is nearly amplitude·(1 − θ²p²/2)).
+        angle = q * theta
+        shape = wave(angle)
+        residual = known - amplitude * shape
+        slope = amplitude * q * (-np.sin(angle) if have_cos else np.cos(angle))
+        # The normal equations [[diag d, c], [cᵀ, a]]·(Δθ, ΔA) = (g, h), solved through the
+        # Schur complement of the diagonal: O(pairs), whatever the width.
+        d = (slope * slope).sum(axis=0)
+        c = (slope * shape).sum(axis=0)
+        g = (slope * residual).sum(axis=0)
+        inv_d = np.divide(1.0, d, out=np.zeros_like(d), where=d > 0)
+        schur = float((shape * shape).sum() - (c * c * inv_d).sum())
+        h = float((shape * residual).sum() - (c * g * inv_d).sum())
+        step_a = h / schur if schur > 0 else 0.0
+        theta = theta + (g - c * step_a) * inv_d
+        amplitude = float(np.clip(amplitude + step_a, m[0], m[1]))
+    return theta, amplitude
