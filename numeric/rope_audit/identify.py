@@ -262,7 +262,9 @@ def _no_rotation(
     if identity:
         text = nope[0].text
     text = text or (
-        "no column rotates: sin is 0 on every row (or cos is constant), so this is not a RoPE cache"
+        "no column rotates: sin is 0 on every row (or cos is constant), so this is not a RoPE "
+        "cache; the identity is what a layer without RoPE applies (Llama 4's NoPE layers): a "
+        "config with no_rope_layers and --layer say whether this cache's layer is one"
         if kind == "cache"
         else "no pair of components rotates: the function does not apply RoPE"
     )

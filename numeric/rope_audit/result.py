@@ -105,7 +105,8 @@ class RopeAudit:
             + (f" (cache {self.cache_layout})" if self.cache_layout else "")
             + f", rotary dims {self.rotary_dim}"
             + (f" of {self.head_dim}" if self.head_dim else "")
-            + f", base {base}, scaling {scaling_words(self.scaling)}"
+            # Where nothing rotates there are no frequencies to read a scaling from.
+            + f", base {base}, scaling {scaling_words(self.scaling) if self.pairs else '?'}"
             + f", m {m}, offset {self.position_offset}"
         )
         lines += line(summary, width)
