@@ -401,19 +401,24 @@ def audit_source(
     built = intended
     if scaling.rounded_to is not None:
         built = round_to(intended.astype(np.float32), scaling.rounded_to).astype(np.float64)
-    measured = measure(
-        source,
-        columns,
-        intended_theta=intended,
-        built_theta=built,
-        attention=m,
-        offset=offset or 0,
-        positions_rounded_to=reading.rounded_to,
-        sign=sign,
-        tolerance=None,
-        layout_tolerance=columns.tolerance,
-        rounding=2 * rounding_bound(precision, max(m, 1e-300)),
-    )
+
+    def measured_with(intended_theta: np.ndarray, built_theta: np.ndarray, attention: float):
+        """The cache measured against these frequencies and this amplitude."""
+        return measure(
+            source,
+            columns,
+            intended_theta=intended_theta,
+            built_theta=built_theta,
+            attention=attention,
+            offset=offset or 0,
+            positions_rounded_to=reading.rounded_to,
+            sign=sign,
+            tolerance=None,
+            layout_tolerance=columns.tolerance,
+            rounding=2 * rounding_bound(precision, max(m, 1e-300)),
+        )
+
+    measured = measured_with(intended, built, m)
     if np.isnan(measured.error_built).all():
         # No row is a rotation of the fitted frequencies (e.g. a sinusoidal table read as sin).
         text = "no row is explained by the fitted frequencies: this is not a RoPE cache"
@@ -426,17 +431,22 @@ def audit_source(
         or scaling.rounded_to
         or (precision if precision in ("float16", "bfloat16") else "float16")
     )
-    accuracy = grade(
-        measured.error_built,
-        measured.needed,
-        held,
-        float(theta.max()),
-        rounding_bound(precision, max(m, 1e-300)),
-        precision,
-        sixteen,
-        say.NOT_ROPE,
-        slack=8 * EPS["float64"] * m,
-    )
+
+    def graded(measured_here, fastest: float):
+        """How accurately the arithmetic explains what measured_here leaves."""
+        return grade(
+            measured_here.error_built,
+            measured_here.needed,
+            held,
+            fastest,
+            rounding_bound(precision, max(m, 1e-300)),
+            precision,
+            sixteen,
+            say.NOT_ROPE,
+            slack=8 * EPS["float64"] * m,
+        )
+
+    accuracy = graded(measured, float(theta.max()))
     within_fit = False
     if not both and not accuracy.sound:
         # One array fits its frequencies loosely: what the pairs' best lines through the
@@ -448,30 +458,7 @@ def audit_source(
             theta,
             cos is not None,
         )
-        again = measure(
-            source,
-            columns,
-            intended_theta=refit,
-            built_theta=refit,
-            attention=amplitude,
-            offset=offset or 0,
-            positions_rounded_to=reading.rounded_to,
-            sign=sign,
-            tolerance=None,
-            layout_tolerance=columns.tolerance,
-            rounding=2 * rounding_bound(precision, max(m, 1e-300)),
-        )
-        within_fit = grade(
-            again.error_built,
-            again.needed,
-            held,
-            float(refit.max()),
-            rounding_bound(precision, max(m, 1e-300)),
-            precision,
-            sixteen,
-            say.NOT_ROPE,
-            slack=8 * EPS["float64"] * m,
-        ).sound
+        within_fit = graded(measured_with(refit, refit, amplitude), float(refit.max())).sound
     in_sixteen = accuracy.grade == "computed in 16 bits"
     inv_rounded = accuracy.computed_in if in_sixteen else scaling.rounded_to
     positions_rounded = accuracy.computed_in if in_sixteen else reading.rounded_to
