@@ -21,7 +21,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     def seconds(item: pytest.Item) -> float:
         mark = item.get_closest_marker("long")
-        return 0.0 if mark is None else float(mark.args[0] if mark.args else 30)
+        return 0.0 if mark is None else float(mark.args[0])
 
     items.sort(key=lambda item: -seconds(item))
 

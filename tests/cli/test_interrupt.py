@@ -43,13 +43,13 @@ def _contents(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def verified_at_6() -> dict:
-    """The notes' theorems verified at d_model 6, once: the in-process runs that complete an
-    interrupted rewrite reuse them (what those runs test is the writing; the verification at
-    d_model 6 is the same each time). The interrupted runs are fresh processes and verify."""
+    """The notes' theorems verified at d_model 6, once: every in-process write at d_model 6 (the
+    new version, and each run that completes an interrupted rewrite) reuses them, since what
+    those runs test is the writing. The interrupted runs are fresh processes and verify."""
     return {}
 
 
-def _complete_rewrite(out: Path, verified: dict, monkeypatch: pytest.MonkeyPatch) -> tuple:
+def _write_at_6(out: Path, verified: dict) -> tuple[int, str]:
     """pe-proofs' own notes run over out at d_model 6, verifying only the first time."""
     from proofs import registry
 
@@ -61,18 +61,20 @@ def _complete_rewrite(out: Path, verified: dict, monkeypatch: pytest.MonkeyPatch
             verified[key] = list(real(chosen, d_model=d_model, **options))
         return iter(verified[key])
 
-    with monkeypatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch:
         patch.setattr(registry, "run", once)
         return _quiet_main([*NOTES, "--out", str(out), "--d-model", "6"])
 
 
 @pytest.fixture(scope="module")
-def versions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, dict]:
+def versions(
+    tmp_path_factory: pytest.TempPathFactory, verified_at_6: dict
+) -> tuple[Path, dict, dict]:
     """A notes folder written at d_model 4 (old), and what d_model 6 writes (new)."""
     old = tmp_path_factory.mktemp("old")
     new = tmp_path_factory.mktemp("new")
     assert _quiet_main([*NOTES, "--out", str(old), "--d-model", "4"])[0] == 0
-    assert _quiet_main([*NOTES, "--out", str(new), "--d-model", "6"])[0] == 0
+    assert _write_at_6(new, verified_at_6)[0] == 0
     old_files, new_files = _contents(old), _contents(new)
     # The whole-vector statements (the appendix's table of them, at least) depend on d_model:
     # an interrupted run must leave each such file wholly old or wholly new.
@@ -156,9 +158,7 @@ def _check_whole(out: Path, old: dict, new: dict) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("wait", [None, 0.0, 0.15])
-def test_ctrl_c_leaves_every_file_whole(
-    versions, verified_at_6, tmp_path, wait, monkeypatch
-) -> None:
+def test_ctrl_c_leaves_every_file_whole(versions, verified_at_6, tmp_path, wait) -> None:
     old_dir, old, new = versions
     out = tmp_path / "notes"
     shutil.copytree(old_dir, out)
@@ -173,14 +173,14 @@ def test_ctrl_c_leaves_every_file_whole(
     if wait == 0.0:  # sent as the command starts: it cannot have finished
         assert status in (130, -signal.SIGINT) and _contents(out) == old
     # The files are still recognisably pe-proofs' own: a full run completes the rewrite.
-    assert _complete_rewrite(out, verified_at_6, monkeypatch) == (0, "")
+    assert _write_at_6(out, verified_at_6) == (0, "")
     assert _contents(out) == new
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("wait", [0.05 * n for n in range(1, 16)])
-def test_ctrl_c_at_many_moments(versions, verified_at_6, tmp_path, wait, monkeypatch) -> None:
-    test_ctrl_c_leaves_every_file_whole(versions, verified_at_6, tmp_path, wait, monkeypatch)
+def test_ctrl_c_at_many_moments(versions, verified_at_6, tmp_path, wait) -> None:
+    test_ctrl_c_leaves_every_file_whole(versions, verified_at_6, tmp_path, wait)
 
 
 def test_keyboard_interrupt_in_any_command_is_one_line_and_130(monkeypatch, capsys) -> None:
