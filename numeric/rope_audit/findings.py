@@ -62,11 +62,15 @@ class ConventionSource(StrEnum):
         }.get(self, self.value)
 
 
-def listed(items: list[int] | tuple[int, ...]) -> str:
-    """Up to five numbers, then how many more."""
+def listed(items: list[int] | tuple[int, ...], most: int = _LISTED) -> str:
+    """Up to most numbers (five by default), then how many more.
+
+    >>> listed(range(7))
+    '0, 1, 2, 3, 4 and 2 more'
+    """
     items = list(items)
-    shown = ", ".join(str(i) for i in items[:_LISTED])
-    return shown + (f" and {len(items) - _LISTED} more" if len(items) > _LISTED else "")
+    shown = ", ".join(str(i) for i in items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
 
 
 def identification(

@@ -27,6 +27,7 @@ from numbers import Integral
 
 from numeric.audit.errors import BadValueError
 from numeric.audit.findings import Finding
+from numeric.rope_audit.findings import listed
 from numeric.shown import shown
 
 MAX_LAYERS = 2**16
@@ -89,11 +90,6 @@ def check_layer(layer: object, rope_layers: RopeLayers | None) -> int | None:
     return int(layer)
 
 
-def _listed(layers: tuple[int, ...]) -> str:
-    shown_ = ", ".join(str(i) for i in layers[:8])
-    return shown_ + (f" and {len(layers) - 8} more" if len(layers) > 8 else "")
-
-
 def nope_findings(layer: int | None, rope_layers: RopeLayers | None, *, rotates: bool) -> list:
     """What the config's no_rope_layers says of a cache that rotates (or of an identity cache):
     checked against layer when one is named, else against the layers it matches."""
@@ -127,7 +123,7 @@ def nope_findings(layer: int | None, rope_layers: RopeLayers | None, *, rotates:
         # The rotary module's cache is never the identity: sound only for a NoPE layer.
         text = (
             f"no column rotates: the identity, which the config's NoPE layers ({_FIELD} 0: "
-            f"layers {_listed(nope)}) apply and its other layers must not; which layer the "
+            f"layers {listed(nope, 8)}) apply and its other layers must not; which layer the "
             "cache is for decides it"
         )
         return [Finding("no_rope_layers", text, False, DECIDED_BY_LAYER)]
@@ -138,7 +134,7 @@ def nope_findings(layer: int | None, rope_layers: RopeLayers | None, *, rotates:
         )
         return [Finding("no_rope_layers", text, True)]
     text = (
-        f"the config's NoPE layers ({_FIELD} 0: layers {_listed(nope)}) apply no RoPE: this "
+        f"the config's NoPE layers ({_FIELD} 0: layers {listed(nope, 8)}) apply no RoPE: this "
         f"cache is for the other {len(rope_layers.uses_rope) - len(nope)} layers"
     )
     return [Finding(None, text, False)]

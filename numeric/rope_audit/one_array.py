@@ -10,8 +10,9 @@ That largest |value| is m only where a row falls on a peak (cos at angle kπ, si
 rows that miss every peak by δ read m·cos δ, so m is known only within [max, max / cos δ]
 (peak_slack: sin alone of a float32 cache whose rows miss the peaks by 1e-3 rad reads
 m = 0.999999, which is no attention factor). Each rebuilt angle then carries the error of m
-as well (amplitude_spread): sin alone of a pass-through cache every 7th row peaks at 0.9906, and
-read at m = 0.9906 the slow pairs' angles come out 1% too fast, with a line fitting them well.
+as well: sin alone of a pass-through cache every 7th row peaks at 0.9906, and read at
+m = 0.9906 the slow pairs' angles come out 1% too fast, with a line fitting them well; so
+through_origin fits the amplitude together with the frequencies.
 """
 
 from __future__ import annotations
